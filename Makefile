@@ -1,0 +1,41 @@
+# The front door. `make report` runs the main job; `make test` runs every test.
+# Each installs what it needs (tools/install_deps.sh) before it builds.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc)
+CMAKE_ARGS ?=
+DATA       ?=
+
+.PHONY: all build deps test test-unit test-asan sweep report fuzz bench coverage clean
+
+all: build
+
+deps:
+	@tools/install_deps.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DGAUNTLET_WERROR=$${CI:+ON} $(CMAKE_ARGS)
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Every test through CTest, then the same suites under ASan+UBSan.
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	$(MAKE) test-asan
+
+$(ASAN_BUILD)/build.ninja:
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGAUNTLET_SANITIZE=address,undefined \
+	  -DCMAKE_CXX_COMPILER=clang++ -DGAUNTLET_ASAN_SUITE=ON $(CMAKE_ARGS)
+
+test-asan: deps $(ASAN_BUILD)/build.ninja
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS) -L asan
+
+sweep: build
+	tools/sweep.sh $(DATA)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz build-cov

@@ -1,0 +1,285 @@
+// The imported model: the messages of onnx.proto as read (spec section 2), tensors as
+// views (sections 3 and 6), and the graph proper built by resolution (section 4).
+//
+// Buffer lifetime
+// ---------------
+// A Model owns everything its views point into: the mapped or read model file (or, for
+// import_bytes, nothing: the caller's array is used in place and must outlive the
+// Model), the mappings of external-data files, converted typed-field data and an arena
+// holding every string. Strings stay valid until the Model is destroyed; tensor bytes
+// until close() is called, after which TensorView::bytes() throws.
+#pragma once
+
+#include <onnximport/data_type.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace onnximport {
+
+namespace detail {
+struct Storage;
+}
+
+struct StringStringEntry {
+    std::string_view key;
+    std::string_view value;
+};
+
+struct OperatorSetId {
+    std::string_view domain;
+    int64_t version = 0;
+};
+
+// ---- Types (TypeProto) --------------------------------------------------------------
+
+struct Dimension {
+    enum class Kind : uint8_t { Unknown, Value, Param };
+    Kind kind = Kind::Unknown;  ///< neither dim_value nor dim_param: unknown
+    int64_t value = 0;
+    std::string_view param;
+    std::string_view denotation;
+};
+
+struct TypeProto {
+    /// Which member of the value oneof is set; None is "no type".
+    enum class Kind : uint8_t { None, Tensor, Sequence, Map, Optional, SparseTensor, Opaque };
+    Kind kind = Kind::None;
+    int32_t elem_type = 0;  ///< Tensor and SparseTensor: element type; Map: key_type
+    bool has_shape = false; ///< Tensor and SparseTensor: false means unknown rank
+    std::vector<Dimension> shape;
+    /// Sequence and Optional: elem_type; Map: value_type. Null when absent.
+    std::unique_ptr<TypeProto> elem;
+    std::string_view opaque_domain;
+    std::string_view opaque_name;
+    std::string_view denotation;
+};
+
+struct ValueInfo {
+    std::string_view name;
+    TypeProto type;
+    std::string_view doc_string;
+    std::vector<StringStringEntry> metadata_props;
+    uint64_t offset = 0;  ///< of the message in the input
+};
+
+// ---- Tensors ------------------------------------------------------------------------
+
+/// Where a tensor's bytes came from (spec section 3, "Where the values come from").
+enum class TensorSource : uint8_t {
+    None,      ///< no elements and no source: zero bytes
+    Raw,       ///< raw_data, a view into the model's storage
+    Typed,     ///< a typed field, converted into a small owned array
+    External,  ///< data_location = EXTERNAL, a view into the external file's mapping
+    Strings,   ///< string_data (element type STRING); bytes() is empty
+};
+
+class TensorView {
+public:
+    std::string_view name;
+    std::string_view doc_string;
+    int32_t data_type = 0;
+    std::vector<int64_t> dims;
+    uint64_t element_count = 0;
+    TensorSource source = TensorSource::None;
+    int32_t data_location = 0;                   ///< 0 DEFAULT, 1 EXTERNAL
+    std::vector<StringStringEntry> external_data; ///< as written
+    std::vector<StringStringEntry> metadata_props;
+    std::vector<std::string_view> strings;       ///< STRING tensors: one entry per element
+    uint64_t offset = 0;                         ///< of the TensorProto in the input
+    std::string field_path;                      ///< set for external tensors only
+
+    /// Length in bytes of the raw layout: ceil(element_count * bits / 8).
+    uint64_t byte_size() const noexcept { return size_; }
+    /// The raw-layout bytes, little-endian. Empty for external tensors not loaded.
+    /// @throws ImportError(Io) after Model::close().
+    std::span<const std::byte> bytes() const;
+    /// Copies the bytes out: the only step that allocates a tensor's bytes.
+    std::vector<std::byte> to_tensor() const;
+    /// True when the bytes are available (false for external tensors not loaded).
+    bool has_bytes() const noexcept { return data_ != nullptr || size_ == 0; }
+
+    // Set by the importer.
+    void set_bytes(const std::byte* data, uint64_t size, const detail::Storage* storage) noexcept {
+        data_ = data;
+        size_ = size;
+        storage_ = storage;
+    }
+    void set_expected_size(uint64_t size, const detail::Storage* storage) noexcept {
+        data_ = nullptr;
+        size_ = size;
+        storage_ = storage;
+    }
+
+private:
+    const std::byte* data_ = nullptr;
+    uint64_t size_ = 0;
+    const detail::Storage* storage_ = nullptr;
+};
+
+struct SparseTensor {
+    TensorView values;
+    TensorView indices;
+    std::vector<int64_t> dims;
+    uint64_t offset = 0;
+};
+
+// ---- Graphs, nodes, attributes ------------------------------------------------------
+
+struct Graph;
+
+/// AttributeProto.AttributeType codes.
+enum class AttributeType : int32_t {
+    Undefined = 0, Float = 1, Int = 2, String = 3, Tensor = 4, Graph = 5, Floats = 6, Ints = 7,
+    Strings = 8, Tensors = 9, Graphs = 10, SparseTensor = 11, SparseTensors = 12, TypeProto = 13,
+    TypeProtos = 14,
+};
+
+struct Attribute {
+    std::string_view name;
+    std::string_view doc_string;
+    std::string_view ref_attr_name;  ///< function bodies: a reference, no value
+    AttributeType type = AttributeType::Undefined;  ///< declared, or inferred (spec section 2)
+    bool type_declared = false;
+
+    float f = 0;
+    int64_t i = 0;
+    std::string_view s;  ///< bytes, not decoded
+    std::unique_ptr<TensorView> t;
+    std::unique_ptr<Graph> g;
+    std::unique_ptr<SparseTensor> sparse_tensor;
+    std::unique_ptr<TypeProto> tp;
+    std::vector<float> floats;
+    std::vector<int64_t> ints;
+    std::vector<std::string_view> strings;
+    std::vector<TensorView> tensors;
+    std::vector<Graph> graphs;
+    std::vector<SparseTensor> sparse_tensors;
+    std::vector<TypeProto> type_protos;
+
+    uint64_t offset = 0;
+};
+
+struct Node {
+    std::vector<std::string_view> inputs;
+    std::vector<std::string_view> outputs;
+    std::string_view name;
+    std::string_view op_type;
+    std::string_view domain;
+    std::string_view overload;
+    std::string_view doc_string;
+    std::vector<Attribute> attributes;
+    std::vector<StringStringEntry> metadata_props;
+    uint64_t offset = 0;
+
+    // Resolution (spec section 4).
+    uint32_t file_index = 0;    ///< position in the file; nodes are kept in resolved order
+    int64_t opset_version = 0;  ///< version imported for the node's domain
+};
+
+/// A value of a graph after resolution.
+struct Value {
+    enum class Source : uint8_t { Input, Initializer, SparseInitializer, NodeOutput };
+    std::string_view name;
+    Source source = Source::Input;
+    const TypeProto* type = nullptr;             ///< from declarations, then value_info
+    const TensorView* initializer = nullptr;     ///< dense initializer (or an input's default)
+    const SparseTensor* sparse_initializer = nullptr;
+    int64_t producer = -1;                       ///< node index (resolved order) for NodeOutput
+    std::vector<uint32_t> consumers;             ///< node indices in resolved order, each once
+};
+
+struct Graph {
+    std::string_view name;
+    std::string_view doc_string;
+    std::vector<Node> nodes;  ///< file order as read; resolved order after resolution
+    std::vector<TensorView> initializers;
+    std::vector<SparseTensor> sparse_initializers;
+    std::vector<ValueInfo> inputs;
+    std::vector<ValueInfo> outputs;
+    std::vector<ValueInfo> value_info;
+    std::vector<StringStringEntry> metadata_props;
+    uint64_t offset = 0;
+
+    // Resolution (spec section 4).
+    bool resolved = false;
+    bool nodes_were_reordered = false;
+    std::vector<Value> values;
+    std::unordered_map<std::string_view, uint32_t> value_index;  ///< name -> values[i]
+    std::vector<std::string_view> captures;  ///< outer values read here or by own subgraphs
+
+    const Value* find_value(std::string_view value_name) const {
+        auto it = value_index.find(value_name);
+        return it == value_index.end() ? nullptr : &values[it->second];
+    }
+};
+
+struct Function {
+    std::string_view name;
+    std::string_view domain;
+    std::string_view overload;
+    std::vector<std::string_view> inputs;
+    std::vector<std::string_view> outputs;
+    std::vector<std::string_view> attributes;    ///< attribute names without defaults
+    std::vector<Attribute> attribute_protos;     ///< attributes with default values
+    std::vector<Node> nodes;                     ///< body, as written, not resolved
+    std::vector<OperatorSetId> opset_import;
+    std::vector<ValueInfo> value_info;
+    std::string_view doc_string;
+    std::vector<StringStringEntry> metadata_props;
+    uint64_t offset = 0;
+};
+
+struct TrainingInfo {
+    std::unique_ptr<Graph> initialization;
+    std::unique_ptr<Graph> algorithm;
+    std::vector<StringStringEntry> initialization_binding;
+    std::vector<StringStringEntry> update_binding;
+};
+
+// ---- The model ----------------------------------------------------------------------
+
+class Model {
+public:
+    Model();
+    ~Model();
+    Model(Model&&) noexcept;
+    Model& operator=(Model&&) noexcept;
+
+    bool has_ir_version = false;
+    int64_t ir_version = 0;
+    std::vector<OperatorSetId> opset_import;
+    std::string_view producer_name;
+    std::string_view producer_version;
+    std::string_view domain;
+    int64_t model_version = 0;
+    std::string_view doc_string;
+    std::unique_ptr<Graph> graph;
+    std::vector<StringStringEntry> metadata_props;
+    std::vector<TrainingInfo> training_info;
+    std::vector<Function> functions;
+
+    /// The name given to the import (file path or caller's name).
+    const std::string& source_name() const noexcept;
+    /// Size of the model input in bytes.
+    uint64_t input_size() const noexcept;
+    /// True when the model file is memory-mapped.
+    bool is_mapped() const noexcept;
+
+    /// Releases the mappings and owned buffers; reading tensor bytes afterwards throws.
+    void close() noexcept;
+    bool is_closed() const noexcept;
+
+    detail::Storage& storage() noexcept { return *storage_; }
+
+private:
+    std::unique_ptr<detail::Storage> storage_;
+};
+
+}  // namespace onnximport

@@ -1,0 +1,34 @@
+// A read-only memory mapping of an opened file descriptor (spec sections 5 and 6).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace onnximport::detail {
+
+/// Owns an open descriptor and, where the platform allows, a read-only mapping of
+/// the whole file. Where mapping fails the descriptor stays open so ranges can be read.
+class MappedFile {
+public:
+    /// Takes ownership of fd. size is the file size (from fstat of the same fd).
+    MappedFile(int fd, uint64_t size, bool map);
+    ~MappedFile();
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+
+    int fd() const noexcept { return fd_; }
+    uint64_t size() const noexcept { return size_; }
+    /// The mapping, or null where mapping was unavailable or not requested.
+    const uint8_t* data() const noexcept { return static_cast<const uint8_t*>(addr_); }
+    /// Releases the mapping and the descriptor.
+    void release() noexcept;
+    /// Advise the kernel not to read ahead (keeps resident size to what is touched).
+    void advise_random() const noexcept;
+
+private:
+    int fd_ = -1;
+    uint64_t size_ = 0;
+    void* addr_ = nullptr;
+};
+
+}  // namespace onnximport::detail

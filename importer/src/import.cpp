@@ -1,0 +1,129 @@
+// The entry points: open or take the input (spec section 6), read the messages
+// (sections 1-3), load external data (section 5), resolve the graph (section 4).
+#include "external/external_data.hpp"
+#include "onnx/fields.hpp"
+#include "resolve/resolve.hpp"
+#include "storage.hpp"
+
+#include <onnximport/import.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace onnximport {
+
+namespace {
+
+/// protobuf's own limit on a message (spec section 1, "Size").
+constexpr uint64_t max_model_bytes = 0x7FFFFFFFu;
+
+static_assert(std::endian::native == std::endian::little, "the raw layout is read in place: little-endian hosts only");
+
+void check_options(const ImportOptions& o) {
+    if (o.max_nesting < ImportOptions::min_nesting_limit || o.max_nesting > ImportOptions::max_nesting_limit)
+        throw std::invalid_argument("max_nesting must be between 8 and 250");
+}
+
+[[noreturn]] void io_error(const std::string& name, const std::string& what) {
+    throw ImportError(ErrorKind::Io, name, std::nullopt, {}, what + ": " + std::strerror(errno));
+}
+
+void check_size(const std::string& name, uint64_t size) {
+    if (size > max_model_bytes)
+        throw ImportError(ErrorKind::Unsupported, name, std::nullopt, {},
+                          "model of " + std::to_string(size) +
+                              " bytes exceeds protobuf's limit of 2^31-1 bytes; keep weights in external data");
+}
+
+/// Reads the messages, then the external data, then resolves.
+void read_into(Model& m, const ImportOptions& o, const std::filesystem::path* model_dir) {
+    auto& s = m.storage();
+    detail::Context c(s, s.input, s.input_size, o.max_nesting, "ModelProto");
+    detail::Reader r(c, s.input, s.input + s.input_size);
+    detail::read_model(c, r, m);
+    if (o.load_external_data) detail::load_external_data(m, o, model_dir);
+    if (o.resolve) detail::resolve_model(m);
+}
+
+}  // namespace
+
+Model import_file(const std::filesystem::path& path, const ImportOptions& options) {
+    check_options(options);
+    Model m;
+    auto& s = m.storage();
+    s.source_name = path.string();
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) io_error(s.source_name, "cannot open the model file");
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        io_error(s.source_name, "cannot stat the model file");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw ImportError(ErrorKind::Io, s.source_name, std::nullopt, {}, "the model path is not a regular file");
+    }
+    uint64_t size = static_cast<uint64_t>(st.st_size);
+    if (size > max_model_bytes) ::close(fd);
+    check_size(s.source_name, size);
+
+    bool map = options.load_mode == LoadMode::Map ||
+               (options.load_mode == LoadMode::Auto && size > options.map_threshold);
+    auto file = std::make_unique<detail::MappedFile>(fd, size, map);
+    if (file->data()) {
+        s.input = file->data();
+        s.input_mapping = std::move(file);
+    } else {
+        // Read: the buffer's size is the file's real size, already below the limit.
+        s.input_buffer.reset(new uint8_t[size ? size : 1]);
+        uint64_t done = 0;
+        while (done < size) {
+            ssize_t n = ::pread(file->fd(), s.input_buffer.get() + done, size - done, static_cast<off_t>(done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) io_error(s.source_name, "cannot read the model file");
+            if (n == 0) throw ImportError(ErrorKind::Io, s.source_name, done, {}, "the model file shrank while it was read");
+            done += static_cast<uint64_t>(n);
+        }
+        s.input = s.input_buffer.get();
+    }
+    s.input_size = size;
+    std::filesystem::path dir = options.external_data_dir ? *options.external_data_dir : path.parent_path();
+    if (dir.empty()) dir = ".";
+    read_into(m, options, &dir);
+    return m;
+}
+
+Model import_bytes(std::span<const uint8_t> bytes, std::string_view name, const ImportOptions& options) {
+    check_options(options);
+    Model m;
+    auto& s = m.storage();
+    s.source_name = std::string(name);
+    check_size(s.source_name, bytes.size());
+    s.input = bytes.data();
+    s.input_size = bytes.size();
+    const std::filesystem::path* dir = options.external_data_dir ? &*options.external_data_dir : nullptr;
+    read_into(m, options, dir);
+    return m;
+}
+
+Model import_tensor_bytes(std::span<const uint8_t> bytes, std::string_view name, const ImportOptions& options) {
+    check_options(options);
+    Model m;
+    auto& s = m.storage();
+    s.source_name = std::string(name);
+    check_size(s.source_name, bytes.size());
+    s.input = bytes.data();
+    s.input_size = bytes.size();
+    m.graph = std::make_unique<Graph>();
+    detail::Context c(s, s.input, s.input_size, options.max_nesting, "TensorProto");
+    detail::Reader r(c, s.input, s.input + s.input_size);
+    m.graph->initializers.emplace_back();
+    detail::read_tensor(c, r, s.input, m.graph->initializers.back());
+    return m;
+}
+
+}  // namespace onnximport

@@ -1,0 +1,139 @@
+// Reading one field's value: strings (UTF-8 checked), bytes, integers with protobuf's
+// truncation rules, repeated scalars packed or not, and nested messages with the
+// nesting limit (spec section 1).
+#pragma once
+
+#include "onnx/context.hpp"
+#include "wire/reader.hpp"
+#include "wire/utf8.hpp"
+
+#include <onnximport/model.hpp>
+
+#include <bit>
+#include <cstdint>
+#include <string_view>
+
+namespace onnximport::detail {
+
+/// In a field switch: skip a known field that arrived with the wrong wire type.
+#define ONNXIMPORT_EXPECT(reader, w)          \
+    if (!(reader).is(WireType::w)) {          \
+        (reader).skip();                      \
+        break;                                \
+    }
+
+/// A string field: valid UTF-8, copied into the model's arena.
+inline std::string_view read_string(Context& c, Reader& r, std::string_view field) {
+    Reader::Slice s = r.bytes();
+    if (const uint8_t* bad = find_invalid_utf8(s.begin, s.end))
+        c.fail(ErrorKind::Malformed, bad, "string field is not valid UTF-8", field);
+    return c.storage.intern({reinterpret_cast<const char*>(s.begin), s.size()});
+}
+
+/// A bytes field: never decoded, copied into the model's arena.
+inline std::string_view read_bytes(Context& c, Reader& r) {
+    Reader::Slice s = r.bytes();
+    return c.storage.intern({reinterpret_cast<const char*>(s.begin), s.size()});
+}
+
+inline int64_t read_int64(Reader& r) { return static_cast<int64_t>(r.varint()); }
+/// int32 and enum fields keep the low 32 bits, as protobuf does.
+inline int32_t read_int32(Reader& r) { return static_cast<int32_t>(static_cast<uint32_t>(r.varint())); }
+inline float read_float(Reader& r) { return std::bit_cast<float>(r.fixed32()); }
+
+/// A repeated varint field, packed (Len) or unpacked (Varint); other wire types skipped.
+template <class Push>
+void read_repeated_varint(Context& c, Reader& r, Push&& push) {
+    if (r.is(WireType::Varint)) {
+        push(r.varint());
+    } else if (r.is(WireType::Len)) {
+        Reader::Slice s = r.bytes();
+        Reader packed(c, s.begin, s.end);
+        while (!packed.at_end()) push(packed.varint());
+    } else {
+        r.skip();
+    }
+}
+
+/// A repeated fixed32 field, packed or unpacked. A packed length that is not a
+/// multiple of 4 is malformed.
+template <class Push>
+void read_repeated_fixed32(Context& c, Reader& r, Push&& push) {
+    if (r.is(WireType::Fixed32)) {
+        push(r.fixed32());
+    } else if (r.is(WireType::Len)) {
+        const uint8_t* at = r.cursor();
+        Reader::Slice s = r.bytes();
+        if (s.size() % 4) r.fail("packed 32-bit field length is not a multiple of 4", at);
+        Reader packed(c, s.begin, s.end);
+        while (!packed.at_end()) push(packed.fixed32());
+    } else {
+        r.skip();
+    }
+}
+
+template <class Push>
+void read_repeated_fixed64(Context& c, Reader& r, Push&& push) {
+    if (r.is(WireType::Fixed64)) {
+        push(r.fixed64());
+    } else if (r.is(WireType::Len)) {
+        const uint8_t* at = r.cursor();
+        Reader::Slice s = r.bytes();
+        if (s.size() % 8) r.fail("packed 64-bit field length is not a multiple of 8", at);
+        Reader packed(c, s.begin, s.end);
+        while (!packed.at_end()) push(packed.fixed64());
+    } else {
+        r.skip();
+    }
+}
+
+/// A nested message: one more nesting level, one more path segment. body(Reader&,
+/// const uint8_t* key_at) reads its fields.
+template <class Body>
+void read_message(Context& c, Reader& r, std::string_view field, int64_t index, Body&& body) {
+    const uint8_t* key_at = r.key_at();
+    Reader::Slice s = r.bytes();
+    PathScope scope(c, field, index);
+    if (c.depth + 1 > c.max_nesting)
+        c.fail(ErrorKind::Malformed, key_at,
+               "messages nested deeper than the limit of " + std::to_string(c.max_nesting) + " levels");
+    ++c.depth;
+    Reader sub(c, s.begin, s.end);
+    body(sub, key_at);
+    --c.depth;
+}
+
+// Message readers (one per onnx.proto message); each reads the fields of one message.
+void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g);
+void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n);
+void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a);
+void read_value_info(Context& c, Reader& r, const uint8_t* key_at, ValueInfo& v);
+void read_type(Context& c, Reader& r, TypeProto& t);
+void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t);
+void read_sparse_tensor(Context& c, Reader& r, const uint8_t* key_at, SparseTensor& t);
+void read_opset(Context& c, Reader& r, OperatorSetId& o);
+void read_entry(Context& c, Reader& r, StringStringEntry& e);
+void read_function(Context& c, Reader& r, const uint8_t* key_at, Function& f);
+void read_training_info(Context& c, Reader& r, TrainingInfo& t);
+void read_model(Context& c, Reader& r, Model& m);
+
+/// Reads one repeated message field and appends to vec.
+template <class T, class Read>
+void read_repeated_message(Context& c, Reader& r, std::string_view field, std::vector<T>& vec, Read&& read) {
+
+    if (!r.is(WireType::Len)) {
+        r.skip();
+        return;
+    }
+    int64_t index = static_cast<int64_t>(vec.size());
+    T item;
+    read_message(c, r, field, index, [&](Reader& sub, const uint8_t* key_at) { read(sub, key_at, item); });
+    vec.push_back(std::move(item));
+}
+
+inline void read_entries(Context& c, Reader& r, std::string_view field, std::vector<StringStringEntry>& vec) {
+    read_repeated_message(c, r, field, vec,
+                          [&](Reader& sub, const uint8_t*, StringStringEntry& e) { read_entry(c, sub, e); });
+}
+
+}  // namespace onnximport::detail

@@ -1,0 +1,319 @@
+// The messages of onnx.proto that the importer reads (spec section 2): ModelProto,
+// GraphProto, NodeProto, AttributeProto (with type inference), ValueInfoProto,
+// OperatorSetIdProto, StringStringEntryProto, FunctionProto and TrainingInfoProto.
+// Field numbers are those of onnx.proto; unknown fields are skipped.
+#include "onnx/fields.hpp"
+
+namespace onnximport::detail {
+
+void read_entry(Context& c, Reader& r, StringStringEntry& e) {
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Len) e.key = read_string(c, r, "key"); break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) e.value = read_string(c, r, "value"); break;
+        default: r.skip();
+        }
+    }
+}
+
+void read_opset(Context& c, Reader& r, OperatorSetId& o) {
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Len) o.domain = read_string(c, r, "domain"); break;
+        case 2: ONNXIMPORT_EXPECT(r, Varint) o.version = read_int64(r); break;
+        default: r.skip();
+        }
+    }
+}
+
+void read_value_info(Context& c, Reader& r, const uint8_t* key_at, ValueInfo& v) {
+    v.offset = c.offset_of(key_at);
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Len) v.name = read_string(c, r, "name"); break;
+        case 2:
+            ONNXIMPORT_EXPECT(r, Len)
+            v.type = TypeProto{};  // singular messages are replaced, not merged
+            read_message(c, r, "type", -1, [&](Reader& sub, const uint8_t*) { read_type(c, sub, v.type); });
+            break;
+        case 3: ONNXIMPORT_EXPECT(r, Len) v.doc_string = read_string(c, r, "doc_string"); break;
+        case 4: read_entries(c, r, "metadata_props", v.metadata_props); break;
+        default: r.skip();
+        }
+    }
+}
+
+namespace {
+
+bool value_field_required(AttributeType t) {
+    return t == AttributeType::Tensor || t == AttributeType::Graph || t == AttributeType::SparseTensor ||
+           t == AttributeType::TypeProto;
+}
+
+const char* value_field_name(AttributeType t) {
+    switch (t) {
+    case AttributeType::Tensor: return "t";
+    case AttributeType::Graph: return "g";
+    case AttributeType::SparseTensor: return "sparse_tensor";
+    default: return "tp";
+    }
+}
+
+}  // namespace
+
+void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) {
+    a.offset = c.offset_of(key_at);
+    bool has_f = false, has_i = false, has_s = false;
+    int32_t declared = 0;
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Len) a.name = read_string(c, r, "name"); break;
+        case 2: ONNXIMPORT_EXPECT(r, Fixed32) a.f = read_float(r); has_f = true; break;
+        case 3: ONNXIMPORT_EXPECT(r, Varint) a.i = read_int64(r); has_i = true; break;
+        case 4: ONNXIMPORT_EXPECT(r, Len) a.s = read_bytes(c, r); has_s = true; break;
+        case 5: {
+            ONNXIMPORT_EXPECT(r, Len)
+            auto t = std::make_unique<TensorView>();
+            read_message(c, r, "t", -1, [&](Reader& sub, const uint8_t* at) { read_tensor(c, sub, at, *t); });
+            a.t = std::move(t);
+            break;
+        }
+        case 6: {
+            ONNXIMPORT_EXPECT(r, Len)
+            auto g = std::make_unique<Graph>();
+            read_message(c, r, "g", -1, [&](Reader& sub, const uint8_t* at) { read_graph(c, sub, at, *g); });
+            a.g = std::move(g);
+            break;
+        }
+        case 7: read_repeated_fixed32(c, r, [&](uint32_t v) { a.floats.push_back(std::bit_cast<float>(v)); }); break;
+        case 8: read_repeated_varint(c, r, [&](uint64_t v) { a.ints.push_back(static_cast<int64_t>(v)); }); break;
+        case 9: ONNXIMPORT_EXPECT(r, Len) a.strings.push_back(read_bytes(c, r)); break;
+        case 10:
+            read_repeated_message(c, r, "tensors", a.tensors,
+                                  [&](Reader& sub, const uint8_t* at, TensorView& t) { read_tensor(c, sub, at, t); });
+            break;
+        case 11:
+            read_repeated_message(c, r, "graphs", a.graphs,
+                                  [&](Reader& sub, const uint8_t* at, Graph& g) { read_graph(c, sub, at, g); });
+            break;
+        case 13: ONNXIMPORT_EXPECT(r, Len) a.doc_string = read_string(c, r, "doc_string"); break;
+        case 14: {
+            ONNXIMPORT_EXPECT(r, Len)
+            auto tp = std::make_unique<TypeProto>();
+            read_message(c, r, "tp", -1, [&](Reader& sub, const uint8_t*) { read_type(c, sub, *tp); });
+            a.tp = std::move(tp);
+            break;
+        }
+        case 15:
+            read_repeated_message(c, r, "type_protos", a.type_protos,
+                                  [&](Reader& sub, const uint8_t*, TypeProto& t) { read_type(c, sub, t); });
+            break;
+        case 20: ONNXIMPORT_EXPECT(r, Varint) declared = read_int32(r); break;
+        case 21: ONNXIMPORT_EXPECT(r, Len) a.ref_attr_name = read_string(c, r, "ref_attr_name"); break;
+        case 22: {
+            ONNXIMPORT_EXPECT(r, Len)
+            auto st = std::make_unique<SparseTensor>();
+            read_message(c, r, "sparse_tensor", -1,
+                         [&](Reader& sub, const uint8_t* at) { read_sparse_tensor(c, sub, at, *st); });
+            a.sparse_tensor = std::move(st);
+            break;
+        }
+        case 23:
+            read_repeated_message(c, r, "sparse_tensors", a.sparse_tensors,
+                                  [&](Reader& sub, const uint8_t* at, SparseTensor& t) { read_sparse_tensor(c, sub, at, t); });
+            break;
+        default: r.skip();
+        }
+    }
+
+    // The type: declared, else inferred from the field that is set (spec section 2).
+    if (declared != 0) {
+        if (declared < 1 || declared > 14)
+            c.fail(ErrorKind::InvalidModel, key_at, "unknown attribute type " + std::to_string(declared), "type");
+        a.type = static_cast<AttributeType>(declared);
+        a.type_declared = true;
+    } else if (has_f) a.type = AttributeType::Float;
+    else if (has_i) a.type = AttributeType::Int;
+    else if (has_s) a.type = AttributeType::String;
+    else if (a.t) a.type = AttributeType::Tensor;
+    else if (a.g) a.type = AttributeType::Graph;
+    else if (a.sparse_tensor) a.type = AttributeType::SparseTensor;
+    else if (a.tp) a.type = AttributeType::TypeProto;
+    else if (!a.floats.empty()) a.type = AttributeType::Floats;
+    else if (!a.ints.empty()) a.type = AttributeType::Ints;
+    else if (!a.strings.empty()) a.type = AttributeType::Strings;
+    else if (!a.tensors.empty()) a.type = AttributeType::Tensors;
+    else if (!a.graphs.empty()) a.type = AttributeType::Graphs;
+    else if (!a.sparse_tensors.empty()) a.type = AttributeType::SparseTensors;
+    else if (!a.type_protos.empty()) a.type = AttributeType::TypeProtos;
+
+    if (!a.ref_attr_name.empty()) return;  // a reference carries no value
+    if (a.type == AttributeType::Undefined)
+        c.fail(ErrorKind::InvalidModel, key_at, "attribute '" + std::string(a.name) + "' has neither a type nor a value");
+    if (value_field_required(a.type)) {
+        bool present = (a.type == AttributeType::Tensor && a.t) || (a.type == AttributeType::Graph && a.g) ||
+                       (a.type == AttributeType::SparseTensor && a.sparse_tensor) ||
+                       (a.type == AttributeType::TypeProto && a.tp);
+        if (!present)
+            c.fail(ErrorKind::InvalidModel, key_at,
+                   "attribute '" + std::string(a.name) + "' is declared as " + value_field_name(a.type) +
+                       " but that field is absent",
+                   value_field_name(a.type));
+    }
+}
+
+void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
+    n.offset = c.offset_of(key_at);
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Len) n.inputs.push_back(read_string(c, r, "input")); break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) n.outputs.push_back(read_string(c, r, "output")); break;
+        case 3: ONNXIMPORT_EXPECT(r, Len) n.name = read_string(c, r, "name"); break;
+        case 4: ONNXIMPORT_EXPECT(r, Len) n.op_type = read_string(c, r, "op_type"); break;
+        case 5:
+            read_repeated_message(c, r, "attribute", n.attributes,
+                                  [&](Reader& sub, const uint8_t* at, Attribute& a) { read_attribute(c, sub, at, a); });
+            break;
+        case 6: ONNXIMPORT_EXPECT(r, Len) n.doc_string = read_string(c, r, "doc_string"); break;
+        case 7: ONNXIMPORT_EXPECT(r, Len) n.domain = read_string(c, r, "domain"); break;
+        case 8: ONNXIMPORT_EXPECT(r, Len) n.overload = read_string(c, r, "overload"); break;
+        case 9: read_entries(c, r, "metadata_props", n.metadata_props); break;
+        default: r.skip();
+        }
+    }
+}
+
+void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g) {
+    g.offset = c.offset_of(key_at);
+    while (r.next()) {
+        switch (r.field()) {
+        case 1:
+            read_repeated_message(c, r, "node", g.nodes,
+                                  [&](Reader& sub, const uint8_t* at, Node& n) { read_node(c, sub, at, n); });
+            break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) g.name = read_string(c, r, "name"); break;
+        case 5:
+            read_repeated_message(c, r, "initializer", g.initializers,
+                                  [&](Reader& sub, const uint8_t* at, TensorView& t) { read_tensor(c, sub, at, t); });
+            break;
+        case 10: ONNXIMPORT_EXPECT(r, Len) g.doc_string = read_string(c, r, "doc_string"); break;
+        case 11:
+            read_repeated_message(c, r, "input", g.inputs,
+                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); });
+            break;
+        case 12:
+            read_repeated_message(c, r, "output", g.outputs,
+                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); });
+            break;
+        case 13:
+            read_repeated_message(c, r, "value_info", g.value_info,
+                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); });
+            break;
+        case 15:
+            read_repeated_message(c, r, "sparse_initializer", g.sparse_initializers,
+                                  [&](Reader& sub, const uint8_t* at, SparseTensor& t) { read_sparse_tensor(c, sub, at, t); });
+            break;
+        case 16: read_entries(c, r, "metadata_props", g.metadata_props); break;
+        default: r.skip();  // quantization_annotation (14) and anything newer
+        }
+    }
+}
+
+void read_function(Context& c, Reader& r, const uint8_t* key_at, Function& f) {
+    f.offset = c.offset_of(key_at);
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Len) f.name = read_string(c, r, "name"); break;
+        case 4: ONNXIMPORT_EXPECT(r, Len) f.inputs.push_back(read_string(c, r, "input")); break;
+        case 5: ONNXIMPORT_EXPECT(r, Len) f.outputs.push_back(read_string(c, r, "output")); break;
+        case 6: ONNXIMPORT_EXPECT(r, Len) f.attributes.push_back(read_string(c, r, "attribute")); break;
+        case 7:
+            read_repeated_message(c, r, "node", f.nodes,
+                                  [&](Reader& sub, const uint8_t* at, Node& n) { read_node(c, sub, at, n); });
+            break;
+        case 8: ONNXIMPORT_EXPECT(r, Len) f.doc_string = read_string(c, r, "doc_string"); break;
+        case 9:
+            read_repeated_message(c, r, "opset_import", f.opset_import,
+                                  [&](Reader& sub, const uint8_t*, OperatorSetId& o) { read_opset(c, sub, o); });
+            break;
+        case 10: ONNXIMPORT_EXPECT(r, Len) f.domain = read_string(c, r, "domain"); break;
+        case 11:
+            read_repeated_message(c, r, "attribute_proto", f.attribute_protos,
+                                  [&](Reader& sub, const uint8_t* at, Attribute& a) { read_attribute(c, sub, at, a); });
+            break;
+        case 12:
+            read_repeated_message(c, r, "value_info", f.value_info,
+                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); });
+            break;
+        case 13: ONNXIMPORT_EXPECT(r, Len) f.overload = read_string(c, r, "overload"); break;
+        case 14: read_entries(c, r, "metadata_props", f.metadata_props); break;
+        default: r.skip();
+        }
+    }
+}
+
+void read_training_info(Context& c, Reader& r, TrainingInfo& t) {
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: {
+            ONNXIMPORT_EXPECT(r, Len)
+            auto g = std::make_unique<Graph>();
+            read_message(c, r, "initialization", -1, [&](Reader& sub, const uint8_t* at) { read_graph(c, sub, at, *g); });
+            t.initialization = std::move(g);
+            break;
+        }
+        case 2: {
+            ONNXIMPORT_EXPECT(r, Len)
+            auto g = std::make_unique<Graph>();
+            read_message(c, r, "algorithm", -1, [&](Reader& sub, const uint8_t* at) { read_graph(c, sub, at, *g); });
+            t.algorithm = std::move(g);
+            break;
+        }
+        case 3: read_entries(c, r, "initialization_binding", t.initialization_binding); break;
+        case 4: read_entries(c, r, "update_binding", t.update_binding); break;
+        default: r.skip();
+        }
+    }
+}
+
+void read_model(Context& c, Reader& r, Model& m) {
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Varint) m.ir_version = read_int64(r); m.has_ir_version = true; break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) m.producer_name = read_string(c, r, "producer_name"); break;
+        case 3: ONNXIMPORT_EXPECT(r, Len) m.producer_version = read_string(c, r, "producer_version"); break;
+        case 4: ONNXIMPORT_EXPECT(r, Len) m.domain = read_string(c, r, "domain"); break;
+        case 5: ONNXIMPORT_EXPECT(r, Varint) m.model_version = read_int64(r); break;
+        case 6: ONNXIMPORT_EXPECT(r, Len) m.doc_string = read_string(c, r, "doc_string"); break;
+        case 7: {
+            ONNXIMPORT_EXPECT(r, Len)
+            auto g = std::make_unique<Graph>();
+            read_message(c, r, "graph", -1, [&](Reader& sub, const uint8_t* at) { read_graph(c, sub, at, *g); });
+            m.graph = std::move(g);
+            break;
+        }
+        case 8:
+            read_repeated_message(c, r, "opset_import", m.opset_import,
+                                  [&](Reader& sub, const uint8_t*, OperatorSetId& o) { read_opset(c, sub, o); });
+            break;
+        case 14: read_entries(c, r, "metadata_props", m.metadata_props); break;
+        case 20:
+            read_repeated_message(c, r, "training_info", m.training_info,
+                                  [&](Reader& sub, const uint8_t*, TrainingInfo& t) { read_training_info(c, sub, t); });
+            break;
+        case 25:
+            read_repeated_message(c, r, "functions", m.functions,
+                                  [&](Reader& sub, const uint8_t* at, Function& f) { read_function(c, sub, at, f); });
+            break;
+        default: r.skip();
+        }
+    }
+    // Model checks (spec section 2).
+    if (!m.has_ir_version) c.fail(ErrorKind::InvalidModel, c.base, "ir_version is missing", "ir_version");
+    if (m.ir_version < 3)
+        c.fail(ErrorKind::InvalidModel, c.base,
+               "ir_version " + std::to_string(m.ir_version) + " is below 3, the oldest version read", "ir_version");
+    if (!m.graph) c.fail(ErrorKind::InvalidModel, c.base, "the model has no graph", "graph");
+}
+
+}  // namespace onnximport::detail

@@ -1,0 +1,131 @@
+// TypeProto with all its members (spec section 2, "Types"): no member set is "no
+// type"; a tensor type without a shape field has unknown rank; a dimension with
+// neither dim_value nor dim_param is unknown. The value oneof: the last member wins.
+#include "onnx/fields.hpp"
+
+namespace onnximport::detail {
+
+namespace {
+
+void read_dimension(Context& c, Reader& r, Dimension& d) {
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Varint) d.kind = Dimension::Kind::Value; d.value = read_int64(r); d.param = {}; break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) d.kind = Dimension::Kind::Param; d.param = read_string(c, r, "dim_param"); d.value = 0; break;
+        case 3: ONNXIMPORT_EXPECT(r, Len) d.denotation = read_string(c, r, "denotation"); break;
+        default: r.skip();
+        }
+    }
+}
+
+void read_shape(Context& c, Reader& r, std::vector<Dimension>& dims) {
+    while (r.next()) {
+        if (r.field() == 1) {
+            read_repeated_message(c, r, "dim", dims,
+                                  [&](Reader& sub, const uint8_t*, Dimension& d) { read_dimension(c, sub, d); });
+        } else {
+            r.skip();
+        }
+    }
+}
+
+/// TypeProto.Tensor and TypeProto.SparseTensor share their layout.
+void read_tensor_type(Context& c, Reader& r, TypeProto& t) {
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Varint) t.elem_type = read_int32(r); break;
+        case 2:
+            ONNXIMPORT_EXPECT(r, Len)
+            t.has_shape = true;
+            t.shape.clear();
+            read_message(c, r, "shape", -1, [&](Reader& sub, const uint8_t*) { read_shape(c, sub, t.shape); });
+            break;
+        default: r.skip();
+        }
+    }
+}
+
+/// Reads a TypeProto-valued field into a fresh heap object.
+std::unique_ptr<TypeProto> read_inner_type(Context& c, Reader& r, std::string_view field) {
+    auto inner = std::make_unique<TypeProto>();
+    read_message(c, r, field, -1, [&](Reader& sub, const uint8_t*) { read_type(c, sub, *inner); });
+    return inner;
+}
+
+/// Sequence and Optional: one elem_type field.
+void read_elem_only(Context& c, Reader& r, TypeProto& t) {
+    while (r.next()) {
+        if (r.field() == 1 && r.is(WireType::Len)) t.elem = read_inner_type(c, r, "elem_type");
+        else r.skip();
+    }
+}
+
+void read_map(Context& c, Reader& r, TypeProto& t) {
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Varint) t.elem_type = read_int32(r); break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) t.elem = read_inner_type(c, r, "value_type"); break;
+        default: r.skip();
+        }
+    }
+}
+
+void read_opaque(Context& c, Reader& r, TypeProto& t) {
+    while (r.next()) {
+        switch (r.field()) {
+        case 1: ONNXIMPORT_EXPECT(r, Len) t.opaque_domain = read_string(c, r, "domain"); break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) t.opaque_name = read_string(c, r, "name"); break;
+        default: r.skip();
+        }
+    }
+}
+
+/// Starts a new oneof member: whatever an earlier member set is dropped.
+void reset_member(TypeProto& t, TypeProto::Kind kind) {
+    t.kind = kind;
+    t.elem_type = 0;
+    t.has_shape = false;
+    t.shape.clear();
+    t.elem.reset();
+    t.opaque_domain = {};
+    t.opaque_name = {};
+}
+
+}  // namespace
+
+void read_type(Context& c, Reader& r, TypeProto& t) {
+    while (r.next()) {
+        TypeProto::Kind kind;
+        const char* field;
+        switch (r.field()) {
+        case 1: kind = TypeProto::Kind::Tensor; field = "tensor_type"; break;
+        case 4: kind = TypeProto::Kind::Sequence; field = "sequence_type"; break;
+        case 5: kind = TypeProto::Kind::Map; field = "map_type"; break;
+        case 7: kind = TypeProto::Kind::Opaque; field = "opaque_type"; break;
+        case 8: kind = TypeProto::Kind::SparseTensor; field = "sparse_tensor_type"; break;
+        case 9: kind = TypeProto::Kind::Optional; field = "optional_type"; break;
+        case 6:
+            if (r.is(WireType::Len)) t.denotation = read_string(c, r, "denotation");
+            else r.skip();
+            continue;
+        default: r.skip(); continue;
+        }
+        if (!r.is(WireType::Len)) {
+            r.skip();
+            continue;
+        }
+        reset_member(t, kind);
+        read_message(c, r, field, -1, [&](Reader& sub, const uint8_t*) {
+            switch (kind) {
+            case TypeProto::Kind::Tensor:
+            case TypeProto::Kind::SparseTensor: read_tensor_type(c, sub, t); break;
+            case TypeProto::Kind::Sequence:
+            case TypeProto::Kind::Optional: read_elem_only(c, sub, t); break;
+            case TypeProto::Kind::Map: read_map(c, sub, t); break;
+            default: read_opaque(c, sub, t); break;
+            }
+        });
+    }
+}
+
+}  // namespace onnximport::detail

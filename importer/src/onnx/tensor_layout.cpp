@@ -1,0 +1,108 @@
+// The raw layout of tensor data (spec section 3): element counts, byte lengths, and the
+// conversion of typed fields into the raw layout, little-endian.
+#include "onnx/tensor_layout.hpp"
+
+#include "onnx/fields.hpp"
+
+#include <onnximport/data_type.hpp>
+
+#include <cstring>
+
+namespace onnximport::detail {
+
+CountResult element_count(const std::vector<int64_t>& dims) {
+    for (int64_t d : dims)
+        if (d < 0) return {false, 0, "dimension " + std::to_string(d) + " is negative"};
+    for (int64_t d : dims)
+        if (d == 0) return {true, 0, {}};
+    uint64_t count = 1;
+    for (int64_t d : dims) {
+        uint64_t u = static_cast<uint64_t>(d);
+        if (u > max_element_count || count > max_element_count / u)
+            return {false, 0, "element count exceeds 2^60"};
+        count *= u;
+    }
+    return {true, count, {}};
+}
+
+std::optional<uint64_t> expected_byte_length(uint64_t count, int32_t data_type) {
+    // ceil(count * bits / 8) <= max  <=>  count * bits <= 8 * max: decide before multiplying.
+    const uint64_t bits = bits_per_element(data_type);
+    if (bits == 0 || count > (8 * max_tensor_bytes) / bits) return std::nullopt;
+    return (count * bits + 7) / 8;
+}
+
+uint32_t typed_field_for(int32_t data_type) {
+    switch (static_cast<DataType>(data_type)) {
+    case DataType::Float: case DataType::Complex64: return 4;     // float_data
+    case DataType::Double: case DataType::Complex128: return 10;  // double_data
+    case DataType::Int64: return 7;                               // int64_data
+    case DataType::Uint64: case DataType::Uint32: return 11;      // uint64_data
+    case DataType::String: return 6;                              // string_data
+    default: return 5;                                            // int32_data
+    }
+}
+
+uint64_t typed_byte_length(uint32_t field, int32_t data_type, uint64_t n) {
+    switch (field) {
+    case 4: return n * 4;
+    case 10: case 7: return n * 8;
+    case 11: return data_type == static_cast<int32_t>(DataType::Uint32) ? n * 4 : n * 8;
+    default: break;
+    }
+    // int32_data: one element per entry; 4- and 2-bit types: one packed byte per entry.
+    switch (bits_per_element(data_type)) {
+    case 32: return n * 4;
+    case 16: return n * 2;
+    case 6: return (n * 6 + 7) / 8;
+    default: return n;  // 8-bit types, bool, and the packed 4- and 2-bit bytes
+    }
+}
+
+namespace {
+
+void put_le(std::byte* out, uint64_t v, unsigned bytes) {
+    for (unsigned i = 0; i < bytes; ++i) out[i] = static_cast<std::byte>(v >> (8 * i));
+}
+
+}  // namespace
+
+void convert_typed_field(Context& c, const uint8_t* begin, const uint8_t* end, uint32_t field,
+                         int32_t data_type, std::byte* out, uint64_t size) {
+    const bool is_bool = data_type == static_cast<int32_t>(DataType::Bool);
+    const unsigned bits = bits_per_element(data_type);
+    unsigned width;  // bytes written per entry (0: the 6-bit bit stream)
+    switch (field) {
+    case 4: width = 4; break;
+    case 10: case 7: width = 8; break;
+    case 11: width = bits == 32 ? 4 : 8; break;
+    default: width = bits == 32 ? 4 : bits == 16 ? 2 : bits == 6 ? 0 : 1; break;
+    }
+    uint64_t index = 0;
+    auto put = [&](uint64_t v) {
+        if (width == 0) {  // 6-bit: element k at bit 6k of a little-endian bit stream
+            uint64_t bit = index * 6;
+            uint32_t six = static_cast<uint32_t>(v) & 0x3F;
+            uint64_t byte = bit / 8;
+            unsigned shift = bit % 8;
+            out[byte] |= static_cast<std::byte>(six << shift);
+            if (shift > 2 && byte + 1 < size) out[byte + 1] |= static_cast<std::byte>(six >> (8 - shift));
+        } else {
+            if (is_bool) v = static_cast<uint32_t>(v) != 0;
+            put_le(out + index * width, v, width);
+        }
+        ++index;
+    };
+    Reader r(c, begin, end);
+    while (r.next()) {
+        if (r.field() != field) {
+            r.skip();
+            continue;
+        }
+        if (field == 4) read_repeated_fixed32(c, r, put);
+        else if (field == 10) read_repeated_fixed64(c, r, put);
+        else read_repeated_varint(c, r, put);
+    }
+}
+
+}  // namespace onnximport::detail

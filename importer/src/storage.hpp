@@ -1,0 +1,52 @@
+// What a Model owns: the input bytes (mapped, read, or the caller's), external-data
+// mappings, converted typed-field arrays and the string arena (spec section 6).
+#pragma once
+
+#include "external/mapped_file.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <memory_resource>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace onnximport::detail {
+
+struct Storage {
+    std::string source_name;
+
+    // The model input: one contiguous range, from one of the three owners below.
+    const uint8_t* input = nullptr;
+    uint64_t input_size = 0;
+    std::unique_ptr<MappedFile> input_mapping;
+    std::unique_ptr<uint8_t[]> input_buffer;
+
+    /// External-data files by resolved path, one mapping (or range reader) per file.
+    std::unordered_map<std::string, std::unique_ptr<MappedFile>> external_files;
+    /// Ranges read where mapping was unavailable, and converted typed-field data.
+    std::vector<std::unique_ptr<std::byte[]>> owned_buffers;
+
+    bool closed = false;
+
+    std::pmr::monotonic_buffer_resource arena{64 * 1024};
+
+    /// Copies a string into the arena; the view lives as long as the Model.
+    std::string_view intern(std::string_view s) {
+        if (s.empty()) return {};
+        auto* p = static_cast<char*>(arena.allocate(s.size(), 1));
+        std::memcpy(p, s.data(), s.size());
+        return {p, s.size()};
+    }
+
+    /// A zeroed owned buffer of n bytes, released with the Model (or by close()).
+    std::byte* allocate_owned(size_t n) {
+        owned_buffers.emplace_back(new std::byte[n ? n : 1]());
+        return owned_buffers.back().get();
+    }
+};
+
+}  // namespace onnximport::detail
