@@ -1,0 +1,99 @@
+// References, opsets and subgraphs of one graph (spec section 4, "References", "Opsets",
+// "Scope"), then the steps that need all of them: types, order, consumers.
+#include "resolve/graph.hpp"
+
+namespace onnximport::detail {
+
+namespace {
+
+/// Resolves one subgraph of the node being read and adds what it captures from this
+/// graph to the node's reads: a node reads what its subgraphs read.
+void resolve_subgraph(Context& c, Scope& s, const OpsetTable& opsets, Graph& sub, ReadLists& reads) {
+    Scope inner(sub, &s);
+    resolve_graph(c, inner, opsets);
+    for (const ValueRef& r : inner.capture_refs)
+        if (r.scope == &s) reads.values.push_back(r.value);
+}
+
+void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, ReadLists& reads) {
+    Node& node = s.graph.nodes[f];
+    PathScope at(c, "node", f);
+    node.file_index = f;
+
+    const int64_t* version = opsets.find(node.domain);
+    if (!version)
+        refuse(c, node.offset,
+               describe_node(node, f) + " uses domain " + quoted(node.domain) +
+                   ", which the model does not import (opset_import)");
+    node.opset_version = *version;
+
+    reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
+    for (std::string_view in : node.inputs) {
+        if (in.empty()) continue;  // an omitted optional input
+        ValueRef r = find_value(s, in);
+        if (!r.scope)
+            refuse(c, node.offset,
+                   describe_node(node, f) + " reads " + quoted(in) +
+                       ", which is not defined in its graph or an enclosing one");
+        if (r.scope == &s) reads.values.push_back(r.value);
+    }
+
+    for (size_t j = 0; j < node.attributes.size(); ++j) {
+        Attribute& a = node.attributes[j];
+        if (a.type == AttributeType::Graph && a.g) {
+            PathScope at_attribute(c, "attribute", static_cast<int64_t>(j));
+            PathScope at_graph(c, "g");
+            resolve_subgraph(c, s, opsets, *a.g, reads);
+        } else if (a.type == AttributeType::Graphs) {
+            PathScope at_attribute(c, "attribute", static_cast<int64_t>(j));
+            for (size_t k = 0; k < a.graphs.size(); ++k) {
+                PathScope at_graph(c, "graphs", static_cast<int64_t>(k));
+                resolve_subgraph(c, s, opsets, a.graphs[k], reads);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
+    Graph& g = s.graph;
+    define_values(c, s);
+
+    // Node f's reads are recorded while its subgraphs resolve, so the rows are built in
+    // file order, one node after the other.
+    const uint32_t n = static_cast<uint32_t>(g.nodes.size());
+    ReadLists reads;
+    reads.begin.reserve(size_t{n} + 1);
+    size_t input_count = 0;
+    for (const Node& node : g.nodes) input_count += node.inputs.size();
+    reads.values.reserve(input_count);
+    for (uint32_t f = 0; f < n; ++f) resolve_node(c, s, opsets, f, reads);
+    reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
+
+    std::vector<ValueRef> outputs(g.outputs.size());
+    for (size_t i = 0; i < g.outputs.size(); ++i) {
+        const ValueInfo& out = g.outputs[i];
+        PathScope at(c, "output", static_cast<int64_t>(i));
+        if (out.name.empty()) refuse(c, out.offset, "graph output " + std::to_string(i) + " has an empty name");
+        outputs[i] = find_value(s, out.name);
+        if (!outputs[i].scope)
+            refuse(c, out.offset,
+                   "graph output " + quoted(out.name) + " is not defined in its graph or an enclosing one");
+    }
+
+    assign_types(s, outputs);
+
+    NodeOrder order = order_nodes(reads, s.producer);
+    if (order.cycle) {
+        const Node& node = g.nodes[order.cycle_node];
+        PathScope at(c, "node", order.cycle_node);
+        refuse(c, node.offset,
+               describe_node(node, order.cycle_node) + " is on a cycle: it reads " +
+                   quoted(g.values[order.cycle_value].name) + ", which depends on its own outputs");
+    }
+    apply_order(s, reads, order);
+    g.resolved = true;
+}
+
+}  // namespace onnximport::detail

@@ -1,0 +1,29 @@
+// Resolution of one graph and, in scope, its subgraphs (spec section 4). The steps, each
+// in its own file: values (scope.cpp), references and subgraphs (graph.cpp), types
+// (types.cpp), order (order.cpp), consumers (consumers.cpp).
+#pragma once
+
+#include "onnx/context.hpp"
+#include "resolve/opsets.hpp"
+#include "resolve/order.hpp"
+#include "resolve/scope.hpp"
+
+#include <onnximport/model.hpp>
+
+#include <vector>
+
+namespace onnximport::detail {
+
+/// Resolves s.graph with s.outer's values in scope. The context's field path names the
+/// graph (e.g. ModelProto.graph); node paths use file indices.
+/// @throws ImportError(InvalidModel)
+void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets);
+
+/// Value::type from input and output declarations, then value_info.
+/// @param outputs per graph output, where its name was found.
+void assign_types(Scope& s, const std::vector<ValueRef>& outputs);
+
+/// Puts the nodes in resolved order and fills Value::producer and Value::consumers.
+void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order);
+
+}  // namespace onnximport::detail

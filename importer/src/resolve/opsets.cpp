@@ -1,0 +1,25 @@
+// The opset table of a model (spec section 4, "Opsets").
+#include "resolve/opsets.hpp"
+
+namespace onnximport::detail {
+
+OpsetTable::OpsetTable(const std::vector<OperatorSetId>& imports) {
+    for (const OperatorSetId& o : imports) {
+        std::string_view d = canonical(o.domain);
+        if (d.empty()) {
+            has_default_ = true;
+            default_version_ = o.version;
+        } else {
+            others_.insert_or_assign(d, o.version);
+        }
+    }
+}
+
+const int64_t* OpsetTable::find(std::string_view domain) const {
+    std::string_view d = canonical(domain);
+    if (d.empty()) return has_default_ ? &default_version_ : nullptr;
+    auto it = others_.find(d);
+    return it == others_.end() ? nullptr : &it->second;
+}
+
+}  // namespace onnximport::detail

@@ -1,0 +1,34 @@
+// Which operator-set version a node uses (spec section 4, "Opsets"): the version the
+// model imports for the node's domain, with ai.onnx and the empty domain the same.
+#pragma once
+
+#include <onnximport/model.hpp>
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace onnximport::detail {
+
+class OpsetTable {
+public:
+    /// A domain imported more than once takes the last version listed, as a protobuf
+    /// map field would; the spec does not refuse repeats.
+    explicit OpsetTable(const std::vector<OperatorSetId>& imports);
+
+    /// The version imported for `domain`, or nullptr when the model does not import it.
+    const int64_t* find(std::string_view domain) const;
+
+private:
+    static std::string_view canonical(std::string_view domain) {
+        return domain == "ai.onnx" ? std::string_view() : domain;
+    }
+
+    // Most nodes are in the default domain: answered without hashing.
+    bool has_default_ = false;
+    int64_t default_version_ = 0;
+    std::unordered_map<std::string_view, int64_t> others_;
+};
+
+}  // namespace onnximport::detail

@@ -1,0 +1,121 @@
+// Topological order with the stable smallest-file-index rule, and cycle reporting
+// (spec section 4, "Order").
+#include "resolve/order.hpp"
+
+#include "resolve/scope.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace onnximport::detail {
+
+namespace {
+
+bool already_topological(const ReadLists& reads, const std::vector<uint32_t>& producer, uint32_t n) {
+    for (uint32_t f = 0; f < n; ++f)
+        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
+            uint32_t p = producer[reads.values[i]];
+            if (p != no_producer && p >= f) return false;
+        }
+    return true;
+}
+
+/// Called when Kahn's algorithm stopped early. Every node not emitted reads at least one
+/// value produced by another node not emitted, so following "first such producer" from
+/// any of them must come back to a node already seen: that node is on a cycle.
+void find_cycle(const ReadLists& reads, const std::vector<uint32_t>& producer,
+                const std::vector<uint8_t>& emitted, NodeOrder& out) {
+    const uint32_t n = static_cast<uint32_t>(emitted.size());
+    auto step = [&](uint32_t f, uint32_t& value) {
+        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
+            uint32_t p = producer[reads.values[i]];
+            if (p != no_producer && !emitted[p]) {
+                value = reads.values[i];
+                return p;
+            }
+        }
+        return no_producer;  // unreachable: the node would have been emitted
+    };
+    uint32_t start = 0;
+    while (start < n && emitted[start]) ++start;
+    std::vector<uint8_t> seen(n, 0);
+    uint32_t f = start, value = 0;
+    while (!seen[f]) {
+        seen[f] = 1;
+        f = step(f, value);
+    }
+    // f is on the cycle: walk it once and report its smallest file index, so the node
+    // named does not depend on where the walk entered.
+    uint32_t best = f, best_value = 0;
+    uint32_t g = f;
+    do {
+        uint32_t v = 0;
+        uint32_t next = step(g, v);
+        if (g <= best) {
+            best = g;
+            best_value = v;
+        }
+        g = next;
+    } while (g != f);
+    out.cycle = true;
+    out.cycle_node = best;
+    out.cycle_value = best_value;
+}
+
+}  // namespace
+
+NodeOrder order_nodes(const ReadLists& reads, const std::vector<uint32_t>& producer) {
+    NodeOrder out;
+    const uint32_t n = static_cast<uint32_t>(reads.begin.size() - 1);
+    if (already_topological(reads, producer, n)) return out;
+    out.reordered = true;
+
+    // Edges producer -> reader, one per read (repeats included, and counted alike in
+    // the in-degree), as compressed rows.
+    std::vector<uint32_t> indegree(n, 0);
+    std::vector<uint32_t> edge_begin(n + 1, 0);
+    for (uint32_t f = 0; f < n; ++f)
+        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
+            uint32_t p = producer[reads.values[i]];
+            if (p == no_producer) continue;
+            ++indegree[f];
+            ++edge_begin[p + 1];
+        }
+    for (uint32_t f = 0; f < n; ++f) edge_begin[f + 1] += edge_begin[f];
+    std::vector<uint32_t> edges(edge_begin[n]);
+    {
+        std::vector<uint32_t> fill(edge_begin.begin(), edge_begin.end() - 1);
+        for (uint32_t f = 0; f < n; ++f)
+            for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
+                uint32_t p = producer[reads.values[i]];
+                if (p != no_producer) edges[fill[p]++] = f;
+            }
+    }
+
+    // A min-heap of ready file indices. Seeded in increasing order, which is already a
+    // valid min-heap.
+    std::vector<uint32_t> ready;
+    for (uint32_t f = 0; f < n; ++f)
+        if (indegree[f] == 0) ready.push_back(f);
+    const auto later = std::greater<uint32_t>();
+    std::vector<uint8_t> emitted(n, 0);
+    out.order.reserve(n);
+    while (!ready.empty()) {
+        std::pop_heap(ready.begin(), ready.end(), later);
+        uint32_t f = ready.back();
+        ready.pop_back();
+        emitted[f] = 1;
+        out.order.push_back(f);
+        for (uint32_t e = edge_begin[f]; e < edge_begin[f + 1]; ++e) {
+            uint32_t reader = edges[e];
+            if (--indegree[reader] == 0) {
+                ready.push_back(reader);
+                std::push_heap(ready.begin(), ready.end(), later);
+            }
+        }
+    }
+    if (out.order.size() < n) find_cycle(reads, producer, emitted, out);
+    return out;
+}
+
+}  // namespace onnximport::detail

@@ -1,0 +1,33 @@
+// The resolved order of a graph's nodes (spec section 4, "Order"): file order when it is
+// already topological, otherwise Kahn's algorithm taking, each time, the ready node with
+// the smallest file index. O((nodes + reads) log nodes).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace onnximport::detail {
+
+/// The values of its own graph each node reads, as compressed rows in file order: node f
+/// reads values[begin[f] .. begin[f + 1]). Includes what its subgraphs capture from this
+/// graph; reads of enclosing graphs' values are left out (they are always available).
+struct ReadLists {
+    std::vector<uint32_t> begin;   ///< node count + 1 entries
+    std::vector<uint32_t> values;  ///< indices into Graph::values
+};
+
+struct NodeOrder {
+    bool reordered = false;
+    /// File indices in resolved order; empty when the file order is kept.
+    std::vector<uint32_t> order;
+    /// Set when the nodes have a cycle: a node on it (the smallest file index on the
+    /// cycle found) and the value it reads from its predecessor on the cycle.
+    bool cycle = false;
+    uint32_t cycle_node = 0;
+    uint32_t cycle_value = 0;
+};
+
+/// @param producer per value, the file index of the node producing it, or no_producer.
+NodeOrder order_nodes(const ReadLists& reads, const std::vector<uint32_t>& producer);
+
+}  // namespace onnximport::detail

@@ -1,0 +1,136 @@
+// The values of one graph and name lookup through enclosing graphs (spec section 4,
+// "Values" and "Scope"). Each name is hashed once when it is defined (try_emplace) and
+// once per lookup level when it is read.
+#include "resolve/scope.hpp"
+
+namespace onnximport::detail {
+
+std::string quoted(std::string_view name) {
+    std::string s;
+    s.reserve(name.size() + 2);
+    s += '"';
+    s += name;
+    s += '"';
+    return s;
+}
+
+std::string describe_node(const Node& n, uint32_t file_index) {
+    if (!n.name.empty()) return "node " + quoted(n.name);
+    std::string s = "node #" + std::to_string(file_index) + " (";
+    s += n.op_type.empty() ? std::string_view("no op_type") : n.op_type;
+    s += ')';
+    return s;
+}
+
+namespace {
+
+/// What first defined value v, for "defined twice" messages.
+std::string first_definition(const Scope& s, uint32_t v) {
+    const Value& value = s.graph.values[v];
+    switch (value.source) {
+    case Value::Source::Input: return "a graph input";
+    case Value::Source::Initializer: return "an initializer";
+    case Value::Source::SparseInitializer: return "a sparse initializer";
+    case Value::Source::NodeOutput: {
+        uint32_t f = s.producer[v];
+        return describe_node(s.graph.nodes[f], f);
+    }
+    }
+    return "an earlier definition";
+}
+
+}  // namespace
+
+void define_values(Context& c, Scope& s) {
+    Graph& g = s.graph;
+    size_t total = g.inputs.size() + g.initializers.size() + g.sparse_initializers.size();
+    for (const Node& n : g.nodes) total += n.outputs.size();
+    g.values.clear();
+    g.value_index.clear();
+    g.values.reserve(total);
+    g.value_index.reserve(total);
+    s.producer.reserve(total);
+
+    // Returns the value's index and whether the name was new.
+    auto define = [&](std::string_view name, Value::Source source, uint32_t producer) {
+        auto [it, inserted] = g.value_index.try_emplace(name, static_cast<uint32_t>(g.values.size()));
+        if (inserted) {
+            Value& v = g.values.emplace_back();
+            v.name = name;
+            v.source = source;
+            s.producer.push_back(producer);
+        }
+        return std::pair<uint32_t, bool>{it->second, inserted};
+    };
+
+    for (size_t i = 0; i < g.inputs.size(); ++i) {
+        const ValueInfo& in = g.inputs[i];
+        PathScope at(c, "input", static_cast<int64_t>(i));
+        if (in.name.empty()) refuse(c, in.offset, "graph input " + std::to_string(i) + " has an empty name");
+        auto [v, fresh] = define(in.name, Value::Source::Input, no_producer);
+        if (!fresh) refuse(c, in.offset, "graph input " + quoted(in.name) + " is declared more than once");
+    }
+
+    for (size_t i = 0; i < g.initializers.size(); ++i) {
+        const TensorView& t = g.initializers[i];
+        if (t.name.empty()) continue;  // names nothing, so nothing can read it
+        auto [v, fresh] = define(t.name, Value::Source::Initializer, no_producer);
+        Value& value = g.values[v];
+        if (fresh) {
+            value.initializer = &t;
+            continue;
+        }
+        // The IR < 4 layout: an input listed with its initializer as default value.
+        if (value.source == Value::Source::Input && !value.initializer) {
+            value.initializer = &t;
+            continue;
+        }
+        PathScope at(c, "initializer", static_cast<int64_t>(i));
+        refuse(c, t.offset,
+               "initializer " + quoted(t.name) + " is defined twice (first by " + first_definition(s, v) +
+                   (value.source == Value::Source::Input ? ", which already has an initializer)" : ")"));
+    }
+
+    for (size_t i = 0; i < g.sparse_initializers.size(); ++i) {
+        const SparseTensor& t = g.sparse_initializers[i];
+        std::string_view name = t.values.name;  // a sparse tensor is named by its values
+        if (name.empty()) continue;
+        auto [v, fresh] = define(name, Value::Source::SparseInitializer, no_producer);
+        if (fresh) {
+            g.values[v].sparse_initializer = &t;
+            continue;
+        }
+        PathScope at(c, "sparse_initializer", static_cast<int64_t>(i));
+        refuse(c, t.offset,
+               "sparse initializer " + quoted(name) + " is defined twice (first by " + first_definition(s, v) + ")");
+    }
+
+    for (size_t f = 0; f < g.nodes.size(); ++f) {
+        const Node& n = g.nodes[f];
+        for (std::string_view out : n.outputs) {
+            if (out.empty()) continue;  // an omitted optional output
+            auto [v, fresh] = define(out, Value::Source::NodeOutput, static_cast<uint32_t>(f));
+            if (fresh) continue;
+            PathScope at(c, "node", static_cast<int64_t>(f));
+            refuse(c, n.offset,
+                   describe_node(n, static_cast<uint32_t>(f)) + " defines " + quoted(out) +
+                       ", which is already defined by " + first_definition(s, v));
+        }
+    }
+}
+
+ValueRef find_value(Scope& s, std::string_view name) {
+    if (auto it = s.graph.value_index.find(name); it != s.graph.value_index.end()) return {&s, it->second};
+    if (!s.outer) return {};
+    if (auto it = s.captured.find(name); it != s.captured.end()) return it->second;
+    // Recursion depth is the graph nesting depth, bounded by the reader's nesting limit.
+    ValueRef found = find_value(*s.outer, name);
+    if (found.scope) {
+        s.captured.emplace(name, found);
+        s.graph.captures.push_back(name);
+        s.capture_refs.push_back(found);
+    }
+    return found;
+}
+
+}  // namespace onnximport::detail

@@ -1,0 +1,72 @@
+// Names and scopes of one graph under resolution (spec section 4, "Values" and "Scope"):
+// the values a graph defines, and name lookup through the enclosing graphs, which is
+// what records a subgraph's captures.
+#pragma once
+
+#include "onnx/context.hpp"
+
+#include <onnximport/model.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace onnximport::detail {
+
+struct Scope;
+
+/// Where a name was found: the scope whose graph defines it, and the value's index in
+/// that graph's `values`. A null scope means "not defined".
+struct ValueRef {
+    Scope* scope = nullptr;
+    uint32_t value = 0;
+};
+
+/// A value that no node of its own graph produces (input, initializer, sparse).
+inline constexpr uint32_t no_producer = UINT32_MAX;
+
+/// The state of one graph while it and its subgraphs resolve. Lives on the stack of the
+/// resolution of its graph; subgraph scopes point to their enclosing scope.
+struct Scope {
+    Scope(Graph& g, Scope* enclosing) : graph(g), outer(enclosing) {}
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+    Graph& graph;
+    Scope* outer;
+    /// Per value of `graph`: the file index of the node that produces it, or no_producer.
+    std::vector<uint32_t> producer;
+    /// Outer names already read in this graph. Both the cache that keeps a repeated outer
+    /// read from walking the scopes again and the set that keeps Graph::captures unique.
+    std::unordered_map<std::string_view, ValueRef> captured;
+    /// Parallel to graph.captures: where each captured value lives.
+    std::vector<ValueRef> capture_refs;
+};
+
+/// Defines the values of s.graph in the spec's order: inputs, initializers (an initializer
+/// named like an input without one is that input's default), sparse initializers, node
+/// outputs. Empty names among initializers and node outputs give no value.
+/// @throws ImportError(InvalidModel) for an empty or repeated input name, or a name
+///         defined twice.
+void define_values(Context& c, Scope& s);
+
+/// Looks a name up in s, then in the enclosing scopes. A name found outside s is added
+/// to the captures of s and of every scope between s and the one defining it, in the
+/// order of first read.
+ValueRef find_value(Scope& s, std::string_view name);
+
+/// "node \"conv1\"" or, for a node without a name, "node #3 (Conv)" (file index).
+std::string describe_node(const Node& n, uint32_t file_index);
+
+/// "\"name\"" for messages.
+std::string quoted(std::string_view name);
+
+/// The one way resolution refuses: InvalidModel at the given input offset, with the
+/// field path the context currently holds.
+[[noreturn]] inline void refuse(const Context& c, uint64_t offset, const std::string& message) {
+    c.fail(ErrorKind::InvalidModel, c.base + offset, message);
+}
+
+}  // namespace onnximport::detail
