@@ -273,6 +273,83 @@ def summarize(cases, importers):
     return summary
 
 
+def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print):
+    """The matrix document for `cases`. `ours` may carry this importer's results already
+    (make_report.py runs them for the hostile table first); they are not run twice."""
+    os.makedirs(log_dir, exist_ok=True)
+    results = {c["file"]: {} for c in cases}
+    total = len(cases)
+    done = {"ours": 0, "onnx": 0, "ort": 0}
+    active = ["ours"]
+    lock = threading.Lock()
+    last_print = [0.0]
+
+    def progress(which):
+        with lock:
+            done[which] += 1
+            now = time.monotonic()
+            finished = all(done[k] == total for k in active)
+            if now - last_print[0] >= 5 or finished:
+                last_print[0] = now
+                say("  matrix: " + ", ".join(f"{k} {done[k]}/{total}" for k in active))
+
+    started = time.monotonic()
+    for case in cases:
+        if ours and case["file"] in ours:
+            results[case["file"]]["onnximport"] = ours[case["file"]]
+            done["ours"] += 1
+        else:
+            results[case["file"]]["onnximport"] = run_ours(importer, case["path"], timeout)
+            progress("ours")
+    importers = {"onnximport": {"status": "run", "version": "working tree"}}
+
+    # The two peers side by side: one core each.
+    active = ["onnx", "ort"]
+    peer_status = {}
+
+    def python_peer():
+        peer_status["onnx"] = run_python_peer(cases, log_dir, timeout, results, progress)
+
+    def ort_peer():
+        peer_status["ort"] = run_ort_peer(cases, peer_dir, log_dir, timeout, results, progress)
+
+    threads = [threading.Thread(target=python_peer), threading.Thread(target=ort_peer)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    importers["onnx.load"] = dict(peer_status["onnx"])
+    importers["onnx.checker"] = dict(peer_status["onnx"])
+    importers["onnxruntime"] = dict(peer_status["ort"])
+
+    out_cases = []
+    for case in cases:
+        row = {k: case.get(k) for k in ("file", "path", "expected", "expected_kind", "rule", "description", "facts")}
+        row["results"] = {}
+        for imp, r in results[case["file"]].items():
+            r = dict(r)
+            r["match"] = matches(case, r, imp)
+            row["results"][imp] = r
+        out_cases.append(row)
+
+    doc = {
+        "status": "run",
+        "timeout_seconds": timeout,
+        "seconds": round(time.monotonic() - started, 1),
+        "importers": [dict(importers[k], id=k, label=label) for k, label in IMPORTERS],
+        "summary": summarize(out_cases, importers),
+        "cases": out_cases,
+    }
+    for imp, s in doc["summary"].items():
+        say(f"  matrix: {imp}: {s['match']}/{s['cases']} as the spec says; accepted {s['accepted_spec_refuses']} "
+            f"the spec refuses, refused {s['refused_spec_accepts']} it accepts, {s['crashed']} crashed, "
+            f"{s['timeout']} timed out")
+    for imp in ("onnx.load", "onnxruntime"):
+        if importers[imp].get("status") != "run":
+            say(f"  matrix: {imp}: not run: {importers[imp].get('reason')}")
+    return doc
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", required=True, help="folder of <kind>-<case>.onnx files and manifest.json")
@@ -285,77 +362,13 @@ def main():
 
     cases, _ = load_corpus(args.corpus)
     log_dir = args.log_dir or os.path.dirname(os.path.abspath(args.out))
-    os.makedirs(log_dir, exist_ok=True)
-    results = {c["file"]: {} for c in cases}
-    total = len(cases)
-    done = {"ours": 0, "onnx": 0, "ort": 0}
-    lock = threading.Lock()
-    last_print = [0.0]
-
-    def progress(which):
-        with lock:
-            done[which] += 1
-            now = time.monotonic()
-            finished = all(v == total for k, v in done.items() if k in active)
-            if now - last_print[0] >= 5 or finished:
-                last_print[0] = now
-                parts = ", ".join(f"{k} {done[k]}/{total}" for k in active)
-                print(f"  matrix: {parts}", flush=True)
-
-    started = time.monotonic()
-    importers = {}
-    active = ["ours"]
-    for case in cases:
-        results[case["file"]]["onnximport"] = run_ours(args.importer, case["path"], args.timeout)
-        progress("ours")
-    importers["onnximport"] = {"status": "run", "version": "working tree"}
-
-    # The two peers side by side: one core each.
-    active = ["ours", "onnx", "ort"]
-    peer_status = {}
-    threads = [
-        threading.Thread(target=lambda: peer_status.__setitem__(
-            "onnx", run_python_peer(cases, log_dir, args.timeout, results, progress))),
-        threading.Thread(target=lambda: peer_status.__setitem__(
-            "ort", run_ort_peer(cases, args.peer_dir, log_dir, args.timeout, results, progress))),
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    importers["onnx.load"] = dict(peer_status["onnx"])
-    importers["onnx.checker"] = dict(peer_status["onnx"])
-    importers["onnxruntime"] = dict(peer_status["ort"])
-
-    out_cases = []
-    for case in cases:
-        row = {k: case[k] for k in ("file", "expected", "expected_kind", "rule", "description")}
-        row["results"] = {}
-        for imp, r in results[case["file"]].items():
-            r = dict(r)
-            r["match"] = matches(case, r, imp)
-            row["results"][imp] = r
-        out_cases.append(row)
-
-    doc = {
-        "corpus": os.path.abspath(args.corpus),
-        "timeout_seconds": args.timeout,
-        "seconds": round(time.monotonic() - started, 1),
-        "importers": [dict(importers[k], id=k, label=label) for k, label in IMPORTERS],
-        "summary": summarize(out_cases, importers),
-        "cases": out_cases,
-    }
+    doc = run_matrix(cases, args.importer, args.peer_dir, args.timeout, log_dir,
+                     say=lambda line: print(line, flush=True))
+    doc["corpus"] = os.path.abspath(args.corpus)
     tmp = args.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1, sort_keys=True)
     os.replace(tmp, args.out)
-    for imp, s in doc["summary"].items():
-        print(f"  matrix: {imp}: {s['match']}/{s['cases']} as the spec says; accepted {s['accepted_spec_refuses']} "
-              f"the spec refuses, refused {s['refused_spec_accepts']} it accepts, {s['crashed']} crashed, "
-              f"{s['timeout']} timed out", flush=True)
-    for imp in ("onnx.load", "onnxruntime"):
-        if importers[imp].get("status") != "run":
-            print(f"  matrix: {imp}: not run: {importers[imp].get('reason')}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,435 @@
+#!/usr/bin/python3
+"""Renders the conformance report (issue 8) from report.json into a page a person opens.
+
+    render.py REPORT_DIR        reads REPORT_DIR/report.json, writes into REPORT_DIR:
+        index.html              self-contained (inline CSS and SVG, no script, no network)
+        junit.xml               one test case per model, per hostile case, per fuzz target
+        plots/*.svg             the charts of the page, as files too
+        details/...             one page per hostile case, per sweep model with a finding,
+                                per fuzz target
+
+report.json is written by make_report.py (the run) and is the single source: rendering
+again from it gives the same page, which is how the render test builds a small report
+from fixtures.
+"""
+import json
+import os
+import sys
+from html import escape
+from xml.sax.saxutils import quoteattr
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import svg  # noqa: E402
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#222;background:#fafafa}
+header{background:#263238;color:#fff;padding:14px 24px}
+header h1{margin:0;font-size:22px} header p{margin:4px 0 0;color:#cfd8dc;font-size:13px}
+main{padding:8px 24px 40px;max-width:1400px}
+h2{border-bottom:2px solid #cfd8dc;padding-bottom:4px;margin-top:32px}
+table{border-collapse:collapse;font-size:13px;margin:8px 0;background:#fff}
+th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
+th{background:#eceff1;position:sticky;top:0}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.pass{background:#e8f5e9} .fail{background:#ffebee} .skip{background:#f5f5f5;color:#666}
+.notrun{color:#8d6e63;font-style:italic}
+.cell-match{background:#c8e6c9} .cell-mismatch{background:#ffcdd2} .cell-crash{background:#b71c1c;color:#fff}
+.cell-timeout{background:#283593;color:#fff} .cell-none{background:#eee;color:#777}
+.cards{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0}
+.card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 14px;min-width:170px}
+.card .big{font-size:24px;font-weight:bold} .card .label{font-size:12px;color:#555}
+.card.bad{border-color:#c62828} .card.good{border-color:#2e7d32}
+code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
+pre{background:#fff;border:1px solid #ddd;padding:8px;overflow:auto}
+.hex .hit{background:#ffeb3b;font-weight:bold}
+details>summary{cursor:pointer;color:#1565c0}
+.msg{max-width:520px;word-break:break-word}
+nav a{margin-right:14px;color:#90caf9}
+"""
+
+OUTCOME_SHORT = {"accepted": "accepted", "refused": "refused", "crashed": "CRASH", "timeout": "TIMEOUT"}
+
+
+def page(title, body, depth=0):
+    up = "../" * depth
+    nav = (f'<nav><a href="{up}index.html">summary</a><a href="{up}index.html#sweep">sweep</a>'
+           f'<a href="{up}index.html#hostile">hostile</a><a href="{up}index.html#matrix">matrix</a>'
+           f'<a href="{up}index.html#fuzz">fuzz</a></nav>')
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width,initial-scale=1">'
+            f'<title>{escape(title)}</title><style>{CSS}</style></head><body>'
+            f'<header><h1>{escape(title)}</h1>{nav}</header><main>{body}</main></body></html>\n')
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def safe_name(name):
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+
+
+def not_run(section):
+    return f'<p class="notrun">not run: {escape(section.get("reason") or "no reason recorded")}</p>'
+
+
+def suite_counts(report):
+    """(label, {passed, failed, skipped}, status, reason) for every suite, in page order."""
+    return [(s["label"], s, s["status"], s.get("reason")) for s in report["summary"]["suites"]]
+
+
+# ---------------------------------------------------------------- summary
+
+def render_summary(report):
+    s = report["summary"]
+    cards = []
+    for label, counts, status, reason in suite_counts(report):
+        if status != "run":
+            cards.append(f'<div class="card"><div class="label">{escape(label)}</div>'
+                         f'<div class="notrun">not run</div><div class="label">{escape(reason or "")}</div></div>')
+            continue
+        bad = counts.get("failed", 0) > 0
+        skipped = f', {counts["skipped"]} skipped' if counts.get("skipped") else ""
+        cards.append(f'<div class="card {"bad" if bad else "good"}"><div class="label">{escape(label)}</div>'
+                     f'<div class="big">{counts.get("passed", 0)} / {counts.get("passed", 0) + counts.get("failed", 0)}</div>'
+                     f'<div class="label">{counts.get("passed", 0)} passed, {counts.get("failed", 0)} failed{skipped}</div></div>')
+    fz = s.get("fuzz", {})
+    if fz.get("status") == "run":
+        cov = ", ".join(f'{t["name"]} {t.get("coverage", "?")}' for t in report["fuzz"]["targets"])
+        cards.append(f'<div class="card {"bad" if fz.get("crashes") else "good"}"><div class="label">fuzz smoke '
+                     f'({fz.get("targets", 0)} targets, {fz.get("seconds_per_target", "?")} s each)</div>'
+                     f'<div class="big">{fz.get("execs", 0):,} execs</div>'
+                     f'<div class="label">coverage (cov): {escape(cov)}; crashes: {fz.get("crashes", 0)}</div></div>')
+    else:
+        cards.append(f'<div class="card"><div class="label">fuzz smoke</div><div class="notrun">not run</div>'
+                     f'<div class="label">{escape(fz.get("reason") or "")}</div></div>')
+    total_failed = s.get("failed", 0)
+    verdict = "all suites that ran passed" if total_failed == 0 else f"{total_failed} cases failed"
+    stages = "".join(
+        f'<tr class="{"pass" if st["status"] == "ok" else "skip" if st["status"] == "not run" else "fail"}">'
+        f'<td>{escape(st["name"])}</td><td>{escape(st["status"])}</td><td class="num">{st.get("seconds", 0):.1f}</td>'
+        f'<td>{escape(st.get("reason") or "")}</td>'
+        f'<td>{"<a href=" + quoteattr(st["log"]) + ">log</a>" if st.get("log") else ""}</td></tr>'
+        for st in report.get("stages", []))
+    return (f'<section id="summary"><h2>Summary</h2>'
+            f'<p id="verdict"><strong>{escape(s.get("line", verdict))}</strong></p>'
+            f'<div class="cards">{"".join(cards)}</div>'
+            f'<details><summary>stages of this run ({report.get("seconds", 0):.0f} s in all)</summary>'
+            f'<table><tr><th>stage</th><th>status</th><th>seconds</th><th>note</th><th></th></tr>{stages}</table>'
+            f'</details></section>')
+
+
+def render_plots(report, out_dir):
+    rows = [(label, counts) for label, counts, status, _ in suite_counts(report) if status == "run"]
+    rows += [(label, {}) for label, _, status, _ in suite_counts(report) if status != "run"]
+    outcomes = svg.stacked_bars("Outcomes per suite", rows, ["passed", "failed", "skipped"])
+    charts = [("outcomes.svg", outcomes)]
+
+    fz = report.get("fuzz", {})
+    if fz.get("status") == "run":
+        series = [(t["name"], [tuple(p) for p in t.get("series", [])]) for t in fz["targets"]]
+        charts.append(("fuzz_coverage.svg", svg.line_chart(
+            "Fuzz coverage over time (libFuzzer cov)", series, "seconds into the campaign", "covered edges")))
+
+    m = report.get("matrix", {})
+    if m.get("status") == "run":
+        keys = ["match", "accepted_spec_refuses", "refused_spec_accepts", "wrong_kind", "crashed", "timeout"]
+        labels = {"match": "as the spec says", "accepted_spec_refuses": "accepted, spec refuses",
+                  "refused_spec_accepts": "refused, spec accepts", "wrong_kind": "refused, wrong kind",
+                  "crashed": "crashed", "timeout": "timed out"}
+        mrows = [(imp["id"], m["summary"].get(imp["id"], {})) for imp in m["importers"]]
+        charts.append(("matrix.svg", svg.stacked_bars("Cross-importer matrix: agreement with the spec",
+                                                      mrows, keys, labels)))
+    for name, text in charts:
+        write(os.path.join(out_dir, "plots", name), text + "\n")
+    return '<section id="plots"><h2>Plots</h2>' + "".join(
+        f'<figure>{text}<figcaption><a href="plots/{name}">{name}</a></figcaption></figure>'
+        for name, text in charts) + "</section>"
+
+
+# ---------------------------------------------------------------- sweep
+
+def render_sweep(report, out_dir):
+    sw = report.get("sweep", {})
+    parts = ['<section id="sweep"><h2>Sweep: our dump against the onnx package\'s dump</h2>',
+             "<p>Every <code>model.onnx</code> of the backend test data is imported and dumped by this importer "
+             "and by <code>tools/onnx_dump.py</code> (onnx.load and the message fields), and the two dumps are "
+             "compared byte for byte (spec section 8).</p>"]
+    runs = sw.get("runs", [])
+    if not runs:
+        parts.append(not_run(sw))
+    for run in runs:
+        parts.append(f'<h3 id="sweep-{escape(run["id"])}">{escape(run["label"])}</h3>')
+        if run["status"] != "run":
+            parts.append(not_run(run))
+            continue
+        parts.append(f'<p>{escape(run.get("data_dir", ""))}: <strong>{run["passed"]} passed, {run["failed"]} failed'
+                     f'{", " + str(run["skipped"]) + " skipped" if run.get("skipped") else ""}</strong>'
+                     f'{" — " + escape(run["closing_line"]) if run.get("closing_line") else ""}</p>')
+        models = run.get("models", [])
+        # Failures first: they are what a reader came for; passes fold away.
+        order = {"failed": 0, "skipped": 1, "passed": 2}
+        models = sorted(models, key=lambda m: (order.get(m["status"], 3), m["name"]))
+        rows = []
+        for m in models:
+            link = ""
+            if m.get("detail") or m.get("files"):
+                rel = f'details/sweep/{safe_name(run["id"])}/{safe_name(m["name"])}.html'
+                write(os.path.join(out_dir, rel), render_sweep_detail(run, m))
+                link = f'<a href="{rel}">detail</a>'
+            cls = {"passed": "pass", "failed": "fail"}.get(m["status"], "skip")
+            rows.append(f'<tr class="{cls}"><td>{escape(m["name"])}</td><td>{escape(m["status"])}</td>'
+                        f'<td class="msg">{escape(m.get("reason", ""))}</td><td>{link}</td></tr>')
+        head = "<tr><th>model</th><th>result</th><th>note</th><th></th></tr>"
+        bad = [r for r, m in zip(rows, models) if m["status"] != "passed"]
+        good = [r for r, m in zip(rows, models) if m["status"] == "passed"]
+        if bad:
+            parts.append(f'<table class="sweep-table">{head}{"".join(bad)}</table>')
+        parts.append(f'<details><summary>{len(good)} models passed (show)</summary>'
+                     f'<table class="sweep-table">{head}{"".join(good)}</table></details>')
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def render_sweep_detail(run, m):
+    files = "".join(f'<li><a href="{escape(f["href"])}">{escape(f["label"])}</a></li>' for f in m.get("files", []))
+    body = (f'<p>data set: {escape(run["label"])}</p><p>result: <strong>{escape(m["status"])}</strong> '
+            f'{escape(m.get("reason", ""))}</p>'
+            + (f"<ul>{files}</ul>" if files else "")
+            + (f'<h3>detail</h3><pre>{escape(m["detail"])}</pre>' if m.get("detail") else ""))
+    return page(f'sweep: {m["name"]}', body, depth=3)
+
+
+# ---------------------------------------------------------------- hostile and matrix
+
+def hexdump(data, hit=None, limit=2048):
+    lines = []
+    for base in range(0, min(len(data), limit), 16):
+        chunk = data[base:base + 16]
+        cells = []
+        for i, b in enumerate(chunk):
+            cell = f"{b:02x}"
+            cells.append(f'<span class="hit">{cell}</span>' if hit is not None and base + i == hit else cell)
+        text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+        lines.append(f"{base:08x}  {' '.join(cells)}{'   ' * (16 - len(chunk))}  {escape(text)}")
+    more = f"\n... {len(data) - limit} more bytes" if len(data) > limit else ""
+    return '<pre class="hex">' + "\n".join(lines) + more + "</pre>"
+
+
+def outcome_cell(result, importer_id):
+    if result is None:
+        return '<td class="cell-none">—</td>'
+    o = result["outcome"]
+    cls = {"crashed": "cell-crash", "timeout": "cell-timeout"}.get(o, "cell-match" if result["match"] else "cell-mismatch")
+    text = OUTCOME_SHORT.get(o, o)
+    if importer_id == "onnximport" and o == "refused" and result.get("kind"):
+        text = result["kind"]
+    return f'<td class="{cls}" title={quoteattr(result.get("message", ""))}>{escape(text)}</td>'
+
+
+def render_case_detail(case, importers, corpus_rel):
+    rows = []
+    for imp in importers:
+        r = case["results"].get(imp["id"])
+        if r is None:
+            rows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="5" class="notrun">not run</td></tr>')
+            continue
+        where = ""
+        if r.get("offset") is not None or r.get("field_path"):
+            where = f'offset {r.get("offset", "-")}, {escape(r.get("field_path") or "-")}'
+        rows.append(f'<tr>{outcome_cell(r, imp["id"]).replace("<td", "<td", 1)}<td>{escape(imp["label"])}</td>'
+                    f'<td>{"matches the spec" if r["match"] else "differs from the spec"}</td><td>{where}</td>'
+                    f'<td class="msg">{escape(r.get("message", ""))}</td><td class="num">{r.get("seconds", 0):.3f}</td></tr>')
+    expected = "accepted" if case["expected"] == "accept" else f'refused as {case.get("expected_kind") or "any kind"}'
+    data = b""
+    path = case.get("path")
+    if path and os.path.exists(path):
+        with open(path, "rb") as f:
+            data = f.read(4096)
+    ours = case["results"].get("onnximport") or {}
+    facts = case.get("facts")
+    body = (f'<p>expected: <strong>{escape(expected)}</strong></p>'
+            f'<p>spec rule: {escape(case.get("rule") or "—")}</p>'
+            + (f'<p>{escape(case["description"])}</p>' if case.get("description") else "")
+            + (f'<p>facts checked: <code>{escape(json.dumps(facts, sort_keys=True))}</code></p>' if facts else "")
+            + f'<p><a href="{escape(corpus_rel)}">download {escape(case["file"])}</a> ({case.get("size", len(data))} bytes)</p>'
+            + '<table><tr><th>outcome</th><th>importer</th><th>verdict</th><th>where</th><th>message</th><th>s</th></tr>'
+            + "".join(rows) + "</table>"
+            + "<h3>bytes</h3>" + (hexdump(data, ours.get("offset")) if data else "<p>file not available</p>"))
+    return page(f'hostile case {case["file"]}', body, depth=2)
+
+
+def render_hostile(report, out_dir):
+    h = report.get("hostile", {})
+    m = report.get("matrix", {})
+    parts = ['<section id="hostile"><h2>Hostile corpus: this importer</h2>']
+    if h.get("status") != "run":
+        parts.append(not_run(h) + "</section>")
+        return "".join(parts)
+    parts.append(f'<p>{len(h["cases"])} cases from {escape(h.get("source", ""))}: each must be refused with the kind its '
+                 f'name gives, or imported for <code>accept-</code> cases. <strong>{h["passed"]} passed, '
+                 f'{h["failed"]} failed.</strong>{" " + escape(h["runner_line"]) if h.get("runner_line") else ""}</p>')
+    rows = []
+    importers = m.get("importers", [{"id": "onnximport", "label": "onnx-gauntlet"}])
+    for case in h["cases"]:
+        rel = f'details/hostile/{safe_name(case["file"])}.html'
+        write(os.path.join(out_dir, rel), render_case_detail(case, importers, f'../../corpus/{case["file"]}'))
+        r = case["results"].get("onnximport", {})
+        expected = "accept" if case["expected"] == "accept" else (case.get("expected_kind") or "refuse")
+        ours = r.get("kind") if r.get("outcome") == "refused" else r.get("outcome", "—")
+        where = ""
+        if r.get("outcome") == "refused":
+            where = f'{r.get("offset") if r.get("offset") is not None else "-"}'
+        rows.append(f'<tr class="{"pass" if case["pass"] else "fail"}"><td><a href="{rel}">{escape(case["file"])}</a></td>'
+                    f'<td>{escape(expected)}</td><td>{escape(ours or "")}</td><td class="num">{escape(where)}</td>'
+                    f'<td><code>{escape(r.get("field_path") or "")}</code></td><td class="msg">{escape(r.get("message", ""))}</td>'
+                    f'<td class="msg">{escape(case.get("rule") or "")}</td></tr>')
+    parts.append('<table id="hostile-table"><tr><th>case</th><th>expected</th><th>our outcome</th><th>offset</th>'
+                 '<th>field path</th><th>message</th><th>spec rule</th></tr>' + "".join(rows) + "</table></section>")
+    return "".join(parts)
+
+
+def render_matrix(report):
+    m = report.get("matrix", {})
+    parts = ['<section id="matrix"><h2>Cross-importer matrix</h2>']
+    if m.get("status") != "run":
+        parts.append(not_run(m) + "</section>")
+        return "".join(parts)
+    parts.append('<p>Every hostile and accept case through each importer, in a subprocess with a '
+                 f'{m.get("timeout_seconds", "?")} s timeout. Green: the importer does what the spec says (refuses what '
+                 'it refuses, imports what it accepts; for this importer also the right error kind). Red: it differs. '
+                 'Dark red: crashed; blue: timed out. Hover a cell for the message.</p>')
+    imps = m["importers"]
+    srows = []
+    for imp in imps:
+        s = m["summary"].get(imp["id"])
+        if s is None:
+            srows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="7" class="notrun">not run: '
+                         f'{escape(imp.get("reason") or "")}</td></tr>')
+            continue
+        srows.append(f'<tr><td>{escape(imp["label"])}</td><td>{escape(str(imp.get("version") or ""))}</td>'
+                     f'<td class="num">{s["match"]}/{s["cases"]}</td><td class="num">{s["accepted_spec_refuses"]}</td>'
+                     f'<td class="num">{s["refused_spec_accepts"]}</td><td class="num">{s["wrong_kind"]}</td>'
+                     f'<td class="num">{s["crashed"]}</td><td class="num">{s["timeout"]}</td></tr>')
+    parts.append('<table id="matrix-summary"><tr><th>importer</th><th>version</th><th>as the spec says</th>'
+                 '<th>accepted, spec refuses</th><th>refused, spec accepts</th><th>wrong kind</th><th>crashed</th>'
+                 '<th>timed out</th></tr>' + "".join(srows) + "</table>")
+    head = "".join(f'<th title={quoteattr(i["label"])}>{escape(i["id"])}</th>' for i in imps)
+    rows = []
+    for case in m["cases"]:
+        expected = "accept" if case["expected"] == "accept" else (case.get("expected_kind") or "refuse")
+        cells = "".join(outcome_cell(case["results"].get(i["id"]), i["id"]) for i in imps)
+        rel = f'details/hostile/{safe_name(case["file"])}.html'
+        rows.append(f'<tr><td><a href="{rel}">{escape(case["file"])}</a></td><td>{escape(expected)}</td>{cells}</tr>')
+    parts.append(f'<table id="matrix-table"><tr><th>case</th><th>expected</th>{head}</tr>{"".join(rows)}</table></section>')
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------- fuzz and .ort
+
+def render_fuzz(report, out_dir):
+    fz = report.get("fuzz", {})
+    parts = ['<section id="fuzz"><h2>Fuzz smoke</h2>']
+    if fz.get("status") != "run":
+        parts.append(not_run(fz) + "</section>")
+        return "".join(parts)
+    rows = []
+    for t in fz["targets"]:
+        rel = f'details/fuzz/{safe_name(t["name"])}.html'
+        body = (f'<p>status: {escape(t["status"])}; {t.get("execs", 0):,} execs in {t.get("seconds", 0)} s; '
+                f'cov {t.get("coverage", "?")}, ft {t.get("features", "?")}, corpus {t.get("corpus", "?")}; '
+                f'crashes {t.get("crashes", 0)}</p>'
+                + (f'<p>{escape(t["reason"])}</p>' if t.get("reason") else "")
+                + f'<h3>campaign output (tail)</h3><pre>{escape(t.get("log_tail", ""))}</pre>')
+        write(os.path.join(out_dir, rel), page(f'fuzz target {t["name"]}', body, depth=2))
+        cls = "pass" if t["status"] == "ok" else "fail"
+        rows.append(f'<tr class="{cls}"><td><a href="{rel}">{escape(t["name"])}</a></td><td>{escape(t["status"])}</td>'
+                    f'<td class="num">{t.get("execs", 0):,}</td><td class="num">{t.get("exec_per_sec", 0):,}</td>'
+                    f'<td class="num">{t.get("coverage", "")}</td><td class="num">{t.get("features", "")}</td>'
+                    f'<td class="num">{t.get("corpus", "")}</td><td class="num">{t.get("crashes", 0)}</td></tr>')
+    parts.append(f'<p>Each target ran {fz.get("seconds_per_target", "?")} s (FUZZ_SECONDS) through '
+                 f'<code>tools/run_fuzz.sh</code>; coverage is libFuzzer\'s own count of covered edges (cov) and '
+                 f'features (ft).</p>'
+                 '<table id="fuzz-table"><tr><th>target</th><th>status</th><th>execs</th><th>exec/s</th><th>cov</th>'
+                 '<th>ft</th><th>corpus</th><th>crashes</th></tr>' + "".join(rows) + "</table></section>")
+    return "".join(parts)
+
+
+def render_ort(report):
+    o = report.get("ort", {})
+    parts = ['<section id="ort"><h2>.ort conformance</h2>']
+    if o.get("status") != "run":
+        parts.append(not_run(o))
+    else:
+        parts.append(f'<p>{o.get("passed", 0)} passed, {o.get("failed", 0)} failed.</p>')
+        if o.get("closing_line"):
+            parts.append(f'<pre>{escape(o["closing_line"])}</pre>')
+    parts.append("</section>")
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------- junit
+
+def junit(report):
+    suites = []
+
+    def suite(name, cases):
+        failures = sum(1 for c in cases if c[1] == "failed")
+        skipped = sum(1 for c in cases if c[1] == "skipped")
+        body = []
+        for case_name, status, message, seconds in cases:
+            inner = ""
+            if status == "failed":
+                inner = f"<failure message={quoteattr(message[:500])}>{escape(message)}</failure>"
+            elif status == "skipped":
+                inner = f"<skipped message={quoteattr(message[:500])}/>"
+            body.append(f'    <testcase classname={quoteattr(name)} name={quoteattr(case_name)} '
+                        f'time="{seconds:.3f}">{inner}</testcase>')
+        suites.append(f'  <testsuite name={quoteattr(name)} tests="{len(cases)}" failures="{failures}" '
+                      f'errors="0" skipped="{skipped}">\n' + "\n".join(body) + "\n  </testsuite>")
+
+    h = report.get("hostile", {})
+    if h.get("status") == "run":
+        cases = []
+        for c in h["cases"]:
+            r = c["results"].get("onnximport", {})
+            want = "accept" if c["expected"] == "accept" else c.get("expected_kind")
+            got = r.get("kind") if r.get("outcome") == "refused" else r.get("outcome")
+            msg = f"expected {want}, got {got}: {r.get('message', '')}"
+            cases.append((c["file"], "passed" if c["pass"] else "failed", msg, r.get("seconds", 0.0)))
+        suite("hostile", cases)
+    for run in report.get("sweep", {}).get("runs", []):
+        if run["status"] == "run":
+            suite(f'sweep.{run["id"]}', [(m["name"], m["status"], m.get("reason", "") + "\n" + m.get("detail", ""),
+                                          m.get("seconds", 0.0)) for m in run.get("models", [])])
+    fz = report.get("fuzz", {})
+    if fz.get("status") == "run":
+        suite("fuzz", [(t["name"], "passed" if t["status"] == "ok" else "failed", t.get("reason", t["status"]),
+                        float(t.get("seconds", 0))) for t in fz["targets"]])
+    o = report.get("ort", {})
+    if o.get("status") == "run" and o.get("cases"):
+        suite("ort", [(c["name"], c["status"], c.get("reason", ""), 0.0) for c in o["cases"]])
+    return '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="onnx-gauntlet report">\n' + "\n".join(suites) + "\n</testsuites>\n"
+
+
+def render(out_dir):
+    with open(os.path.join(out_dir, "report.json"), encoding="utf-8") as f:
+        report = json.load(f)
+    title = "onnx-gauntlet conformance report"
+    meta = (f'<p>commit {escape(report.get("commit", "?"))} — generated {escape(report.get("generated", "?"))} — '
+            f'{escape(report.get("host", ""))}</p>')
+    body = (meta + render_summary(report) + render_plots(report, out_dir) + render_sweep(report, out_dir)
+            + render_hostile(report, out_dir) + render_matrix(report) + render_fuzz(report, out_dir)
+            + render_ort(report))
+    write(os.path.join(out_dir, "index.html"), page(title, body))
+    write(os.path.join(out_dir, "junit.xml"), junit(report))
+    return os.path.join(out_dir, "index.html")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print("usage: render.py REPORT_DIR", file=sys.stderr)
+        sys.exit(2)
+    print(render(sys.argv[1]))
