@@ -65,6 +65,7 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) 
     a.offset = c.offset_of(key_at);
     bool has_f = false, has_i = false, has_s = false;
     int32_t declared = 0;
+    const uint8_t* declared_at = key_at;
     while (r.next()) {
         switch (r.field()) {
         case 1: ONNXIMPORT_EXPECT(r, Len) a.name = read_string(c, r, "name"); break;
@@ -108,7 +109,7 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) 
             read_repeated_message(c, r, "type_protos", a.type_protos,
                                   [&](Reader& sub, const uint8_t*, TypeProto& t) { read_type(c, sub, t); });
             break;
-        case 20: ONNXIMPORT_EXPECT(r, Varint) declared = read_int32(r); break;
+        case 20: ONNXIMPORT_EXPECT(r, Varint) declared_at = r.key_at(); declared = read_int32(r); break;
         case 21: ONNXIMPORT_EXPECT(r, Len) a.ref_attr_name = read_string(c, r, "ref_attr_name"); break;
         case 22: {
             ONNXIMPORT_EXPECT(r, Len)
@@ -129,7 +130,7 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) 
     // The type: declared, else inferred from the field that is set (spec section 2).
     if (declared != 0) {
         if (declared < 1 || declared > 14)
-            c.fail(ErrorKind::InvalidModel, key_at, "unknown attribute type " + std::to_string(declared), "type");
+            c.fail(ErrorKind::InvalidModel, declared_at, "unknown attribute type " + std::to_string(declared), "type");
         a.type = static_cast<AttributeType>(declared);
         a.type_declared = true;
     } else if (has_f) a.type = AttributeType::Float;
@@ -277,9 +278,15 @@ void read_training_info(Context& c, Reader& r, TrainingInfo& t) {
 }
 
 void read_model(Context& c, Reader& r, Model& m) {
+    const uint8_t* ir_version_at = c.base;  // the key of the occurrence that won
     while (r.next()) {
         switch (r.field()) {
-        case 1: ONNXIMPORT_EXPECT(r, Varint) m.ir_version = read_int64(r); m.has_ir_version = true; break;
+        case 1:
+            ONNXIMPORT_EXPECT(r, Varint)
+            ir_version_at = r.key_at();
+            m.ir_version = read_int64(r);
+            m.has_ir_version = true;
+            break;
         case 2: ONNXIMPORT_EXPECT(r, Len) m.producer_name = read_string(c, r, "producer_name"); break;
         case 3: ONNXIMPORT_EXPECT(r, Len) m.producer_version = read_string(c, r, "producer_version"); break;
         case 4: ONNXIMPORT_EXPECT(r, Len) m.domain = read_string(c, r, "domain"); break;
@@ -311,7 +318,7 @@ void read_model(Context& c, Reader& r, Model& m) {
     // Model checks (spec section 2).
     if (!m.has_ir_version) c.fail(ErrorKind::InvalidModel, c.base, "ir_version is missing", "ir_version");
     if (m.ir_version < 3)
-        c.fail(ErrorKind::InvalidModel, c.base,
+        c.fail(ErrorKind::InvalidModel, ir_version_at,
                "ir_version " + std::to_string(m.ir_version) + " is below 3, the oldest version read", "ir_version");
     if (!m.graph) c.fail(ErrorKind::InvalidModel, c.base, "the model has no graph", "graph");
 }

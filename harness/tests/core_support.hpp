@@ -1,0 +1,119 @@
+// Shared helpers of the importer-core suites (spec sections 1-3, 6, 7): importing test
+// bytes, and asserting a refusal's kind, offset and field path in one place.
+#pragma once
+
+#include <onnximport/import.hpp>
+#include <onnximport/testing/onnx_builders.hpp>
+#include <onnximport/testing/wire_writer.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace core_test {
+
+using namespace onnximport;
+using onnximport::testing::WireWriter;
+namespace tb = onnximport::testing;
+
+inline std::span<const uint8_t> span_of(const std::string& s) {
+    return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
+
+/// Sections 1-3 only: no resolution and no external files, so a test of the reader is
+/// not also a test of the resolver (issue 3).
+inline ImportOptions parse_only() {
+    ImportOptions o;
+    o.resolve = false;
+    o.load_external_data = false;
+    return o;
+}
+
+/// The caller keeps `bytes` alive for the Model's lifetime (they are used in place).
+inline Model import_model(const std::string& bytes, ImportOptions o = parse_only()) {
+    return import_bytes(span_of(bytes), "test.onnx", o);
+}
+inline Model import_tensor(const std::string& bytes, ImportOptions o = parse_only()) {
+    return import_tensor_bytes(span_of(bytes), "tensor.pb", o);
+}
+
+/// Runs f, which must throw an ImportError; returns it so a test can check more.
+template <class F>
+ImportError refusal_of(F&& f) {
+    try {
+        f();
+    } catch (const ImportError& e) {
+        return e;
+    }
+    BOOST_FAIL("expected an ImportError, the input was accepted");
+    throw;  // unreachable: BOOST_FAIL throws
+}
+
+/// Asserts kind, offset (nullopt: none known) and field path of a refusal.
+inline void check_error(const ImportError& e, ErrorKind kind, std::optional<uint64_t> offset,
+                        const std::string& path) {
+    BOOST_TEST_INFO("refusal: " << e.what());
+    BOOST_TEST(to_string(e.kind()) == to_string(kind));
+    BOOST_TEST_INFO("refusal: " << e.what());
+    BOOST_TEST(e.offset().has_value() == offset.has_value());
+    if (e.offset() && offset) {
+        BOOST_TEST_INFO("refusal: " << e.what());
+        BOOST_TEST(*e.offset() == *offset);
+    }
+    BOOST_TEST_INFO("refusal: " << e.what());
+    BOOST_TEST(e.field_path() == path);
+}
+
+inline void expect_model_error(const std::string& bytes, ErrorKind kind, std::optional<uint64_t> offset,
+                               const std::string& path, ImportOptions o = parse_only()) {
+    check_error(refusal_of([&] { import_model(bytes, o); }), kind, offset, path);
+}
+inline void expect_tensor_error(const std::string& bytes, ErrorKind kind, std::optional<uint64_t> offset,
+                                const std::string& path) {
+    check_error(refusal_of([&] { import_tensor(bytes); }), kind, offset, path);
+}
+
+/// Size of a varint's encoding, to compute where a field's payload starts.
+inline uint64_t varint_size(uint64_t v) {
+    uint64_t n = 1;
+    while (v >= 0x80) v >>= 7, ++n;
+    return n;
+}
+/// Bytes of a length-delimited field's key and length before its payload.
+inline uint64_t len_header(uint32_t field, uint64_t payload) {
+    return varint_size(uint64_t{field} << 3 | 2) + varint_size(payload);
+}
+
+/// ModelProto with ir_version and an opset first and the graph as the last field, so
+/// the graph's payload starts at a known place: graph_payload_offset().
+inline std::string model_graph_last(const std::string& graph, uint64_t ir_version = 9) {
+    return WireWriter()
+        .int_field(1, ir_version)
+        .message(8, tb::opset("", 21))
+        .bytes_field(7, graph)
+        .str();
+}
+inline uint64_t graph_payload_offset(const std::string& graph, uint64_t ir_version = 9) {
+    std::string prefix = WireWriter().int_field(1, ir_version).message(8, tb::opset("", 21)).str();
+    return prefix.size() + len_header(7, graph.size());
+}
+
+/// A model whose graph holds one node with the given attribute (as the node's last field).
+inline std::string model_with_attribute(const WireWriter& attribute) {
+    WireWriter node = tb::node("Custom", {"X"}, {"Y"}, "n0");
+    node.message(5, attribute);
+    return model_graph_last(WireWriter().message(1, node).str());
+}
+/// Offset of that attribute's key (the graph's only field is the node).
+inline uint64_t attribute_key_offset(const WireWriter& attribute) {
+    WireWriter node = tb::node("Custom", {"X"}, {"Y"}, "n0");
+    uint64_t node_prefix = node.size();
+    node.message(5, attribute);
+    std::string graph = WireWriter().message(1, node).str();
+    return graph_payload_offset(graph) + len_header(1, node.size()) + node_prefix;
+}
+
+}  // namespace core_test

@@ -1,0 +1,537 @@
+// Suite `wire`: the protobuf reader (spec section 1) — keys, varints, lengths, integer
+// truncation, UTF-8, repeated scalars, skipping, last-wins, nesting and the size limit.
+// Every input is built byte by byte with WireWriter; refusals are checked for kind,
+// exact offset and field path.
+#include "core_support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fcntl.h>
+#include <stdexcept>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace core_test;
+
+namespace {
+
+const std::string base = tb::minimal_model();
+
+/// A model whose deepest message sits at `level` (ModelProto is level 0): graph (1),
+/// input (2), type (3), then sequence_type and elem_type alternately. Every message is
+/// the last field of its parent, so the deepest field's key and zero length are the
+/// input's last two bytes. `path` receives that field's path.
+std::string nested_type_model(int level, std::string* path = nullptr) {
+    std::string msg;  // payload of the deepest message: empty
+    for (int k = level; k > 3; --k)
+        msg = WireWriter().bytes_field(k % 2 == 0 ? 4 : 1, msg).str();
+    std::string vi = WireWriter().bytes_field(1, "x").bytes_field(2, msg).str();
+    if (path) {
+        *path = "ModelProto.graph.input[0].type";
+        for (int k = 4; k <= level; ++k) *path += k % 2 == 0 ? ".sequence_type" : ".elem_type";
+    }
+    return model_graph_last(WireWriter().bytes_field(11, vi).str());
+}
+
+/// A sparse file of `size` bytes (all zeros, no blocks written).
+std::filesystem::path sparse_file(uint64_t size, const char* tag) {
+    auto p = std::filesystem::temp_directory_path() /
+             ("onnx-gauntlet-" + std::string(tag) + "-" + std::to_string(::getpid()) + ".onnx");
+    int fd = ::open(p.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0600);
+    BOOST_REQUIRE(fd >= 0);
+    BOOST_REQUIRE(::ftruncate(fd, static_cast<off_t>(size)) == 0);
+    ::close(fd);
+    return p;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(wire)
+
+// ---- Keys -----------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(field_number_zero_is_malformed) {
+    expect_model_error(base + std::string("\x00\x01", 2), ErrorKind::Malformed, base.size(), "ModelProto");
+    // Also inside a nested message: the path names the message being read.
+    std::string graph = std::string("\x02\x00", 2);  // field 0, wire 2
+    std::string m = model_graph_last(graph);
+    expect_model_error(m, ErrorKind::Malformed, graph_payload_offset(graph), "ModelProto.graph");
+}
+
+BOOST_AUTO_TEST_CASE(group_and_reserved_wire_types_are_malformed) {
+    for (unsigned wire : {3u, 4u, 6u, 7u}) {
+        BOOST_TEST_CONTEXT("wire type " << wire) {
+            std::string m = base + WireWriter().key(1000, wire).varint(0).str();
+            expect_model_error(m, ErrorKind::Malformed, base.size(), "ModelProto");
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(wire_types_0_1_2_5_are_read) {
+    std::string m = base + WireWriter()
+                               .int_field(1000, 7)
+                               .fixed64_field(1001, 7)
+                               .bytes_field(1002, "seven")
+                               .fixed32_field(1003, 7)
+                               .str();
+    BOOST_CHECK_NO_THROW(import_model(m));
+}
+
+BOOST_AUTO_TEST_CASE(key_above_32_bits_is_malformed) {
+    // 2^32 as a key: field 2^29, wire 0, one bit beyond what a key may hold.
+    std::string m = base + WireWriter().varint(uint64_t{1} << 32).varint(0).str();
+    expect_model_error(m, ErrorKind::Malformed, base.size(), "ModelProto");
+}
+
+BOOST_AUTO_TEST_CASE(largest_32_bit_key_is_accepted_and_skipped) {
+    // Field 2^29 - 1 with wire 0: key 0xFFFFFFF8, the largest legal field number.
+    std::string m = base + WireWriter().varint(0xFFFFFFF8u).varint(5).str();
+    BOOST_CHECK_NO_THROW(import_model(m));
+}
+
+BOOST_AUTO_TEST_CASE(key_encoded_overlong_is_accepted) {
+    // ir_version's key 0x08 written in three bytes.
+    std::string m = base + std::string("\x88\x80\x00\x0B", 4);
+    BOOST_TEST(import_model(m).ir_version == 11);
+}
+
+// ---- Varints --------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(ten_byte_varint_with_tenth_byte_1_is_accepted) {
+    // model_version (int64): nine continuation bytes of zeros then 1 -> bit 63 alone.
+    std::string v = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\x80') + "\x01";
+    BOOST_TEST(import_model(v).model_version == INT64_MIN);
+    std::string all = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\xFF') + "\x01";
+    BOOST_TEST(import_model(all).model_version == -1);
+    std::string zero = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\x85') + std::string(1, '\0');
+    BOOST_CHECK_NO_THROW(import_model(zero));
+}
+
+BOOST_AUTO_TEST_CASE(tenth_varint_byte_above_1_is_malformed_at_that_byte) {
+    std::string prefix = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\x80');
+    expect_model_error(prefix + "\x02", ErrorKind::Malformed, prefix.size(), "ModelProto");
+    // An eleven-byte varint (the tenth byte continues) fails at the same byte.
+    expect_model_error(prefix + "\x81\x00", ErrorKind::Malformed, prefix.size(), "ModelProto");
+}
+
+BOOST_AUTO_TEST_CASE(truncated_varint_in_key_is_malformed) {
+    expect_model_error(base + "\x80", ErrorKind::Malformed, base.size(), "ModelProto");
+    expect_model_error(base + "\xFF\xFF", ErrorKind::Malformed, base.size(), "ModelProto");
+}
+
+BOOST_AUTO_TEST_CASE(truncated_varint_in_value_is_malformed) {
+    std::string m = base + "\x28\x80\x80";  // model_version, cut off
+    expect_model_error(m, ErrorKind::Malformed, base.size() + 1, "ModelProto");
+}
+
+BOOST_AUTO_TEST_CASE(truncated_varint_in_length_is_malformed) {
+    std::string m = base + "\x12\x80";  // producer_name, length cut off
+    expect_model_error(m, ErrorKind::Malformed, base.size() + 1, "ModelProto");
+}
+
+BOOST_AUTO_TEST_CASE(varint_cut_off_by_the_end_of_its_message_is_malformed_even_if_the_file_goes_on) {
+    // The graph's payload ends in the middle of a varint; the bytes after the graph
+    // would complete it, but the reader must not look past the graph's end.
+    std::string graph = "\x12\x01g\x08\x80";  // name "g", then a cut-off varint field
+    std::string m = model_graph_last(graph) + std::string("\x01", 1);
+    expect_model_error(m, ErrorKind::Malformed, graph_payload_offset(graph) + 4, "ModelProto.graph");
+}
+
+BOOST_AUTO_TEST_CASE(overlong_varint_encodings_are_accepted) {
+    // 0x81 0x80 0x00 is 1 written in three bytes; ir_version 9 likewise.
+    std::string m = base + std::string("\x08\x89\x80\x00", 4) + std::string("\x28\x81\x80\x00", 4);
+    Model model = import_model(m);
+    BOOST_TEST(model.ir_version == 9);
+    BOOST_TEST(model.model_version == 1);
+    // The ten-byte overlong form of 0.
+    std::string z = base + "\x28" + std::string(9, '\x80') + std::string(1, '\0');
+    BOOST_TEST(import_model(z).model_version == 0);
+}
+
+// ---- Lengths --------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(length_larger_than_the_remainder_is_malformed) {
+    std::string m = base + "\x12\x05" + "abcd";  // producer_name: 5 announced, 4 remain
+    expect_model_error(m, ErrorKind::Malformed, base.size() + 1, "ModelProto");
+    // Exactly the remainder is fine.
+    BOOST_CHECK_NO_THROW(import_model(base + "\x12\x04" + "abcd"));
+}
+
+BOOST_AUTO_TEST_CASE(length_of_2_pow_64_minus_1_is_malformed) {
+    std::string m = base + WireWriter().key(2, tb::LEN).varint(UINT64_MAX).raw("abc").str();
+    expect_model_error(m, ErrorKind::Malformed, base.size() + 1, "ModelProto");
+    // 2^63 and 2^32 lengths too: nothing wraps when compared.
+    for (uint64_t len : {uint64_t{1} << 63, uint64_t{1} << 32, uint64_t{0x7FFFFFFF}}) {
+        BOOST_TEST_CONTEXT("length " << len) {
+            std::string n = base + WireWriter().key(1000, tb::LEN).varint(len).raw("abc").str();
+            expect_model_error(n, ErrorKind::Malformed, base.size() + 2, "ModelProto");
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(length_is_bounded_by_the_enclosing_message_not_the_file) {
+    // The graph's name announces 10 bytes; the file has them, the graph does not.
+    std::string graph = "\x12\x0A" + std::string("ab");
+    std::string m = model_graph_last(graph) + std::string(20, 'x');
+    // Unknown trailing bytes after the graph would be read as fields, but the error comes first.
+    expect_model_error(m, ErrorKind::Malformed, graph_payload_offset(graph) + 1, "ModelProto.graph");
+}
+
+BOOST_AUTO_TEST_CASE(fixed_width_values_cut_off_are_malformed) {
+    expect_model_error(base + WireWriter().key(1000, tb::I32).raw("abc").str(), ErrorKind::Malformed,
+                       base.size() + 2, "ModelProto");
+    expect_model_error(base + WireWriter().key(1000, tb::I64).raw("abcdefg").str(), ErrorKind::Malformed,
+                       base.size() + 2, "ModelProto");
+}
+
+BOOST_AUTO_TEST_CASE(packed_fixed32_with_length_not_a_multiple_of_4_is_malformed) {
+    WireWriter attr = WireWriter().bytes_field(1, "alpha").key(7, tb::LEN).varint(6).raw("abcdef");
+    std::string m = model_with_attribute(attr);
+    uint64_t at = attribute_key_offset(attr) + len_header(5, attr.size()) + 7 + 1;  // the length byte
+    expect_model_error(m, ErrorKind::Malformed, at, "ModelProto.graph.node[0].attribute[0]");
+}
+
+BOOST_AUTO_TEST_CASE(packed_fixed64_with_length_not_a_multiple_of_8_is_malformed) {
+    std::string t = WireWriter().int_field(1, 1).int_field(2, 11).key(10, tb::LEN).varint(12).raw(std::string(12, 'a')).str();
+    expect_tensor_error(t, ErrorKind::Malformed, 5, "TensorProto");
+}
+
+// ---- Integers -------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(int32_and_enum_fields_keep_the_low_32_bits) {
+    // TensorProto.data_type (enum) written as 2^32 + 1 reads as FLOAT.
+    std::string t = WireWriter().int_field(1, 1).int_field(2, (uint64_t{1} << 32) + 1).bytes_field(9, "abcd").str();
+    BOOST_TEST(import_tensor(t).graph->initializers[0].data_type == 1);
+    // AttributeProto.type 2^32 + 2 reads as INT.
+    WireWriter attr = WireWriter().bytes_field(1, "k").int_field(3, 5).int_field(20, (uint64_t{1} << 32) + 2);
+    Model m = import_model(model_with_attribute(attr));
+    BOOST_TEST(static_cast<int>(m.graph->nodes[0].attributes[0].type) == 2);
+    // TypeProto.Tensor.elem_type (int32) likewise.
+    WireWriter tt = WireWriter().int_field(1, (uint64_t{7} << 32) | 7);
+    WireWriter vi = WireWriter().bytes_field(1, "x").message(2, WireWriter().message(1, tt));
+    Model v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
+    BOOST_TEST(v.graph->inputs[0].type.elem_type == 7);
+}
+
+BOOST_AUTO_TEST_CASE(int64_fields_keep_all_64_bits) {
+    Model m = import_model(base + WireWriter().int_field(5, (uint64_t{1} << 40) + 3).str());
+    BOOST_TEST(m.model_version == (int64_t{1} << 40) + 3);
+    std::string t = WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, UINT64_MAX - 1).str();
+    auto bytes = import_tensor(t).graph->initializers[0].to_tensor();
+    int64_t v;
+    std::memcpy(&v, bytes.data(), 8);
+    BOOST_TEST(v == -2);
+}
+
+// ---- Strings --------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_in_a_string_field_is_malformed_at_the_bad_sequence) {
+    struct Case {
+        const char* what;
+        std::string bad;
+    };
+    const Case cases[] = {
+        {"overlong 2-byte (C0 AF)", "\xC0\xAF"},
+        {"overlong 2-byte (C1 BF)", "\xC1\xBF"},
+        {"overlong 3-byte (E0 80 AF)", "\xE0\x80\xAF"},
+        {"overlong 4-byte (F0 80 80 AF)", "\xF0\x80\x80\xAF"},
+        {"surrogate U+D800", "\xED\xA0\x80"},
+        {"surrogate U+DFFF", "\xED\xBF\xBF"},
+        {"above U+10FFFF (F4 90 80 80)", "\xF4\x90\x80\x80"},
+        {"lead byte F5", "\xF5\x80\x80\x80"},
+        {"byte FF", "\xFF"},
+        {"lone continuation byte", "\x80"},
+        {"truncated 3-byte sequence", "\xE2\x82"},
+        {"truncated 4-byte sequence", "\xF0\x9F\x98"},
+        {"3-byte sequence broken by ASCII", "\xE2\x82" "A"},
+    };
+    for (const auto& c : cases) {
+        BOOST_TEST_CONTEXT(c.what) {
+            // "ok" then the bad bytes, in producer_name; followed by a valid field so a
+            // truncated sequence is cut by the string's end, not the file's.
+            std::string s = "ok" + c.bad;
+            std::string m = base + WireWriter().bytes_field(2, s).int_field(5, 1).str();
+            expect_model_error(m, ErrorKind::Malformed, base.size() + 2 + 2, "ModelProto.producer_name");
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_in_a_nested_string_names_its_field) {
+    WireWriter node = WireWriter().bytes_field(1, "X").bytes_field(1, "a\xED\xA0\x80").bytes_field(4, "Add");
+    std::string graph = WireWriter().message(1, node).str();
+    std::string m = model_graph_last(graph);
+    uint64_t at = graph_payload_offset(graph) + len_header(1, node.size()) + 3 + 2 + 1;
+    expect_model_error(m, ErrorKind::Malformed, at, "ModelProto.graph.node[0].input");
+}
+
+BOOST_AUTO_TEST_CASE(valid_utf8_edge_cases_are_accepted) {
+    // U+0000, U+007F, U+0080, U+07FF, U+0800, U+D7FF, U+E000, U+FFFF, U+10000, U+10FFFF.
+    std::string s = std::string("\x00\x7F", 2) + "\xC2\x80\xDF\xBF\xE0\xA0\x80\xED\x9F\xBF\xEE\x80\x80\xEF\xBF\xBF" +
+                    "\xF0\x90\x80\x80\xF4\x8F\xBF\xBF";
+    Model m = import_model(base + WireWriter().bytes_field(2, s).str());
+    BOOST_TEST(m.producer_name == s);
+}
+
+BOOST_AUTO_TEST_CASE(bytes_fields_are_never_decoded) {
+    const std::string junk = "\xFF\xC0\xED\xA0\x80";
+    WireWriter attr = WireWriter().bytes_field(1, "s").bytes_field(4, junk).int_field(20, 3);
+    Model m = import_model(model_with_attribute(attr));
+    BOOST_TEST(m.graph->nodes[0].attributes[0].s == junk);
+
+    WireWriter strs = WireWriter().bytes_field(1, "ss").bytes_field(9, junk).bytes_field(9, "\x80").int_field(20, 8);
+    Model n = import_model(model_with_attribute(strs));
+    BOOST_TEST(n.graph->nodes[0].attributes[0].strings.size() == 2u);
+    BOOST_TEST(n.graph->nodes[0].attributes[0].strings[0] == junk);
+
+    std::string t = WireWriter().int_field(1, 1).int_field(2, 8).bytes_field(6, junk).str();
+    Model tensor = import_tensor(t);
+    BOOST_TEST(tensor.graph->initializers[0].strings[0] == junk);
+}
+
+// ---- Repeated scalars -----------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(packed_and_unpacked_repeated_scalars_mix_in_any_order) {
+    // dims: unpacked 2, packed {3, 4}, unpacked 5, empty packed run.
+    std::string t = WireWriter()
+                        .int_field(1, 2)
+                        .packed_varints(1, {3, 4})
+                        .int_field(1, 5)
+                        .packed_varints(1, {})
+                        .int_field(2, 2)
+                        .bytes_field(9, std::string(120, 'x'))
+                        .str();
+    BOOST_TEST(import_tensor(t).graph->initializers[0].dims == (std::vector<int64_t>{2, 3, 4, 5}));
+
+    // Attribute ints and floats: packed first, then unpacked, then packed again.
+    float f1 = 1.5f, f2 = -2.0f, f3 = 0.25f;
+    std::string packed_f1(reinterpret_cast<const char*>(&f1), 4);
+    std::string packed_f3(reinterpret_cast<const char*>(&f3), 4);
+    WireWriter ints = WireWriter().bytes_field(1, "ints").packed_varints(8, {1, 2}).int_field(8, 3).packed_varints(8, {UINT64_MAX});
+    WireWriter floats = WireWriter().bytes_field(1, "floats").bytes_field(7, packed_f1).float_field(7, f2).bytes_field(7, packed_f3);
+    Model a = import_model(model_with_attribute(ints));
+    BOOST_TEST(a.graph->nodes[0].attributes[0].ints == (std::vector<int64_t>{1, 2, 3, -1}));
+    BOOST_TEST(static_cast<int>(a.graph->nodes[0].attributes[0].type) == 7);
+    Model b = import_model(model_with_attribute(floats));
+    BOOST_TEST(b.graph->nodes[0].attributes[0].floats == (std::vector<float>{f1, f2, f3}));
+}
+
+// ---- Skipping -------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(unknown_fields_of_every_wire_type_are_skipped) {
+    auto unknowns = [] {
+        return WireWriter()
+            .int_field(900, 1)
+            .fixed64_field(901, 2)
+            .bytes_field(902, "\xFF\xFF not utf-8, not a message")
+            .fixed32_field(903, 3)
+            .str();
+    };
+    WireWriter dim = WireWriter().raw(unknowns()).int_field(1, 4);
+    WireWriter tt = WireWriter().raw(unknowns()).int_field(1, 1).message(2, WireWriter().raw(unknowns()).message(1, dim));
+    WireWriter type = WireWriter().raw(unknowns()).message(1, tt);
+    WireWriter vi = WireWriter().raw(unknowns()).bytes_field(1, "X").message(2, type);
+    WireWriter attr = WireWriter().raw(unknowns()).bytes_field(1, "k").int_field(3, 4);
+    WireWriter node = WireWriter().raw(unknowns()).bytes_field(1, "X").bytes_field(2, "Y").bytes_field(4, "Op").message(5, attr);
+    WireWriter init = WireWriter().raw(unknowns()).int_field(1, 1).int_field(2, 1).bytes_field(8, "W").bytes_field(9, "abcd");
+    WireWriter graph = WireWriter().raw(unknowns()).message(1, node).message(5, init).message(11, vi).raw(unknowns());
+    WireWriter opset = WireWriter().raw(unknowns()).int_field(2, 21);
+    std::string m = WireWriter().raw(unknowns()).int_field(1, 9).message(8, opset).message(7, graph).raw(unknowns()).str();
+    Model model = import_model(m);
+    BOOST_TEST(model.ir_version == 9);
+    BOOST_TEST(model.opset_import.at(0).version == 21);
+    BOOST_TEST(model.graph->nodes.at(0).op_type == "Op");
+    BOOST_TEST(model.graph->nodes[0].attributes.at(0).i == 4);
+    BOOST_TEST(model.graph->initializers.at(0).byte_size() == 4u);
+    BOOST_TEST(model.graph->inputs.at(0).type.shape.at(0).value == 4);
+}
+
+BOOST_AUTO_TEST_CASE(known_fields_with_the_wrong_wire_type_are_skipped) {
+    // ir_version as bytes, producer_name as a varint, graph as a fixed32, opset_import as
+    // a varint: each is skipped, and the well-typed occurrences are read.
+    std::string m = WireWriter()
+                        .bytes_field(1, "\x01")
+                        .int_field(2, 5)
+                        .fixed32_field(7, 0)
+                        .int_field(8, 3)
+                        .raw(base)
+                        .fixed64_field(1, 2)   // a later ir_version of the wrong type does not win
+                        .int_field(7, 0)       // nor does a later graph
+                        .str();
+    Model model = import_model(m);
+    BOOST_TEST(model.ir_version == 9);
+    BOOST_TEST(model.producer_name == "onnx-gauntlet");
+    BOOST_TEST(model.graph->nodes.size() == 1u);
+    BOOST_TEST(model.opset_import.size() == 1u);
+
+    // A tensor's data_type as bytes and dims as fixed64 are skipped.
+    std::string t = WireWriter().bytes_field(2, "\x07").fixed64_field(1, 9).int_field(1, 1).int_field(2, 1).bytes_field(9, "abcd").str();
+    Model tensor = import_tensor(t);
+    BOOST_TEST(tensor.graph->initializers[0].data_type == 1);
+    BOOST_TEST(tensor.graph->initializers[0].dims == (std::vector<int64_t>{1}));
+
+    // A TypeProto member of the wrong wire type leaves "no type".
+    WireWriter vi = WireWriter().bytes_field(1, "x").message(2, WireWriter().int_field(1, 1));
+    Model v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
+    BOOST_TEST(static_cast<int>(v.graph->inputs[0].type.kind) == static_cast<int>(TypeProto::Kind::None));
+}
+
+BOOST_AUTO_TEST_CASE(a_skipped_field_must_still_be_well_framed) {
+    // producer_name (2) arriving as a fixed64 is skipped, but a cut-off fixed64 is still malformed.
+    std::string m = base + WireWriter().key(2, tb::I64).raw("abc").str();
+    expect_model_error(m, ErrorKind::Malformed, base.size() + 1, "ModelProto");
+}
+
+// ---- Last wins ------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(last_occurrence_of_a_singular_scalar_wins) {
+    BOOST_TEST(import_model(WireWriter().int_field(1, 2).raw(base).str()).ir_version == 9);
+    // 9 then 2: the 2 wins, and the refusal points at it.
+    std::string bad = base + WireWriter().int_field(1, 2).str();
+    expect_model_error(bad, ErrorKind::InvalidModel, base.size(), "ModelProto.ir_version");
+    Model m = import_model(base + WireWriter().bytes_field(2, "second").str());
+    BOOST_TEST(m.producer_name == "second");
+    // Tensor data_type: INT8 then FLOAT; four raw bytes fit FLOAT[1] only.
+    std::string t = WireWriter().int_field(1, 1).int_field(2, 3).int_field(2, 1).bytes_field(9, "abcd").str();
+    BOOST_TEST(import_tensor(t).graph->initializers[0].data_type == 1);
+    // raw_data twice: the second is the data.
+    std::string r = WireWriter().int_field(1, 1).int_field(2, 1).bytes_field(9, "ab").bytes_field(9, "wxyz").str();
+    auto bytes = import_tensor(r).graph->initializers[0].to_tensor();
+    BOOST_TEST(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()) == "wxyz");
+}
+
+BOOST_AUTO_TEST_CASE(singular_message_given_twice_is_replaced_not_merged) {
+    // Two graphs: the first has a node and a name, the second only a doc_string.
+    std::string first = tb::minimal_graph().str();
+    std::string second = WireWriter().bytes_field(10, "second").str();
+    std::string m = WireWriter().int_field(1, 9).message(8, tb::opset("", 21)).bytes_field(7, first).bytes_field(7, second).str();
+    Model model = import_model(m);
+    BOOST_TEST(model.graph->doc_string == "second");
+    BOOST_TEST(model.graph->name.empty());
+    BOOST_TEST(model.graph->nodes.empty());
+    BOOST_TEST(model.graph->inputs.empty());
+
+    // ValueInfo.type twice: a shaped tensor, then a tensor type without shape.
+    WireWriter vi = WireWriter()
+                        .bytes_field(1, "x")
+                        .message(2, tb::tensor_type(1, {2, 3}))
+                        .message(2, WireWriter().message(1, WireWriter().int_field(1, 7)));
+    Model v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
+    BOOST_TEST(v.graph->inputs[0].type.elem_type == 7);
+    BOOST_TEST(!v.graph->inputs[0].type.has_shape);
+    BOOST_TEST(v.graph->inputs[0].type.shape.empty());
+
+    // Attribute t twice: the second tensor alone.
+    WireWriter attr = WireWriter()
+                          .bytes_field(1, "value")
+                          .message(5, tb::tensor_raw("first", 1, {1}, "abcd"))
+                          .message(5, WireWriter().int_field(2, 7).int_field(7, 1))
+                          .int_field(20, 4);
+    Model a = import_model(model_with_attribute(attr));
+    const TensorView& t = *a.graph->nodes[0].attributes[0].t;
+    BOOST_TEST(t.name.empty());
+    BOOST_TEST(t.data_type == 7);
+    BOOST_TEST(t.dims.empty());
+}
+
+// ---- Nesting --------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(message_at_level_128_is_accepted_and_at_129_is_malformed) {
+    std::string ok = nested_type_model(128);
+    BOOST_CHECK_NO_THROW(import_model(ok));
+    std::string path;
+    std::string deep = nested_type_model(129, &path);
+    expect_model_error(deep, ErrorKind::Malformed, deep.size() - 2, path);
+}
+
+BOOST_AUTO_TEST_CASE(nesting_limit_is_configurable_from_8_to_250) {
+    for (int limit : {8, 9, 64, 249, 250}) {
+        BOOST_TEST_CONTEXT("max_nesting " << limit) {
+            ImportOptions o = parse_only();
+            o.max_nesting = limit;
+            std::string ok = nested_type_model(limit);
+            BOOST_CHECK_NO_THROW(import_model(ok, o));
+            std::string path;
+            std::string deep = nested_type_model(limit + 1, &path);
+            expect_model_error(deep, ErrorKind::Malformed, deep.size() - 2, path, o);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(nesting_limit_outside_8_to_250_is_invalid_argument) {
+    std::string m = base;
+    for (int limit : {-1, 0, 7, 251, 1000}) {
+        BOOST_TEST_CONTEXT("max_nesting " << limit) {
+            ImportOptions o;
+            o.max_nesting = limit;
+            BOOST_CHECK_THROW(import_model(m, o), std::invalid_argument);
+            BOOST_CHECK_THROW(import_tensor_bytes(span_of(m), "t", o), std::invalid_argument);
+            BOOST_CHECK_THROW(import_file("/nonexistent/model.onnx", o), std::invalid_argument);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(graph_in_attribute_in_graph_costs_three_levels) {
+    // graph(1).node(2).attribute(3).g(4).node(5).attribute(6).g(7).node(8) fits in 8;
+    // an attribute on the innermost node would be level 9.
+    auto wrap = [](const std::string& inner_node) {
+        std::string attr = WireWriter().bytes_field(1, "body").int_field(20, 5).str() +
+                           WireWriter().bytes_field(6, WireWriter().bytes_field(1, inner_node).str()).str();
+        return WireWriter().bytes_field(4, "If").bytes_field(5, attr).str();
+    };
+    ImportOptions o = parse_only();
+    o.max_nesting = 8;
+    std::string leaf = WireWriter().bytes_field(4, "Leaf").str();
+    std::string ok = model_graph_last(WireWriter().bytes_field(1, wrap(wrap(leaf))).str());
+    Model m = import_model(ok, o);
+    BOOST_TEST(m.graph->nodes[0].attributes[0].g->nodes[0].attributes[0].g->nodes[0].op_type == "Leaf");
+
+    std::string attr = tb::attr_int("k", 1).str();
+    std::string leaf_with_attr = leaf + WireWriter().bytes_field(5, attr).str();
+    std::string deep = model_graph_last(WireWriter().bytes_field(1, wrap(wrap(leaf_with_attr))).str());
+    expect_model_error(deep, ErrorKind::Malformed, deep.size() - attr.size() - len_header(5, attr.size()),
+                       "ModelProto.graph.node[0].attribute[0].g.node[0].attribute[0].g.node[0].attribute[0]", o);
+    // With one more level allowed the same input is accepted.
+    o.max_nesting = 9;
+    BOOST_CHECK_NO_THROW(import_model(deep, o));
+}
+
+// ---- Size -----------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(model_file_above_2_31_minus_1_bytes_is_unsupported) {
+    // A sparse file costs no disk; the size is decided from fstat before anything is read.
+    auto big = sparse_file(uint64_t{1} << 31, "big");
+    ImportOptions o = parse_only();
+    auto e = refusal_of([&] { import_file(big, o); });
+    std::filesystem::remove(big);
+    check_error(e, ErrorKind::Unsupported, std::nullopt, "");
+    BOOST_TEST(e.source_name() == big.string());
+}
+
+BOOST_AUTO_TEST_CASE(model_file_of_exactly_2_31_minus_1_bytes_passes_the_size_check) {
+    // Mapped (not read), so only the first page is touched: its zero byte is a key with
+    // field 0, which proves the reader started.
+    auto edge = sparse_file(0x7FFFFFFFu, "edge");
+    ImportOptions o = parse_only();
+    o.load_mode = LoadMode::Map;
+    auto e = refusal_of([&] { import_file(edge, o); });
+    std::filesystem::remove(edge);
+    check_error(e, ErrorKind::Malformed, 0, "ModelProto");
+}
+
+BOOST_AUTO_TEST_CASE(byte_array_above_2_31_minus_1_bytes_is_unsupported) {
+    // An untouched anonymous mapping stands in for a caller's 2 GiB array.
+    const size_t size = size_t{1} << 31;
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    BOOST_REQUIRE(p != MAP_FAILED);
+    std::span<const uint8_t> bytes(static_cast<const uint8_t*>(p), size);
+    auto e = refusal_of([&] { import_bytes(bytes, "huge", parse_only()); });
+    auto t = refusal_of([&] { import_tensor_bytes(bytes, "huge", parse_only()); });
+    ::munmap(p, size);
+    check_error(e, ErrorKind::Unsupported, std::nullopt, "");
+    check_error(t, ErrorKind::Unsupported, std::nullopt, "");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
