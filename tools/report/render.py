@@ -122,8 +122,9 @@ def render_summary(report):
 
 
 def render_plots(report, out_dir):
-    rows = [(label, counts) for label, counts, status, _ in suite_counts(report) if status == "run"]
-    rows += [(label, {}) for label, _, status, _ in suite_counts(report) if status != "run"]
+    # Short suite ids keep the bar labels readable; the cards above carry the long names.
+    rows = [(s["id"], s) for s in report["summary"]["suites"] if s["status"] == "run"]
+    rows += [(s["id"], {}) for s in report["summary"]["suites"] if s["status"] != "run"]
     outcomes = svg.stacked_bars("Outcomes per suite", rows, ["passed", "failed", "skipped"])
     charts = [("outcomes.svg", outcomes)]
 
@@ -245,7 +246,8 @@ def render_case_detail(case, importers, corpus_rel):
     expected = "accepted" if case["expected"] == "accept" else f'refused as {case.get("expected_kind") or "any kind"}'
     data = b""
     path = case.get("path")
-    if path and os.path.exists(path):
+    exists = bool(path) and os.path.exists(path)
+    if exists:
         with open(path, "rb") as f:
             data = f.read(4096)
     ours = case["results"].get("onnximport") or {}
@@ -254,10 +256,11 @@ def render_case_detail(case, importers, corpus_rel):
             f'<p>spec rule: {escape(case.get("rule") or "—")}</p>'
             + (f'<p>{escape(case["description"])}</p>' if case.get("description") else "")
             + (f'<p>facts checked: <code>{escape(json.dumps(facts, sort_keys=True))}</code></p>' if facts else "")
-            + f'<p><a href="{escape(corpus_rel)}">download {escape(case["file"])}</a> ({case.get("size", len(data))} bytes)</p>'
+            + (f'<p><a href="{escape(corpus_rel)}">download {escape(case["file"])}</a> ({case.get("size", len(data))} bytes)</p>'
+               if exists else "")
             + '<table><tr><th>outcome</th><th>importer</th><th>verdict</th><th>where</th><th>message</th><th>s</th></tr>'
             + "".join(rows) + "</table>"
-            + "<h3>bytes</h3>" + (hexdump(data, ours.get("offset")) if data else "<p>file not available</p>"))
+            + "<h3>bytes</h3>" + (hexdump(data, ours.get("offset")) if exists else "<p>file not available</p>"))
     return page(f'hostile case {case["file"]}', body, depth=2)
 
 

@@ -20,7 +20,8 @@ def _text(x, y, s, anchor="start", size=12, weight="normal", fill="#222"):
 def stacked_bars(title, rows, keys, labels=None, width=760):
     """rows: [(label, {key: count})]; one horizontal bar per row, segments in `keys` order."""
     labels = labels or {}
-    bar_h, gap, left, top = 22, 10, 220, 34
+    bar_h, gap, top = 22, 10, 34
+    left = min(max([len(str(label)) for label, _ in rows] + [8]) * 7 + 16, width // 2)
     legend_w = sum(24 + 7 * len((labels or {}).get(k, k)) for k in keys)
     legend_h = 26 + 18 * (legend_w // (width - 16))
     height = top + len(rows) * (bar_h + gap) + legend_h + 10
