@@ -37,5 +37,13 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 sweep: build
 	tools/sweep.sh $(DATA)
 
+# The main job (issue 8): hostile corpus, sweep, .ort conformance, fuzz smoke of every
+# target, cross-importer matrix; writes $(BUILD)/report/ (index.html, report.json,
+# junit.xml, plots, screenshot) and ends with a one-line summary and the page's path.
+FUZZ_SECONDS ?= 10
+REPORT_ARGS  ?=
+report: build
+	/usr/bin/python3 tools/report/make_report.py --build $(BUILD) --fuzz-seconds $(FUZZ_SECONDS) $(REPORT_ARGS)
+
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz build-cov

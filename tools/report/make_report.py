@@ -483,7 +483,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per file and importer (matrix, hostile)")
     ap.add_argument("--sweep-timeout", type=int, default=420, help="seconds per sweep data set")
     ap.add_argument("--corpus", default=None, help="use this hostile corpus folder instead of generating one")
-    ap.add_argument("--skip", default="", help="comma-separated stages to leave out: hostile,sweep,ort,fuzz,matrix")
+    ap.add_argument("--skip", default="", help="comma-separated stages to leave out: hostile,sweep,ort,fuzz,matrix,render")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
     args.out = os.path.abspath(args.out or os.path.join(args.build, "report"))
@@ -545,6 +545,17 @@ def main():
         json.dump(report, f, indent=1, sort_keys=True)
     index = render_mod.render(args.out)
 
+    # The render test (harness/report/render_test.sh) on the page just written; it keeps
+    # the screenshot in the report folder and installs Debian chromium when missing.
+    render_ok = True
+    if "render" not in skip:
+        say("render test: headless Chromium opens index.html")
+        log = os.path.join(args.out, "logs", "render_test.log")
+        rc, _ = run_logged([os.path.join(ROOT, "harness", "report", "render_test.sh"), args.out], log, 900,
+                           "render test")
+        render_ok = rc == 0
+        say(f"render test: {last_line(log)}" + ("" if render_ok else f" (see {log})"))
+
     s = report["summary"]
     m = matrix if matrix.get("status") == "run" else None
     if m:
@@ -556,8 +567,9 @@ def main():
                     f"{ms['timeout']} timed out")
     if s["not_run"]:
         say("not run: " + "; ".join(s["not_run"]))
-    print(f"report: {s['closing_line']} ({time.monotonic() - T0:.0f} s) {index}", flush=True)
-    return 1 if s["failed"] else 0
+    render_note = "" if render_ok else "; the render test FAILED"
+    print(f"report: {s['closing_line']} in {time.monotonic() - T0:.0f} s{render_note}; open {index}", flush=True)
+    return 1 if s["failed"] or not render_ok else 0
 
 
 if __name__ == "__main__":
