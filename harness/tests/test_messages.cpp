@@ -1,0 +1,528 @@
+// Suite `messages`: the onnx.proto messages the importer reads (spec section 2) — the
+// model checks, attribute type inference and its refusals, TypeProto members, and the
+// fields of graphs, nodes, functions and training info as written.
+#include "core_support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <array>
+#include <functional>
+
+using namespace core_test;
+
+namespace {
+
+std::string graph_bytes() { return tb::minimal_graph().str(); }
+
+int type_code(const Attribute& a) { return static_cast<int>(a.type); }
+int kind_code(TypeProto::Kind k) { return static_cast<int>(k); }
+
+/// A small sparse tensor: FLOAT values [1] at index 2 of a dense [4].
+WireWriter sparse_tensor() {
+    return WireWriter()
+        .message(1, tb::tensor_raw("sv", 1, {1}, "abcd"))
+        .message(2, WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, 2))
+        .int_field(3, 4);
+}
+
+/// One value field of AttributeProto, in the spec's inference order, with the type it implies.
+struct ValueField {
+    const char* name;
+    int type;
+    std::function<void(WireWriter&)> write;
+};
+
+const std::array<ValueField, 14>& value_fields() {
+    static const std::array<ValueField, 14> fields = {{
+        {"f", 1, [](WireWriter& w) { w.float_field(2, 1.0f); }},
+        {"i", 2, [](WireWriter& w) { w.int_field(3, 1); }},
+        {"s", 3, [](WireWriter& w) { w.bytes_field(4, "x"); }},
+        {"t", 4, [](WireWriter& w) { w.message(5, tb::tensor_raw("t", 1, {1}, "abcd")); }},
+        {"g", 5, [](WireWriter& w) { w.message(6, WireWriter().bytes_field(2, "sub")); }},
+        {"sparse_tensor", 11, [](WireWriter& w) { w.message(22, sparse_tensor()); }},
+        {"tp", 13, [](WireWriter& w) { w.message(14, tb::tensor_type(1, {1})); }},
+        {"floats", 6, [](WireWriter& w) { w.float_field(7, 1.0f); }},
+        {"ints", 7, [](WireWriter& w) { w.int_field(8, 1); }},
+        {"strings", 8, [](WireWriter& w) { w.bytes_field(9, "a"); }},
+        {"tensors", 9, [](WireWriter& w) { w.message(10, tb::tensor_raw("t", 1, {1}, "abcd")); }},
+        {"graphs", 10, [](WireWriter& w) { w.message(11, WireWriter().bytes_field(2, "sub")); }},
+        {"sparse_tensors", 12, [](WireWriter& w) { w.message(23, sparse_tensor()); }},
+        {"type_protos", 14, [](WireWriter& w) { w.message(15, tb::tensor_type(1, {1})); }},
+    }};
+    return fields;
+}
+
+const Attribute& only_attribute(const Model& m) { return m.graph->nodes.at(0).attributes.at(0); }
+
+/// A model with one graph input "x" of the given TypeProto bytes.
+std::string model_with_input_type(const WireWriter& type) {
+    WireWriter vi = WireWriter().bytes_field(1, "x").message(2, type);
+    return model_graph_last(WireWriter().message(11, vi).str());
+}
+const TypeProto& input_type(const Model& m) { return m.graph->inputs.at(0).type; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(messages)
+
+// ---- Model checks ---------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(missing_ir_version_is_invalid_model) {
+    std::string m = WireWriter().message(8, tb::opset("", 21)).bytes_field(7, graph_bytes()).str();
+    expect_model_error(m, ErrorKind::InvalidModel, 0, "ModelProto.ir_version");
+}
+
+BOOST_AUTO_TEST_CASE(ir_version_below_3_is_invalid_model_at_its_field) {
+    for (uint64_t v : {uint64_t{0}, uint64_t{1}, uint64_t{2}}) {
+        BOOST_TEST_CONTEXT("ir_version " << v) {
+            std::string m = WireWriter().bytes_field(2, "p").int_field(1, v).bytes_field(7, graph_bytes()).str();
+            expect_model_error(m, ErrorKind::InvalidModel, 3, "ModelProto.ir_version");
+        }
+    }
+    // int64 -1 (a ten-byte varint) is negative, so below 3 as well.
+    std::string neg = WireWriter().int_field(1, UINT64_MAX).bytes_field(7, graph_bytes()).str();
+    expect_model_error(neg, ErrorKind::InvalidModel, 0, "ModelProto.ir_version");
+}
+
+BOOST_AUTO_TEST_CASE(ir_version_3_and_any_larger_version_are_accepted) {
+    for (uint64_t v : {uint64_t{3}, uint64_t{11}, uint64_t{1000}, uint64_t{1} << 62, uint64_t{INT64_MAX}}) {
+        BOOST_TEST_CONTEXT("ir_version " << v) {
+            Model m = import_model(model_graph_last(graph_bytes(), v));
+            BOOST_TEST(m.has_ir_version);
+            BOOST_TEST(static_cast<uint64_t>(m.ir_version) == v);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(model_without_a_graph_is_invalid_model) {
+    std::string m = WireWriter().int_field(1, 9).message(8, tb::opset("", 21)).str();
+    expect_model_error(m, ErrorKind::InvalidModel, 0, "ModelProto.graph");
+    // A graph field of the wrong wire type is skipped, so it does not count.
+    std::string wrong = WireWriter().int_field(1, 9).int_field(7, 1).str();
+    expect_model_error(wrong, ErrorKind::InvalidModel, 0, "ModelProto.graph");
+}
+
+BOOST_AUTO_TEST_CASE(an_empty_graph_message_is_a_graph) {
+    Model m = import_model(model_graph_last(""));
+    BOOST_REQUIRE(m.graph);
+    BOOST_TEST(m.graph->nodes.empty());
+}
+
+BOOST_AUTO_TEST_CASE(model_fields_are_read_as_written) {
+    std::string m = WireWriter()
+                        .int_field(1, 10)
+                        .bytes_field(2, "prod")
+                        .bytes_field(3, "1.2")
+                        .bytes_field(4, "ai.example")
+                        .int_field(5, 42)
+                        .bytes_field(6, "doc")
+                        .bytes_field(7, graph_bytes())
+                        .message(8, tb::opset("", 21))
+                        .message(8, tb::opset("com.example", 3))
+                        .message(14, WireWriter().bytes_field(1, "k").bytes_field(2, "v"))
+                        .str();
+    Model model = import_model(m);
+    BOOST_TEST(model.ir_version == 10);
+    BOOST_TEST(model.producer_name == "prod");
+    BOOST_TEST(model.producer_version == "1.2");
+    BOOST_TEST(model.domain == "ai.example");
+    BOOST_TEST(model.model_version == 42);
+    BOOST_TEST(model.doc_string == "doc");
+    BOOST_REQUIRE(model.opset_import.size() == 2u);
+    BOOST_TEST(model.opset_import[0].domain.empty());
+    BOOST_TEST(model.opset_import[0].version == 21);
+    BOOST_TEST(model.opset_import[1].domain == "com.example");
+    BOOST_TEST(model.opset_import[1].version == 3);
+    BOOST_REQUIRE(model.metadata_props.size() == 1u);
+    BOOST_TEST(model.metadata_props[0].key == "k");
+    BOOST_TEST(model.metadata_props[0].value == "v");
+    BOOST_TEST(model.source_name() == "test.onnx");
+    BOOST_TEST(model.input_size() == m.size());
+}
+
+BOOST_AUTO_TEST_CASE(minimal_model_imports_with_resolution_on) {
+    std::string m = tb::minimal_model();
+    Model model = import_model(m, ImportOptions{});
+    BOOST_TEST(model.graph->nodes.at(0).op_type == "Identity");
+}
+
+// ---- Graphs and nodes -----------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(graph_and_node_fields_are_read_as_written) {
+    WireWriter node = tb::node("Add", {"X", "", "Z"}, {"Y", ""}, "n0");
+    node.bytes_field(6, "node doc").bytes_field(7, "com.example").bytes_field(8, "ov")
+        .message(9, WireWriter().bytes_field(1, "nk").bytes_field(2, "nv"));
+    WireWriter sparse_init = sparse_tensor();
+    std::string graph = WireWriter()
+                            .message(1, node)
+                            .bytes_field(2, "main")
+                            .message(5, tb::tensor_raw("W", 1, {1}, "abcd"))
+                            .bytes_field(10, "graph doc")
+                            .message(11, tb::value_info("X"))
+                            .message(12, tb::value_info("Y"))
+                            .message(13, tb::value_info("Z", 7, {2}))
+                            .message(14, WireWriter().bytes_field(1, "quantization annotations are skipped"))
+                            .message(15, sparse_init)
+                            .message(16, WireWriter().bytes_field(1, "gk"))
+                            .str();
+    std::string m = model_graph_last(graph);
+    Model model = import_model(m);
+    const Graph& g = *model.graph;
+    BOOST_TEST(g.name == "main");
+    BOOST_TEST(g.doc_string == "graph doc");
+    BOOST_TEST(g.offset == graph_payload_offset(graph) - len_header(7, graph.size()));
+    BOOST_REQUIRE(g.nodes.size() == 1u);
+    const Node& n = g.nodes[0];
+    BOOST_TEST(n.offset == graph_payload_offset(graph));
+    BOOST_TEST((n.inputs == std::vector<std::string_view>{"X", "", "Z"}));
+    BOOST_TEST((n.outputs == std::vector<std::string_view>{"Y", ""}));
+    BOOST_TEST(n.name == "n0");
+    BOOST_TEST(n.op_type == "Add");
+    BOOST_TEST(n.doc_string == "node doc");
+    BOOST_TEST(n.domain == "com.example");
+    BOOST_TEST(n.overload == "ov");
+    BOOST_TEST(n.metadata_props.at(0).key == "nk");
+    BOOST_TEST(g.initializers.at(0).name == "W");
+    BOOST_TEST(g.inputs.at(0).name == "X");
+    BOOST_TEST(g.outputs.at(0).name == "Y");
+    BOOST_TEST(g.value_info.at(0).name == "Z");
+    BOOST_TEST(g.value_info[0].type.elem_type == 7);
+    BOOST_TEST(g.sparse_initializers.size() == 1u);
+    BOOST_TEST(g.metadata_props.at(0).key == "gk");
+    BOOST_TEST(g.metadata_props[0].value.empty());
+}
+
+// ---- Attributes -----------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(attribute_type_is_inferred_from_each_value_field_alone) {
+    for (const auto& field : value_fields()) {
+        BOOST_TEST_CONTEXT("field " << field.name) {
+            WireWriter attr = WireWriter().bytes_field(1, "a");
+            field.write(attr);
+            Model m = import_model(model_with_attribute(attr));
+            BOOST_TEST(type_code(only_attribute(m)) == field.type);
+            BOOST_TEST(!only_attribute(m).type_declared);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(attribute_type_inference_follows_the_spec_order_not_the_file_order) {
+    // For each neighbouring pair in f, i, s, t, g, sparse_tensor, tp, floats, ints,
+    // strings, tensors, graphs, sparse_tensors, type_protos: the later one is written
+    // first, and the earlier one still decides the type.
+    const auto& fields = value_fields();
+    for (size_t k = 0; k + 1 < fields.size(); ++k) {
+        BOOST_TEST_CONTEXT(fields[k].name << " over " << fields[k + 1].name) {
+            WireWriter attr = WireWriter().bytes_field(1, "a");
+            fields[k + 1].write(attr);
+            fields[k].write(attr);
+            Model m = import_model(model_with_attribute(attr));
+            BOOST_TEST(type_code(only_attribute(m)) == fields[k].type);
+        }
+    }
+    // All fourteen, written in reverse order: f decides.
+    WireWriter all = WireWriter().bytes_field(1, "a");
+    for (size_t k = fields.size(); k-- > 0;) fields[k].write(all);
+    Model m = import_model(model_with_attribute(all));
+    BOOST_TEST(type_code(only_attribute(m)) == 1);
+}
+
+BOOST_AUTO_TEST_CASE(declared_type_wins_over_inference) {
+    WireWriter attr = WireWriter().bytes_field(1, "a").float_field(2, 1.0f).int_field(3, 7).int_field(20, 2);
+    Model m = import_model(model_with_attribute(attr));
+    BOOST_TEST(type_code(only_attribute(m)) == 2);
+    BOOST_TEST(only_attribute(m).type_declared);
+    BOOST_TEST(only_attribute(m).i == 7);
+}
+
+BOOST_AUTO_TEST_CASE(attribute_with_neither_type_nor_value_is_invalid_model) {
+    WireWriter attr = WireWriter().bytes_field(1, "empty").bytes_field(13, "doc");
+    expect_model_error(model_with_attribute(attr), ErrorKind::InvalidModel, attribute_key_offset(attr),
+                       "ModelProto.graph.node[0].attribute[0]");
+    // type written as UNDEFINED (0) is no type either.
+    WireWriter undefined = WireWriter().bytes_field(1, "u").int_field(20, 0);
+    expect_model_error(model_with_attribute(undefined), ErrorKind::InvalidModel, attribute_key_offset(undefined),
+                       "ModelProto.graph.node[0].attribute[0]");
+}
+
+BOOST_AUTO_TEST_CASE(attribute_with_ref_attr_name_carries_no_value_and_is_accepted) {
+    WireWriter attr = WireWriter().bytes_field(1, "alpha").bytes_field(21, "outer_alpha");
+    Model m = import_model(model_with_attribute(attr));
+    BOOST_TEST(only_attribute(m).ref_attr_name == "outer_alpha");
+    BOOST_TEST(type_code(only_attribute(m)) == 0);
+    // A reference with a declared tensor type needs no tensor either.
+    WireWriter typed = WireWriter().bytes_field(1, "w").int_field(20, 4).bytes_field(21, "outer_w");
+    Model n = import_model(model_with_attribute(typed));
+    BOOST_TEST(type_code(only_attribute(n)) == 4);
+    BOOST_TEST(!only_attribute(n).t);
+}
+
+BOOST_AUTO_TEST_CASE(declared_scalar_or_list_attribute_without_its_field_reads_zero_or_empty) {
+    for (int type : {1, 2, 3, 6, 7, 8, 9, 10, 12, 14}) {
+        BOOST_TEST_CONTEXT("type " << type) {
+            WireWriter attr = WireWriter().bytes_field(1, "a").int_field(20, static_cast<uint64_t>(type));
+            Model m = import_model(model_with_attribute(attr));
+            const Attribute& a = only_attribute(m);
+            BOOST_TEST(type_code(a) == type);
+            BOOST_TEST(a.f == 0.0f);
+            BOOST_TEST(a.i == 0);
+            BOOST_TEST(a.s.empty());
+            BOOST_TEST((a.floats.empty() && a.ints.empty() && a.strings.empty() && a.tensors.empty() &&
+                        a.graphs.empty() && a.sparse_tensors.empty() && a.type_protos.empty()));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(declared_tensor_graph_sparse_or_type_attribute_without_its_field_is_invalid_model) {
+    struct Case {
+        int type;
+        const char* leaf;
+    };
+    for (Case c : {Case{4, "t"}, Case{5, "g"}, Case{11, "sparse_tensor"}, Case{13, "tp"}}) {
+        BOOST_TEST_CONTEXT("type " << c.type) {
+            // Another value field is present, just not the declared one.
+            WireWriter attr = WireWriter().bytes_field(1, "a").int_field(3, 1).int_field(20, static_cast<uint64_t>(c.type));
+            expect_model_error(model_with_attribute(attr), ErrorKind::InvalidModel, attribute_key_offset(attr),
+                               std::string("ModelProto.graph.node[0].attribute[0].") + c.leaf);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(unknown_attribute_type_code_is_invalid_model_at_the_type_field) {
+    for (uint64_t code : {uint64_t{15}, uint64_t{100}, UINT64_MAX}) {
+        BOOST_TEST_CONTEXT("type " << code) {
+            WireWriter attr = WireWriter().bytes_field(1, "a").int_field(3, 1);
+            uint64_t type_at = attr.size();
+            attr.int_field(20, code);
+            expect_model_error(model_with_attribute(attr), ErrorKind::InvalidModel,
+                               attribute_key_offset(attr) + len_header(5, attr.size()) + type_at,
+                               "ModelProto.graph.node[0].attribute[0].type");
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(attribute_values_are_read_as_written) {
+    WireWriter attr = WireWriter()
+                          .bytes_field(1, "all")
+                          .float_field(2, 2.5f)
+                          .int_field(3, static_cast<uint64_t>(-7))
+                          .bytes_field(4, "bytes")
+                          .message(5, tb::tensor_raw("T", 1, {1}, "abcd"))
+                          .message(6, WireWriter().bytes_field(2, "G"))
+                          .message(22, sparse_tensor())
+                          .message(14, tb::tensor_type(7, {3}))
+                          .message(10, tb::tensor_raw("T0", 2, {2}, "xy"))
+                          .message(11, WireWriter().bytes_field(2, "G0"))
+                          .message(11, WireWriter().bytes_field(2, "G1"))
+                          .message(23, sparse_tensor())
+                          .message(15, tb::tensor_type(1, {}))
+                          .bytes_field(13, "attr doc");
+    Model m = import_model(model_with_attribute(attr));
+    const Attribute& a = only_attribute(m);
+    BOOST_TEST(a.name == "all");
+    BOOST_TEST(a.doc_string == "attr doc");
+    BOOST_TEST(a.f == 2.5f);
+    BOOST_TEST(a.i == -7);
+    BOOST_TEST(a.s == "bytes");
+    BOOST_TEST(a.t->name == "T");
+    BOOST_TEST(a.g->name == "G");
+    BOOST_TEST(a.sparse_tensor->dims == (std::vector<int64_t>{4}));
+    BOOST_TEST(a.tp->elem_type == 7);
+    BOOST_TEST(a.tensors.at(0).name == "T0");
+    BOOST_TEST(a.graphs.size() == 2u);
+    BOOST_TEST(a.graphs.at(1).name == "G1");
+    BOOST_TEST(a.sparse_tensors.size() == 1u);
+    BOOST_TEST(a.type_protos.at(0).has_shape);
+    BOOST_TEST(a.offset == attribute_key_offset(attr));
+}
+
+// ---- Types ----------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(type_proto_with_no_member_is_no_type) {
+    Model m = import_model(model_with_input_type(WireWriter()));
+    BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::None));
+    // Only a denotation is still no type.
+    Model d = import_model(model_with_input_type(WireWriter().bytes_field(6, "IMAGE")));
+    BOOST_TEST(kind_code(input_type(d).kind) == kind_code(TypeProto::Kind::None));
+    BOOST_TEST(input_type(d).denotation == "IMAGE");
+    // A value_info without a type field at all.
+    Model n = import_model(model_graph_last(WireWriter().message(11, WireWriter().bytes_field(1, "x")).str()));
+    BOOST_TEST(kind_code(input_type(n).kind) == kind_code(TypeProto::Kind::None));
+}
+
+BOOST_AUTO_TEST_CASE(tensor_type_with_a_shape_field_has_a_shape_possibly_rank_0) {
+    WireWriter rank0 = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, WireWriter()));
+    Model m = import_model(model_with_input_type(rank0));
+    BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Tensor));
+    BOOST_TEST(input_type(m).has_shape);
+    BOOST_TEST(input_type(m).shape.empty());
+}
+
+BOOST_AUTO_TEST_CASE(tensor_type_without_a_shape_field_has_unknown_rank) {
+    WireWriter unranked = WireWriter().message(1, WireWriter().int_field(1, 1));
+    Model m = import_model(model_with_input_type(unranked));
+    BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Tensor));
+    BOOST_TEST(input_type(m).elem_type == 1);
+    BOOST_TEST(!input_type(m).has_shape);
+}
+
+BOOST_AUTO_TEST_CASE(dimension_with_neither_value_nor_param_is_unknown) {
+    WireWriter shape = WireWriter()
+                           .message(1, WireWriter().int_field(1, 3))
+                           .message(1, WireWriter().bytes_field(2, "N"))
+                           .message(1, WireWriter())
+                           .message(1, WireWriter().bytes_field(3, "CHANNEL"))
+                           .message(1, WireWriter().int_field(1, 5).bytes_field(2, "M"))   // last wins: param
+                           .message(1, WireWriter().bytes_field(2, "M").int_field(1, 0));  // last wins: value 0
+    WireWriter type = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, shape));
+    Model m = import_model(model_with_input_type(type));
+    const auto& dims = input_type(m).shape;
+    BOOST_REQUIRE(dims.size() == 6u);
+    using K = Dimension::Kind;
+    BOOST_TEST((dims[0].kind == K::Value && dims[0].value == 3));
+    BOOST_TEST((dims[1].kind == K::Param && dims[1].param == "N"));
+    BOOST_TEST((dims[2].kind == K::Unknown));
+    BOOST_TEST((dims[3].kind == K::Unknown && dims[3].denotation == "CHANNEL"));
+    BOOST_TEST((dims[4].kind == K::Param && dims[4].param == "M" && dims[4].value == 0));
+    BOOST_TEST((dims[5].kind == K::Value && dims[5].value == 0 && dims[5].param.empty()));
+}
+
+BOOST_AUTO_TEST_CASE(every_type_proto_member_is_read) {
+    WireWriter tensor_f = tb::tensor_type(1, {2});
+    {  // sequence of tensor
+        Model m = import_model(model_with_input_type(WireWriter().message(4, WireWriter().message(1, tensor_f))));
+        BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
+        BOOST_REQUIRE(input_type(m).elem);
+        BOOST_TEST(input_type(m).elem->elem_type == 1);
+        BOOST_TEST(input_type(m).elem->shape.at(0).value == 2);
+    }
+    {  // sequence without elem_type
+        Model m = import_model(model_with_input_type(WireWriter().message(4, WireWriter())));
+        BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
+        BOOST_TEST(!input_type(m).elem);
+    }
+    {  // map<int64, tensor>
+        WireWriter map = WireWriter().int_field(1, 7).message(2, tensor_f);
+        Model m = import_model(model_with_input_type(WireWriter().message(5, map)));
+        BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Map));
+        BOOST_TEST(input_type(m).elem_type == 7);
+        BOOST_TEST(input_type(m).elem->elem_type == 1);
+    }
+    {  // optional of sequence of tensor
+        WireWriter seq = WireWriter().message(4, WireWriter().message(1, tensor_f));
+        Model m = import_model(model_with_input_type(WireWriter().message(9, WireWriter().message(1, seq))));
+        BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Optional));
+        BOOST_TEST(kind_code(input_type(m).elem->kind) == kind_code(TypeProto::Kind::Sequence));
+        BOOST_TEST(input_type(m).elem->elem->elem_type == 1);
+    }
+    {  // sparse tensor with and without shape
+        WireWriter st = WireWriter().int_field(1, 11).message(2, WireWriter().message(1, WireWriter().int_field(1, 9)));
+        Model m = import_model(model_with_input_type(WireWriter().message(8, st)));
+        BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::SparseTensor));
+        BOOST_TEST(input_type(m).elem_type == 11);
+        BOOST_TEST(input_type(m).has_shape);
+        BOOST_TEST(input_type(m).shape.at(0).value == 9);
+        Model u = import_model(model_with_input_type(WireWriter().message(8, WireWriter().int_field(1, 1))));
+        BOOST_TEST(!input_type(u).has_shape);
+    }
+    {  // opaque, with denotation on the TypeProto
+        WireWriter opaque = WireWriter().bytes_field(1, "com.example").bytes_field(2, "Blob");
+        Model m = import_model(model_with_input_type(WireWriter().bytes_field(6, "TEXT").message(7, opaque)));
+        BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Opaque));
+        BOOST_TEST(input_type(m).opaque_domain == "com.example");
+        BOOST_TEST(input_type(m).opaque_name == "Blob");
+        BOOST_TEST(input_type(m).denotation == "TEXT");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(type_proto_members_are_a_oneof_and_the_last_wins) {
+    // tensor_type with a shape, then sequence_type: no shape or elem_type is left over.
+    WireWriter type = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, WireWriter().message(1, WireWriter())))
+                          .message(4, WireWriter());
+    Model m = import_model(model_with_input_type(type));
+    BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
+    BOOST_TEST(input_type(m).elem_type == 0);
+    BOOST_TEST(!input_type(m).has_shape);
+    BOOST_TEST(input_type(m).shape.empty());
+}
+
+// ---- Functions and training info ------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(functions_are_read_with_attributes_and_attribute_defaults) {
+    WireWriter ref = WireWriter().bytes_field(1, "alpha").int_field(20, 1).bytes_field(21, "alpha");
+    WireWriter body = tb::node("LeakyRelu", {"a"}, {"c"}, "inner").message(5, ref);
+    WireWriter fn = WireWriter()
+                        .bytes_field(1, "MyFn")
+                        .bytes_field(4, "a")
+                        .bytes_field(4, "b")
+                        .bytes_field(5, "c")
+                        .bytes_field(6, "beta")
+                        .message(7, body)
+                        .bytes_field(8, "fn doc")
+                        .message(9, tb::opset("", 18))
+                        .bytes_field(10, "com.example")
+                        .message(11, WireWriter().bytes_field(1, "alpha").float_field(2, 0.5f).int_field(20, 1))
+                        .message(12, tb::value_info("c"))
+                        .bytes_field(13, "v2")
+                        .message(14, WireWriter().bytes_field(1, "fk").bytes_field(2, "fv"));
+    std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(25, fn).str();
+    Model model = import_model(m);
+    BOOST_REQUIRE(model.functions.size() == 1u);
+    const Function& f = model.functions[0];
+    BOOST_TEST(f.name == "MyFn");
+    BOOST_TEST(f.domain == "com.example");
+    BOOST_TEST(f.overload == "v2");
+    BOOST_TEST((f.inputs == std::vector<std::string_view>{"a", "b"}));
+    BOOST_TEST((f.outputs == std::vector<std::string_view>{"c"}));
+    BOOST_TEST((f.attributes == std::vector<std::string_view>{"beta"}));
+    BOOST_REQUIRE(f.attribute_protos.size() == 1u);
+    BOOST_TEST(f.attribute_protos[0].name == "alpha");
+    BOOST_TEST(f.attribute_protos[0].f == 0.5f);
+    BOOST_TEST(type_code(f.attribute_protos[0]) == 1);
+    BOOST_REQUIRE(f.nodes.size() == 1u);
+    BOOST_TEST(f.nodes[0].op_type == "LeakyRelu");
+    BOOST_TEST(f.nodes[0].attributes.at(0).ref_attr_name == "alpha");
+    BOOST_TEST(f.opset_import.at(0).version == 18);
+    BOOST_TEST(f.value_info.at(0).name == "c");
+    BOOST_TEST(f.doc_string == "fn doc");
+    BOOST_TEST(f.metadata_props.at(0).value == "fv");
+    BOOST_TEST(f.offset == m.size() - fn.size() - len_header(25, fn.size()));
+}
+
+BOOST_AUTO_TEST_CASE(function_attribute_default_with_neither_type_nor_value_is_invalid_model) {
+    WireWriter fn = WireWriter().bytes_field(1, "F").message(11, WireWriter().bytes_field(1, "alpha"));
+    std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(25, fn).str();
+    uint64_t fn_payload = m.size() - fn.size();
+    expect_model_error(m, ErrorKind::InvalidModel, fn_payload + 3, "ModelProto.functions[0].attribute_proto[0]");
+}
+
+BOOST_AUTO_TEST_CASE(training_info_is_read_as_written) {
+    WireWriter ti = WireWriter()
+                        .message(1, WireWriter().bytes_field(2, "init"))
+                        .message(2, WireWriter().bytes_field(2, "algo"))
+                        .message(3, WireWriter().bytes_field(1, "W").bytes_field(2, "W_init"))
+                        .message(4, WireWriter().bytes_field(1, "W").bytes_field(2, "W_new"))
+                        .message(4, WireWriter().bytes_field(1, "B").bytes_field(2, "B_new"));
+    std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(20, ti).message(20, WireWriter()).str();
+    Model model = import_model(m);
+    BOOST_REQUIRE(model.training_info.size() == 2u);
+    const TrainingInfo& t = model.training_info[0];
+    BOOST_TEST(t.initialization->name == "init");
+    BOOST_TEST(t.algorithm->name == "algo");
+    BOOST_TEST(t.initialization_binding.at(0).value == "W_init");
+    BOOST_TEST(t.update_binding.size() == 2u);
+    BOOST_TEST(t.update_binding.at(1).key == "B");
+    BOOST_TEST(!model.training_info[1].initialization);
+    BOOST_TEST(!model.training_info[1].algorithm);
+}
+
+BOOST_AUTO_TEST_CASE(errors_inside_training_info_name_their_path) {
+    WireWriter bad_node = WireWriter().bytes_field(4, "Op").message(5, WireWriter().bytes_field(1, "x"));
+    WireWriter ti = WireWriter().message(2, WireWriter().message(1, bad_node));
+    std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(20, ti).str();
+    auto e = refusal_of([&] { import_model(m); });
+    BOOST_TEST(to_string(e.kind()) == "InvalidModel");
+    BOOST_TEST(e.field_path() == "ModelProto.training_info[0].algorithm.node[0].attribute[0]");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
