@@ -33,6 +33,7 @@ struct Scan {
     const uint8_t* segment_at = nullptr;
     const uint8_t* dims_at = nullptr;
     const uint8_t* location_at = nullptr;
+    const uint8_t* data_type_at = nullptr;
     uint64_t entries[12] = {};             ///< by field number
     const uint8_t* first_at[12] = {};      ///< key of the first occurrence
 };
@@ -60,7 +61,7 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
             if (!s.dims_at) s.dims_at = at;
             read_repeated_varint(c, r, [&](uint64_t v) { t.dims.push_back(static_cast<int64_t>(v)); });
             break;
-        case 2: ONNXIMPORT_EXPECT(r, Varint) t.data_type = read_int32(r); break;
+        case 2: ONNXIMPORT_EXPECT(r, Varint) t.data_type = read_int32(r); s.data_type_at = at; break;
         case 3: ONNXIMPORT_EXPECT(r, Len) r.skip(); s.segment_at = at; break;
         case FloatData: read_repeated_fixed32(c, r, [&](uint32_t) { count_entry(s, FloatData, at, 1); }); break;
         case Int32Data: read_repeated_varint(c, r, [&](uint64_t) { count_entry(s, Int32Data, at, 1); }); break;
@@ -89,9 +90,11 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
 
     // Limits, from the dims alone, before any data is converted.
     if (s.segment_at) refuse(c, ErrorKind::Unsupported, s.segment_at, "tensor segments are not supported", "segment");
-    if (t.data_type == 0) refuse(c, ErrorKind::InvalidModel, key_at, "tensor has no element type", "data_type");
+    // A value that was written is reported where it was written; an absent one at the tensor.
+    const uint8_t* data_type_at = s.data_type_at ? s.data_type_at : key_at;
+    if (t.data_type == 0) refuse(c, ErrorKind::InvalidModel, data_type_at, "tensor has no element type", "data_type");
     if (!is_known_data_type(t.data_type))
-        refuse(c, ErrorKind::Unsupported, key_at, "unknown tensor element type " + std::to_string(t.data_type), "data_type");
+        refuse(c, ErrorKind::Unsupported, data_type_at, "unknown tensor element type " + std::to_string(t.data_type), "data_type");
     auto count = element_count(t.dims);
     if (!count.ok) refuse(c, ErrorKind::InvalidModel, s.dims_at, count.error, "dims");
     t.element_count = count.value;
@@ -166,6 +169,13 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
         t.set_bytes(nullptr, 0, &c.storage);
         return;
     }
+    // 6-bit elements share bytes, so a byte count can match with one entry too few or too
+    // many (4 elements and 3 both fill 3 bytes): each entry is one element, so count them.
+    if (bits_per_element(t.data_type) == 6 && s.entries[own] != t.element_count)
+        refuse(c, ErrorKind::InvalidModel, s.first_at[own],
+               std::string(typed_field_name(own)) + " has " + std::to_string(s.entries[own]) +
+                   " entries, expected one per element (" + std::to_string(t.element_count) + ")",
+               typed_field_name(own));
     uint64_t produced = typed_byte_length(own, t.data_type, s.entries[own]);
     if (produced != expected)
         refuse(c, ErrorKind::InvalidModel, s.first_at[own],
