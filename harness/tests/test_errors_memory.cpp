@@ -1,0 +1,295 @@
+// Suites `errors` and `memory`: the one exception type and its fields (spec section 7),
+// and where tensor bytes live (section 6) — map versus read and the 1 MiB threshold,
+// caller bytes used in place, close() releasing the storage, to_tensor() copying.
+#include "core_support.hpp"
+
+#include "storage.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace core_test;
+
+namespace {
+
+/// A temporary model file, removed when the test ends.
+struct TempFile {
+    std::filesystem::path path;
+    TempFile(const std::string& bytes, const char* tag) {
+        path = std::filesystem::temp_directory_path() /
+               ("onnx-gauntlet-mem-" + std::string(tag) + "-" + std::to_string(::getpid()) + ".onnx");
+        std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    ~TempFile() { std::filesystem::remove(path); }
+};
+
+/// The minimal model plus a FLOAT[2] initializer "W" whose raw bytes are `raw`, and,
+/// optionally, an unknown field padding the file to exactly `total` bytes.
+std::string model_with_weight(const std::string& raw, uint64_t total = 0) {
+    WireWriter g = tb::minimal_graph();
+    g.message(5, tb::tensor_raw("W", 1, {2}, raw));
+    std::string m = tb::model(g).str();
+    if (total) {
+        // key of field 1000 (2 bytes) + length varint + payload = what is missing.
+        uint64_t missing = total - m.size();
+        uint64_t len = missing - 2 - varint_size(missing);
+        if (2 + varint_size(len) + len != missing) ++len;
+        m += WireWriter().bytes_field(1000, std::string(len, 'p')).str();
+        BOOST_REQUIRE(m.size() == total);
+    }
+    return m;
+}
+
+const std::string raw8 = std::string("\x00\x00\x80\x3F\x00\x00\x00\x40", 8);  // 1.0f, 2.0f
+
+const TensorView& weight(const Model& m) { return m.graph->initializers.at(0); }
+
+bool inside(const void* p, const void* begin, uint64_t size) {
+    auto* b = static_cast<const std::byte*>(begin);
+    auto* q = static_cast<const std::byte*>(p);
+    return q >= b && q < b + size;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(errors)
+
+BOOST_AUTO_TEST_CASE(import_error_carries_kind_source_offset_path_and_message) {
+    ImportError e(ErrorKind::ExternalData, "m.onnx", 42, "ModelProto.graph.initializer[0]", "location is absolute");
+    BOOST_TEST(to_string(e.kind()) == "ExternalData");
+    BOOST_TEST(e.source_name() == "m.onnx");
+    BOOST_TEST(e.offset().value() == 42u);
+    BOOST_TEST(e.field_path() == "ModelProto.graph.initializer[0]");
+    BOOST_TEST(e.message() == "location is absolute");
+    std::string what = e.what();
+    for (const char* part : {"ExternalData", "m.onnx", "42", "ModelProto.graph.initializer[0]", "location is absolute"})
+        BOOST_TEST(what.find(part) != std::string::npos, "what() lacks " << part << ": " << what);
+    // Without offset or path, what() does not invent them.
+    ImportError bare(ErrorKind::Io, "x", std::nullopt, "", "gone");
+    BOOST_TEST(!bare.offset());
+    BOOST_TEST(std::string(bare.what()).find(" at byte") == std::string::npos);
+    BOOST_TEST(std::string(bare.what()).find('(') == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(error_kinds_have_stable_names) {
+    BOOST_TEST(to_string(ErrorKind::Malformed) == "Malformed");
+    BOOST_TEST(to_string(ErrorKind::InvalidModel) == "InvalidModel");
+    BOOST_TEST(to_string(ErrorKind::Unsupported) == "Unsupported");
+    BOOST_TEST(to_string(ErrorKind::ExternalData) == "ExternalData");
+    BOOST_TEST(to_string(ErrorKind::Io) == "Io");
+    BOOST_TEST(to_lower_string(ErrorKind::Malformed) == "malformed");
+    BOOST_TEST(to_lower_string(ErrorKind::InvalidModel) == "invalidmodel");
+    BOOST_TEST(to_lower_string(ErrorKind::Unsupported) == "unsupported");
+    BOOST_TEST(to_lower_string(ErrorKind::ExternalData) == "externaldata");
+    BOOST_TEST(to_lower_string(ErrorKind::Io) == "io");
+}
+
+BOOST_AUTO_TEST_CASE(import_error_is_a_runtime_error) {
+    try {
+        import_model(tb::minimal_model() + "\x80");
+        BOOST_FAIL("accepted");
+    } catch (const std::runtime_error& e) {
+        BOOST_TEST(std::string(e.what()).find("Malformed") != std::string::npos);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(errors_name_the_input_they_came_from) {
+    std::string bad = tb::minimal_model() + "\x80";
+    BOOST_TEST(refusal_of([&] { import_bytes(span_of(bad), "caller-name", parse_only()); }).source_name() == "caller-name");
+    BOOST_TEST(refusal_of([&] { import_tensor_bytes(span_of(bad), "tensor-name", parse_only()); }).source_name() ==
+               "tensor-name");
+    TempFile f(bad, "name");
+    auto e = refusal_of([&] { import_file(f.path, parse_only()); });
+    BOOST_TEST(e.source_name() == f.path.string());
+    // Offsets in a file count from its first byte, as in a byte array.
+    check_error(e, ErrorKind::Malformed, bad.size() - 1, "ModelProto");
+}
+
+BOOST_AUTO_TEST_CASE(missing_file_is_io_without_offset_or_path) {
+    auto e = refusal_of([] { import_file("/nonexistent/dir/model.onnx", parse_only()); });
+    check_error(e, ErrorKind::Io, std::nullopt, "");
+    BOOST_TEST(e.source_name() == "/nonexistent/dir/model.onnx");
+}
+
+BOOST_AUTO_TEST_CASE(directory_is_io) {
+    auto e = refusal_of([] { import_file(std::filesystem::temp_directory_path(), parse_only()); });
+    check_error(e, ErrorKind::Io, std::nullopt, "");
+}
+
+BOOST_AUTO_TEST_CASE(empty_input_is_a_model_without_ir_version) {
+    std::string empty;
+    check_error(refusal_of([&] { import_model(empty); }), ErrorKind::InvalidModel, 0, "ModelProto.ir_version");
+    TempFile f("", "empty");
+    check_error(refusal_of([&] { import_file(f.path, parse_only()); }), ErrorKind::InvalidModel, 0,
+                "ModelProto.ir_version");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(memory)
+
+BOOST_AUTO_TEST_CASE(small_files_are_read_and_large_ones_mapped_in_auto_mode) {
+    // "Models up to 1 MiB are read instead of mapped": exactly 1 MiB is read, one byte more is mapped.
+    for (uint64_t size : {uint64_t{1} << 20, (uint64_t{1} << 20) + 1}) {
+        BOOST_TEST_CONTEXT("file of " << size << " bytes") {
+            TempFile f(model_with_weight(raw8, size), "auto");
+            Model m = import_file(f.path, parse_only());
+            BOOST_TEST(m.is_mapped() == (size > (uint64_t{1} << 20)));
+            BOOST_TEST(m.input_size() == size);
+            BOOST_TEST(weight(m).to_tensor().size() == 8u);
+        }
+    }
+    TempFile small(model_with_weight(raw8), "small");
+    BOOST_TEST(!import_file(small.path, parse_only()).is_mapped());
+}
+
+BOOST_AUTO_TEST_CASE(load_mode_forces_map_or_read) {
+    TempFile f(model_with_weight(raw8), "mode");
+    ImportOptions o = parse_only();
+    o.load_mode = LoadMode::Map;
+    BOOST_TEST(import_file(f.path, o).is_mapped());
+    o.load_mode = LoadMode::Read;
+    BOOST_TEST(!import_file(f.path, o).is_mapped());
+    TempFile big(model_with_weight(raw8, (uint64_t{1} << 20) + 100), "mode-big");
+    BOOST_TEST(!import_file(big.path, o).is_mapped());
+    // The threshold is an option too.
+    ImportOptions low = parse_only();
+    low.map_threshold = 16;
+    BOOST_TEST(import_file(f.path, low).is_mapped());
+}
+
+BOOST_AUTO_TEST_CASE(raw_tensor_bytes_are_a_view_into_the_mapped_or_read_file) {
+    std::string bytes = model_with_weight(raw8);
+    TempFile f(bytes, "view");
+    const uint64_t raw_offset = bytes.find(raw8);
+    for (LoadMode mode : {LoadMode::Map, LoadMode::Read}) {
+        BOOST_TEST_CONTEXT("mode " << static_cast<int>(mode)) {
+            ImportOptions o = parse_only();
+            o.load_mode = mode;
+            Model m = import_file(f.path, o);
+            const uint8_t* input = m.storage().input;
+            BOOST_TEST(static_cast<const void*>(weight(m).bytes().data()) ==
+                       static_cast<const void*>(input + raw_offset));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(caller_bytes_are_used_in_place) {
+    std::string bytes = model_with_weight(raw8);
+    const uint64_t raw_offset = bytes.find(raw8);
+    Model m = import_model(bytes);
+    auto view = weight(m).bytes();
+    BOOST_TEST(static_cast<const void*>(view.data()) == static_cast<const void*>(bytes.data() + raw_offset));
+    BOOST_TEST(static_cast<int>(weight(m).source) == static_cast<int>(TensorSource::Raw));
+    // The view sees the caller's array: changing it changes what the tensor reads.
+    bytes[raw_offset] = '\x7F';
+    BOOST_TEST(static_cast<int>(weight(m).bytes()[0]) == 0x7F);
+}
+
+BOOST_AUTO_TEST_CASE(strings_are_copied_out_of_the_caller_bytes) {
+    std::string bytes = model_with_weight(raw8);
+    Model m = import_model(bytes);
+    BOOST_TEST(!inside(m.producer_name.data(), bytes.data(), bytes.size()));
+    BOOST_TEST(!inside(weight(m).name.data(), bytes.data(), bytes.size()));
+    std::memset(bytes.data(), 'z', bytes.size());
+    BOOST_TEST(m.producer_name == "onnx-gauntlet");
+    BOOST_TEST(weight(m).name == "W");
+}
+
+BOOST_AUTO_TEST_CASE(typed_field_data_is_converted_into_an_owned_array) {
+    WireWriter t = WireWriter().int_field(1, 2).int_field(2, 1).float_field(4, 1.0f).float_field(4, 2.0f).bytes_field(8, "W");
+    WireWriter g = tb::minimal_graph();
+    g.message(5, t);
+    std::string bytes = tb::model(g).str();
+    Model m = import_model(bytes);
+    BOOST_TEST(static_cast<int>(weight(m).source) == static_cast<int>(TensorSource::Typed));
+    BOOST_TEST(!inside(weight(m).bytes().data(), bytes.data(), bytes.size()));
+    auto copy = weight(m).to_tensor();
+    BOOST_TEST(std::memcmp(copy.data(), raw8.data(), 8) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(bytes_after_close_throw_io) {
+    std::string bytes = model_with_weight(raw8);
+    WireWriter typed = WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, 5).bytes_field(8, "T");
+    WireWriter g = tb::minimal_graph();
+    g.message(5, tb::tensor_raw("W", 1, {2}, raw8)).message(5, typed);
+    std::string two = tb::model(g).str();
+    Model m = import_model(two);
+    BOOST_TEST(!m.is_closed());
+    m.close();
+    BOOST_TEST(m.is_closed());
+    for (const TensorView& t : m.graph->initializers) {
+        BOOST_TEST_CONTEXT("tensor " << t.name) {
+            auto e = refusal_of([&] { (void)t.bytes(); });
+            check_error(e, ErrorKind::Io, std::nullopt, "");
+            BOOST_TEST(e.source_name() == "test.onnx");
+            BOOST_TEST(e.message().find(std::string(t.name)) != std::string::npos);
+            BOOST_CHECK_THROW((void)t.to_tensor(), ImportError);
+            BOOST_TEST(t.byte_size() == 8u);  // metadata stays
+        }
+    }
+    // Closing twice is harmless.
+    m.close();
+    BOOST_TEST(m.is_closed());
+}
+
+BOOST_AUTO_TEST_CASE(bytes_of_a_mapped_file_after_close_throw_io_and_strings_stay_valid) {
+    TempFile f(model_with_weight(raw8), "close");
+    for (LoadMode mode : {LoadMode::Map, LoadMode::Read}) {
+        BOOST_TEST_CONTEXT("mode " << static_cast<int>(mode)) {
+            ImportOptions o = parse_only();
+            o.load_mode = mode;
+            Model m = import_file(f.path, o);
+            m.close();
+            auto e = refusal_of([&] { (void)weight(m).bytes(); });
+            check_error(e, ErrorKind::Io, std::nullopt, "");
+            BOOST_TEST(e.source_name() == f.path.string());
+            // Strings live in the arena until the Model is destroyed.
+            BOOST_TEST(m.producer_name == "onnx-gauntlet");
+            BOOST_TEST(m.graph->nodes.at(0).op_type == "Identity");
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(to_tensor_copies_and_the_copy_outlives_close_and_the_model) {
+    std::vector<std::byte> copy;
+    {
+        TempFile f(model_with_weight(raw8), "copy");
+        ImportOptions o = parse_only();
+        o.load_mode = LoadMode::Map;
+        Model m = import_file(f.path, o);
+        copy = weight(m).to_tensor();
+        BOOST_TEST(static_cast<const void*>(copy.data()) != static_cast<const void*>(weight(m).bytes().data()));
+        m.close();
+    }
+    BOOST_REQUIRE(copy.size() == 8u);
+    BOOST_TEST(std::memcmp(copy.data(), raw8.data(), 8) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(moving_a_model_keeps_its_views) {
+    std::string bytes = model_with_weight(raw8);
+    Model a = import_model(bytes);
+    const void* before = weight(a).bytes().data();
+    Model b = std::move(a);
+    BOOST_TEST(weight(b).bytes().data() == before);
+    BOOST_TEST(b.producer_name == "onnx-gauntlet");
+    b.close();
+    BOOST_CHECK_THROW((void)weight(b).bytes(), ImportError);
+}
+
+BOOST_AUTO_TEST_CASE(empty_tensor_has_empty_bytes_until_close) {
+    WireWriter g = tb::minimal_graph();
+    g.message(5, WireWriter().int_field(1, 0).int_field(2, 1).bytes_field(8, "E"));
+    std::string bytes = tb::model(g).str();
+    Model m = import_model(bytes);
+    BOOST_TEST(weight(m).bytes().empty());
+    BOOST_TEST(weight(m).to_tensor().empty());
+    m.close();
+    BOOST_CHECK_THROW((void)weight(m).bytes(), ImportError);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
