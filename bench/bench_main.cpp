@@ -1,0 +1,271 @@
+// gauntlet_bench: the benchmark program of `make bench` (issue 7).
+//   gen DIR [--force]        writes the generated models into DIR once (model_gen.cpp)
+//   run --importer ours|protobuf --mode map|read|plain-map|parse [--repeat N] [--warmup N]
+//       [--no-resolve] TARGET
+//                            imports TARGET (a file, or @LIST: one path per line, loaded one
+//                            after another) warmup+repeat times in this process and prints one
+//                            JSON object: times, resident sizes, heap bytes of one import.
+// Each (importer, model, mode) runs in a fresh process (tools/bench_run.py forks one child per
+// measurement) so VmHWM is the peak of that importer alone.
+#include "measure.hpp"
+#include "model_gen.hpp"
+
+#include <onnx.pb.h>
+#include <onnximport/import.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using namespace gauntlet::bench;
+using Clock = std::chrono::steady_clock;
+
+struct RunArgs {
+    std::string importer = "ours";
+    std::string mode = "map";
+    int repeat = 5;
+    int warmup = 1;
+    bool resolve = true;
+    std::vector<std::string> files;
+    std::string target;
+};
+
+/// What one pass over the target files yields.
+struct Pass {
+    double seconds = 0;        ///< the importer's own time (protobuf: ParseFromArray alone)
+    double total_seconds = 0;  ///< including reading the file into memory (protobuf)
+    uint64_t input_bytes = 0;
+    uint64_t payload_bytes = 0;  ///< inline tensor bytes (raw_data), for metadata throughput
+    int failed = 0;
+    std::string first_error;
+    uint64_t heap_bytes = 0, heap_calls = 0;
+};
+
+std::string json_escape(const std::string& s) {
+    std::string o;
+    for (char ch : s) {
+        if (ch == '"' || ch == '\\') o += '\\', o += ch;
+        else if (static_cast<unsigned char>(ch) < 0x20) o += ' ';
+        else o += ch;
+    }
+    return o;
+}
+
+std::unique_ptr<char[]> read_whole(const std::string& path, uint64_t& size) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw std::runtime_error("cannot open " + path);
+    struct stat st {};
+    ::fstat(fd, &st);
+    size = static_cast<uint64_t>(st.st_size);
+    std::unique_ptr<char[]> buf(new char[size ? size : 1]);
+    uint64_t done = 0;
+    while (done < size) {
+        ssize_t n = ::pread(fd, buf.get() + done, size - done, static_cast<off_t>(done));
+        if (n <= 0) {
+            ::close(fd);
+            throw std::runtime_error("cannot read " + path);
+        }
+        done += static_cast<uint64_t>(n);
+    }
+    ::close(fd);
+    return buf;
+}
+
+uint64_t raw_payload(const onnximport::Graph& g) {
+    uint64_t n = 0;
+    for (auto& t : g.initializers)
+        if (t.source == onnximport::TensorSource::Raw) n += t.byte_size();
+    return n;
+}
+
+/// Mappings of the plain-map mode, released once the pass's models are gone.
+std::vector<std::pair<void*, size_t>>& plain_mappings() {
+    static std::vector<std::pair<void*, size_t>> v;
+    return v;
+}
+
+/// Our importer on one file; `keep` receives the model of the measured pass.
+void ours_one(const RunArgs& a, const std::string& path, Pass& p, bool last, onnximport::Model* keep) {
+    onnximport::ImportOptions o;
+    o.resolve = a.resolve;
+    o.load_mode = a.mode == "read" ? onnximport::LoadMode::Read : onnximport::LoadMode::Map;
+    HeapCounters h0 = heap_counters();
+    auto t0 = Clock::now();
+    try {
+        onnximport::Model m;
+        if (a.mode == "plain-map") {
+            // The "before" of issue 7's madvise: the same parse over a mapping with no advice.
+            int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            struct stat st {};
+            ::fstat(fd, &st);
+            size_t size = static_cast<size_t>(st.st_size);
+            void* addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+            ::close(fd);
+            if (addr == MAP_FAILED) throw std::runtime_error("mmap failed");
+            o.external_data_dir = std::filesystem::path(path).parent_path();
+            m = onnximport::import_bytes({static_cast<const uint8_t*>(addr), size}, path, o);
+            plain_mappings().push_back({addr, size});  // unmapped after the pass
+        } else {
+            m = onnximport::import_file(path, o);
+        }
+        double s = seconds_since(t0);
+        p.seconds += s;
+        p.total_seconds += s;
+        p.input_bytes += m.input_size();
+        if (m.graph) p.payload_bytes += raw_payload(*m.graph);
+        if (last) {
+            HeapCounters h1 = heap_counters();
+            p.heap_bytes += h1.bytes - h0.bytes;
+            p.heap_calls += h1.calls - h0.calls;
+        }
+        if (keep) *keep = std::move(m);
+    } catch (const onnximport::ImportError& e) {
+        p.seconds += seconds_since(t0);
+        if (!p.failed++) p.first_error = path + ": " + e.what();
+    }
+}
+
+void protobuf_one(const std::string& path, Pass& p, bool last, std::unique_ptr<onnx::ModelProto>* keep) {
+    auto t0 = Clock::now();
+    uint64_t size = 0;
+    auto buf = read_whole(path, size);
+    HeapCounters h0 = heap_counters();
+    auto t1 = Clock::now();
+    auto m = std::make_unique<onnx::ModelProto>();
+    bool ok = m->ParseFromArray(buf.get(), static_cast<int>(size));
+    double parse = seconds_since(t1);
+    p.seconds += parse;
+    p.total_seconds += seconds_since(t0);
+    p.input_bytes += size;
+    if (last) {
+        HeapCounters h1 = heap_counters();
+        p.heap_bytes += h1.bytes - h0.bytes;
+        p.heap_calls += h1.calls - h0.calls;
+    }
+    if (!ok) {
+        if (!p.failed++) p.first_error = path + ": ParseFromArray failed";
+        return;
+    }
+    for (auto& t : m->graph().initializer()) p.payload_bytes += t.raw_data().size();
+    if (keep) *keep = std::move(m);
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void print_list(std::ostream& os, const char* name, const std::vector<double>& v) {
+    os << "\"" << name << "\": [";
+    for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+    os << "]";
+}
+
+int cmd_run(const RunArgs& a) {
+    const Resident baseline = read_resident();
+    std::vector<double> times, totals;
+    Pass last_pass;
+    Resident after;
+    const bool single = a.files.size() == 1;
+    for (int k = 0; k < a.warmup + a.repeat; ++k) {
+        const bool last = k + 1 == a.warmup + a.repeat;
+        Pass p;
+        {
+            onnximport::Model kept;
+            std::unique_ptr<onnx::ModelProto> kept_pb;
+            for (auto& f : a.files) {
+                if (a.importer == "ours") ours_one(a, f, p, last, last && single ? &kept : nullptr);
+                else protobuf_one(f, p, last, last && single ? &kept_pb : nullptr);
+            }
+            if (last) after = read_resident();  // the last model is still alive here
+        }
+        for (auto [addr, size] : plain_mappings()) ::munmap(addr, size);
+        plain_mappings().clear();
+        if (k >= a.warmup) {
+            times.push_back(p.seconds);
+            totals.push_back(p.total_seconds);
+        }
+        if (last) last_pass = p;
+    }
+    const Resident end = read_resident();
+    std::ostringstream os;
+    os.precision(9);
+    os << "{\"importer\": \"" << (a.importer == "ours" ? "ours-" + a.mode : "protobuf") << "\", ";
+    os << "\"target\": \"" << json_escape(a.target) << "\", \"files\": " << a.files.size() << ", ";
+    os << "\"failed\": " << last_pass.failed << ", \"first_error\": \"" << json_escape(last_pass.first_error) << "\", ";
+    os << "\"resolve\": " << (a.resolve ? "true" : "false") << ", ";
+    os << "\"input_bytes\": " << last_pass.input_bytes << ", \"payload_bytes\": " << last_pass.payload_bytes << ", ";
+    print_list(os, "times", times);
+    os << ", ";
+    print_list(os, "total_times", totals);
+    os << ", \"median\": " << median(times) << ", \"min\": " << *std::min_element(times.begin(), times.end())
+       << ", \"max\": " << *std::max_element(times.begin(), times.end())
+       << ", \"median_total\": " << median(totals) << ", ";
+    os << "\"baseline_rss_kib\": " << baseline.rss_kib << ", \"peak_rss_kib\": " << end.hwm_kib << ", ";
+    os << "\"rss_after_kib\": " << after.rss_kib << ", \"rss_after_file_kib\": " << after.file_kib
+       << ", \"rss_after_anon_kib\": " << after.anon_kib << ", ";
+    os << "\"heap_bytes\": " << last_pass.heap_bytes << ", \"heap_calls\": " << last_pass.heap_calls << "}";
+    std::cout << os.str() << std::endl;
+    return 0;
+}
+
+int usage() {
+    std::cerr << "usage: gauntlet_bench gen DIR [--force]\n"
+                 "       gauntlet_bench run --importer ours|protobuf --mode map|read|plain-map|parse\n"
+                 "                          [--repeat N] [--warmup N] [--no-resolve] FILE|@LIST\n";
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) return usage();
+    std::string cmd = argv[1];
+    try {
+        if (cmd == "gen") {
+            bool force = argc > 3 && std::string(argv[3]) == "--force";
+            auto t0 = Clock::now();
+            for (auto& p : generate_models(argv[2], force)) std::cout << p.string() << '\n';
+            std::cerr << "gauntlet_bench gen: " << seconds_since(t0) << " s\n";
+            return 0;
+        }
+        if (cmd != "run") return usage();
+        RunArgs a;
+        for (int i = 2; i < argc; ++i) {
+            std::string s = argv[i];
+            if (s == "--importer" && i + 1 < argc) a.importer = argv[++i];
+            else if (s == "--mode" && i + 1 < argc) a.mode = argv[++i];
+            else if (s == "--repeat" && i + 1 < argc) a.repeat = std::max(1, std::atoi(argv[++i]));
+            else if (s == "--warmup" && i + 1 < argc) a.warmup = std::max(0, std::atoi(argv[++i]));
+            else if (s == "--no-resolve") a.resolve = false;
+            else if (!s.empty() && s[0] == '-') return usage();
+            else a.target = s;
+        }
+        if (a.target.empty() || (a.importer != "ours" && a.importer != "protobuf")) return usage();
+        if (a.target[0] == '@') {
+            std::ifstream in(a.target.substr(1));
+            for (std::string line; std::getline(in, line);)
+                if (!line.empty()) a.files.push_back(line);
+        } else {
+            a.files.push_back(a.target);
+        }
+        if (a.files.empty()) return usage();
+        return cmd_run(a);
+    } catch (const std::exception& e) {
+        std::cerr << "gauntlet_bench: " << e.what() << '\n';
+        return 1;
+    }
+}

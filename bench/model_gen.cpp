@@ -1,0 +1,273 @@
+// Generators for the benchmark models (issue 7, items 1-4). Small messages are built
+// with the testing WireWriter; the weights are streamed to the file in 1 MiB pieces
+// after the enclosing lengths were computed from the sizes alone, so generating the
+// 1 GiB model needs no 1 GiB string.
+//
+//   big           1024 MatMul nodes, 1024 float initializers of 512x512 (1 MiB each) inline
+//   big-external  the same graph; the weights in big-external.weights (4 KiB aligned)
+//   wide          200,000 Gemm nodes with 4 attributes each, a value_info per value, one
+//                 64-byte initializer; node i reads v(i-1) and v(i/2) so the graph is a DAG
+//   reversed      wide with its nodes written in reverse order (resolution must sort)
+//   big-small     big with 32x32 weights (4 MiB in all): the heap use of a mapped import
+//                 must be the same as big's
+#include "model_gen.hpp"
+
+#include <onnximport/testing/wire_writer.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string_view>
+
+namespace gauntlet::bench {
+
+namespace {
+
+using onnximport::testing::WireWriter;
+using onnximport::testing::LEN;
+
+/// Bump when a generator changes: the stamp makes `make bench` regenerate.
+constexpr const char* generator_version = "gauntlet-bench-models v2";
+
+constexpr int big_nodes = 1024;
+constexpr int big_dim = 512;   // 512 x 512 floats = 1 MiB per initializer
+constexpr int small_dim = 32;  // big-small: the same graph with 1/256 of the weight bytes
+constexpr uint64_t external_alignment = 4096;
+constexpr int wide_nodes = 200000;
+constexpr int wide_dim = 16;
+
+uint64_t varint_size(uint64_t v) {
+    uint64_t n = 1;
+    while (v >= 0x80) v >>= 7, ++n;
+    return n;
+}
+/// Size of a length-delimited field with a one-byte key... or more.
+uint64_t len_field_size(uint32_t field, uint64_t payload) {
+    return varint_size(uint64_t{field} << 3 | LEN) + varint_size(payload) + payload;
+}
+
+/// Streams bytes to a file, failing loudly.
+class Out {
+public:
+    explicit Out(const std::filesystem::path& p) : f_(std::fopen(p.c_str(), "wb")), path_(p) {
+        if (!f_) throw std::runtime_error("cannot create " + p.string());
+        std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
+    }
+    ~Out() {
+        if (f_) std::fclose(f_);
+    }
+    void put(const void* p, size_t n) {
+        if (n && std::fwrite(p, 1, n, f_) != n) throw std::runtime_error("cannot write " + path_.string());
+        written_ += n;
+    }
+    void put(std::string_view s) { put(s.data(), s.size()); }
+    void len_key(uint32_t field, uint64_t payload) {
+        WireWriter w;
+        w.key(field, LEN).varint(payload);
+        put(w.str());
+    }
+    void finish() {
+        if (std::fclose(f_) != 0) throw std::runtime_error("cannot close " + path_.string());
+        f_ = nullptr;
+    }
+    uint64_t written() const { return written_; }
+
+private:
+    std::FILE* f_;
+    std::filesystem::path path_;
+    uint64_t written_ = 0;
+};
+
+/// Deterministic weights for tensor `index`: floats in [-0.5, 0.5) from an LCG.
+void fill_weights(int index, std::vector<float>& buf) {
+    uint32_t x = 0x9E3779B9u * static_cast<uint32_t>(index + 1);
+    for (float& f : buf) {
+        x = x * 1664525u + 1013904223u;
+        uint32_t bits = (x >> 9) | 0x3F800000u;
+        float v;
+        std::memcpy(&v, &bits, 4);
+        f = v - 1.5f;
+    }
+}
+
+WireWriter tensor_value_info(const std::string& name, const std::vector<int64_t>& dims) {
+    WireWriter shape;
+    for (int64_t d : dims) shape.message(1, WireWriter().int_field(1, static_cast<uint64_t>(d)));
+    WireWriter tensor_type;
+    tensor_type.int_field(1, 1).message(2, shape);  // elem_type FLOAT, shape
+    WireWriter type;
+    type.message(1, tensor_type);
+    WireWriter vi;
+    vi.bytes_field(1, name).message(2, type);
+    return vi;
+}
+
+WireWriter model_header() {
+    WireWriter m;
+    m.int_field(1, 8);  // ir_version
+    m.bytes_field(2, "gauntlet-bench");
+    m.bytes_field(3, "1");
+    m.message(8, WireWriter().bytes_field(1, "").int_field(2, 17));  // opset_import ai.onnx 17
+    return m;
+}
+
+/// The big model; external: weights go to `weights` at 4 KiB-aligned offsets.
+void write_big(const std::filesystem::path& path, const std::filesystem::path* weights, int dim) {
+    const uint64_t big_tensor_bytes = uint64_t(dim) * uint64_t(dim) * 4;
+    const std::string model_name = dim == big_dim ? "big" : "sml";
+    // Everything but the weights, as small pieces, in onnx's field order.
+    std::vector<std::string> nodes, headers;
+    for (int i = 0; i < big_nodes; ++i) {
+        WireWriter n;
+        n.bytes_field(1, i == 0 ? "x" : "h" + std::to_string(i));
+        n.bytes_field(1, "W" + std::to_string(i));
+        n.bytes_field(2, i + 1 == big_nodes ? "y" : "h" + std::to_string(i + 1));
+        n.bytes_field(3, "matmul_" + std::to_string(i));
+        n.bytes_field(4, "MatMul");
+        nodes.push_back(n.str());
+    }
+    std::vector<uint64_t> offsets;
+    uint64_t ext_offset = 0;
+    for (int i = 0; i < big_nodes; ++i) {
+        WireWriter t;
+        t.int_field(1, dim).int_field(1, dim).int_field(2, 1).bytes_field(8, "W" + std::to_string(i));
+        if (weights) {
+            offsets.push_back(ext_offset);
+            t.message(13, WireWriter().bytes_field(1, "location").bytes_field(2, weights->filename().string()));
+            t.message(13, WireWriter().bytes_field(1, "offset").bytes_field(2, std::to_string(ext_offset)));
+            t.message(13, WireWriter().bytes_field(1, "length").bytes_field(2, std::to_string(big_tensor_bytes)));
+            t.int_field(14, 1);  // data_location EXTERNAL
+            ext_offset += (big_tensor_bytes + external_alignment - 1) / external_alignment * external_alignment;
+        } else {
+            t.key(9, LEN).varint(big_tensor_bytes);  // raw_data: the payload follows in the file
+        }
+        headers.push_back(t.str());
+    }
+    std::vector<std::string> tail;
+    tail.push_back(WireWriter().message(11, tensor_value_info("x", {1, dim})).str());
+    tail.push_back(WireWriter().message(12, tensor_value_info("y", {1, dim})).str());
+    for (int i = 1; i < big_nodes; ++i)
+        tail.push_back(WireWriter().message(13, tensor_value_info("h" + std::to_string(i), {1, dim})).str());
+
+    const uint64_t payload = weights ? 0 : big_tensor_bytes;
+    uint64_t graph_size = 0;
+    for (auto& n : nodes) graph_size += len_field_size(1, n.size());
+    graph_size += len_field_size(2, 3);  // name "big"
+    for (auto& h : headers) graph_size += len_field_size(5, h.size() + payload);
+    for (auto& t : tail) graph_size += t.size();
+
+    Out out(path);
+    out.put(model_header().str());
+    out.len_key(7, graph_size);
+    const uint64_t graph_start = out.written();
+    for (auto& n : nodes) out.len_key(1, n.size()), out.put(n);
+    out.len_key(2, 3), out.put(model_name);
+    std::vector<float> buf(big_tensor_bytes / 4);
+    for (int i = 0; i < big_nodes; ++i) {
+        out.len_key(5, headers[i].size() + payload);
+        out.put(headers[i]);
+        if (!weights) {
+            fill_weights(i, buf);
+            out.put(buf.data(), big_tensor_bytes);
+        }
+    }
+    for (auto& t : tail) out.put(t);
+    if (out.written() - graph_start != graph_size) throw std::logic_error("big: graph size mismatch");
+    out.finish();
+
+    if (weights) {
+        Out w(*weights);
+        std::vector<char> pad(external_alignment, 0);
+        for (int i = 0; i < big_nodes; ++i) {
+            if (w.written() != offsets[i]) w.put(pad.data(), offsets[i] - w.written());
+            fill_weights(i, buf);
+            w.put(buf.data(), big_tensor_bytes);
+        }
+        w.finish();
+    }
+}
+
+std::string vname(int i) { return "v" + std::to_string(i); }
+
+void write_wide(const std::filesystem::path& path, bool reversed) {
+    std::vector<std::string> nodes;
+    nodes.reserve(wide_nodes);
+    for (int i = 1; i <= wide_nodes; ++i) {
+        WireWriter n;
+        n.bytes_field(1, vname(i - 1)).bytes_field(1, vname(i / 2)).bytes_field(1, "bias");
+        n.bytes_field(2, vname(i));
+        n.bytes_field(3, "gemm_" + std::to_string(i));
+        n.bytes_field(4, "Gemm");
+        n.message(5, WireWriter().bytes_field(1, "alpha").float_field(2, 1.0f).int_field(20, 1));
+        n.message(5, WireWriter().bytes_field(1, "beta").float_field(2, 0.5f).int_field(20, 1));
+        n.message(5, WireWriter().bytes_field(1, "transA").int_field(3, 0).int_field(20, 2));
+        n.message(5, WireWriter().bytes_field(1, "transB").int_field(3, static_cast<uint64_t>(i & 1)).int_field(20, 2));
+        nodes.push_back(n.str());
+    }
+    if (reversed) std::reverse(nodes.begin(), nodes.end());
+    WireWriter head;
+    head.bytes_field(2, reversed ? "reversed" : "wide");
+    std::string bias(wide_dim * 4, '\0');
+    for (int k = 0; k < wide_dim; ++k) {
+        float f = 0.25f * static_cast<float>(k);
+        std::memcpy(bias.data() + 4 * k, &f, 4);
+    }
+    WireWriter init;
+    init.int_field(1, wide_dim).int_field(2, 1).bytes_field(8, "bias").bytes_field(9, bias);
+    head.message(5, init);
+    head.message(11, tensor_value_info(vname(0), {wide_dim, wide_dim}));
+    head.message(12, tensor_value_info(vname(wide_nodes), {wide_dim, wide_dim}));
+    std::vector<std::string> infos;
+    infos.reserve(wide_nodes);
+    for (int i = 1; i < wide_nodes; ++i)
+        infos.push_back(WireWriter().message(13, tensor_value_info(vname(i), {wide_dim, wide_dim})).str());
+
+    uint64_t graph_size = head.size();
+    for (auto& n : nodes) graph_size += len_field_size(1, n.size());
+    for (auto& v : infos) graph_size += v.size();
+    Out out(path);
+    out.put(model_header().str());
+    out.len_key(7, graph_size);
+    for (auto& n : nodes) out.len_key(1, n.size()), out.put(n);
+    out.put(head.str());
+    for (auto& v : infos) out.put(v);
+    out.finish();
+}
+
+}  // namespace
+
+const std::vector<std::string>& generated_model_names() {
+    static const std::vector<std::string> names{"big", "big-external", "wide", "reversed", "big-small"};
+    return names;
+}
+
+std::vector<std::filesystem::path> generate_models(const std::filesystem::path& dir, bool force) {
+    std::filesystem::create_directories(dir);
+    std::vector<std::filesystem::path> paths;
+    for (auto& n : generated_model_names()) paths.push_back(dir / (n + ".onnx"));
+    const auto stamp = dir / "models.stamp";
+    if (!force) {
+        std::ifstream in(stamp);
+        std::string line;
+        bool all = true;
+        for (auto& p : paths) all = all && std::filesystem::exists(p);
+        if (all && std::getline(in, line) && line == generator_version) return paths;
+    }
+    std::filesystem::remove(stamp);
+    auto tmp = [](const std::filesystem::path& p) { return std::filesystem::path(p.string() + ".tmp"); };
+    // Write under temporary names, then rename, so an interrupted run is never cached.
+    write_big(tmp(paths[0]), nullptr, big_dim);
+    std::filesystem::path weights = dir / "big-external.weights";
+    write_big(tmp(paths[1]), &weights, big_dim);  // weights written under their final name
+    write_wide(tmp(paths[2]), false);
+    write_wide(tmp(paths[3]), true);
+    write_big(tmp(paths[4]), nullptr, small_dim);
+    for (auto& p : paths) std::filesystem::rename(tmp(p), p);
+    std::ofstream(stamp) << generator_version << '\n';
+    return paths;
+}
+
+}  // namespace gauntlet::bench

@@ -1,0 +1,265 @@
+#!/usr/bin/python3
+"""`make bench` (issue 7): every importer on every benchmark model, side by side.
+
+usage: bench_run.py [--build DIR] [--out DIR] [--repeat N] [--data DIR] [--only M,...]
+                    [--publish]
+
+Generates the models once into OUT (default BUILD/bench) with `gauntlet_bench gen`,
+then runs one fresh child process per (model, importer, mode): gauntlet_bench for our
+importer and libprotobuf's ParseFromArray, tools/bench_onnx_load.py for onnx.load. Each
+child does one warm-up and N timed runs (default 5) and reports its own medians, peak
+resident size and heap bytes. Writes OUT/results.json, OUT/results.md and OUT/perf.png;
+--publish also copies the table and the plot to docs/ (the README links them).
+
+Models: big (1 GiB inline), big-external, wide (200,000 nodes), reversed, backend (every
+model.onnx of the backend test data, loaded one after another in one process) and
+big-small (the big graph with 1/256 of the weight bytes: heap use must not change).
+"""
+import datetime
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = "/usr/bin/python3"
+MiB = 1024 * 1024
+
+# (label, command suffix) per importer; "ours-plain-map" is the mapping without madvise.
+OURS = {
+    "ours-map": ["--importer", "ours", "--mode", "map"],
+    "ours-read": ["--importer", "ours", "--mode", "read"],
+    "ours-plain-map": ["--importer", "ours", "--mode", "plain-map"],
+    "ours-map-noresolve": ["--importer", "ours", "--mode", "map", "--no-resolve"],
+    "protobuf": ["--importer", "protobuf", "--mode", "parse"],
+}
+PLAN = {
+    "big": ["ours-map", "ours-plain-map", "ours-read", "protobuf", "python"],
+    "big-external": ["ours-map", "ours-plain-map", "ours-read", "protobuf", "python"],
+    "wide": ["ours-map", "ours-map-noresolve", "ours-read", "protobuf", "python"],
+    "reversed": ["ours-map", "ours-map-noresolve", "ours-read", "protobuf", "python"],
+    "backend": ["ours-map", "ours-read", "protobuf", "python"],
+    "big-small": ["ours-map"],
+}
+TABLE_MODELS = ["big", "big-external", "wide", "reversed", "backend"]
+
+
+def log(*a):
+    print("bench:", *a, file=sys.stderr, flush=True)
+
+
+def machine() -> dict:
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem = 0
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal:"):
+                mem = int(line.split()[1]) // 1024
+    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(), "mem_mib": mem,
+            "os": platform.platform()}
+
+
+def load() -> list:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def backend_list(out: str, data: str, build: str) -> str:
+    if not data:
+        shared = os.path.join(os.path.dirname(ROOT), "shared", "data", "onnx-backend-1.23")
+        if os.path.isdir(shared):
+            data = shared
+        else:
+            data = subprocess.run([PY, os.path.join(ROOT, "tools", "gen_backend_data.py"), build],
+                                  check=True, capture_output=True, text=True).stdout.strip()
+    files = []
+    for dirpath, _, names in os.walk(data):
+        if "model.onnx" in names:
+            files.append(os.path.join(dirpath, "model.onnx"))
+    files.sort()
+    path = os.path.join(out, "backend.list")
+    with open(path, "w") as f:
+        f.write("\n".join(files) + "\n")
+    log(f"backend: {len(files)} models under {data}")
+    return path
+
+
+def run_child(cmd: list) -> dict:
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    if p.returncode != 0:
+        return {"error": (p.stderr or p.stdout).strip()[-500:]}
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def derive(models: dict) -> None:
+    """Per result: peak above baseline, metadata throughput, ratios to the peers."""
+    for m in models.values():
+        res = m["results"]
+        ref = res.get("ours-map") or next(iter(res.values()))
+        meta = max(1, ref.get("input_bytes", 0) - ref.get("payload_bytes", 0))
+        m["metadata_bytes"] = meta
+        for r in res.values():
+            if "error" in r:
+                continue
+            r["peak_above_baseline_kib"] = r["peak_rss_kib"] - r["baseline_rss_kib"]
+            r["metadata_mb_per_s"] = meta / r["median"] / 1e6 if r["median"] > 0 else None
+            for peer in ("protobuf", "python"):
+                pr = res.get(peer)
+                if pr and "error" not in pr and r["median"] > 0:
+                    r[f"time_ratio_{peer}"] = pr["median"] / r["median"]
+                    r[f"peak_ratio_{peer}"] = r["peak_rss_kib"] / pr["peak_rss_kib"]
+
+
+def targets(models: dict) -> list:
+    """Issue 7's targets, each with the figures it was decided on."""
+    out = []
+
+    def get(model, imp):
+        r = models.get(model, {}).get("results", {}).get(imp)
+        return r if r and "error" not in r else None
+
+    big, big_pb = get("big", "ours-map"), get("big", "protobuf")
+    if big and big_pb:
+        ratio = big_pb["median"] / big["median"]
+        out.append({"target": "big, mapped: >= 100x faster than libprotobuf's parse", "value": f"{ratio:.0f}x",
+                    "met": ratio >= 100})
+        above = big["peak_above_baseline_kib"] / 1024
+        out.append({"target": "big, mapped: peak resident < 32 MiB beyond the process baseline",
+                    "value": f"{above:.1f} MiB", "met": above < 32})
+    small = get("big-small", "ours-map")
+    if big and small:
+        out.append({"target": "big, mapped: heap bytes independent of the weight size (1 GiB vs 4 MiB of weights)",
+                    "value": f"{big['heap_bytes']} vs {small['heap_bytes']} bytes",
+                    "met": big["heap_bytes"] == small["heap_bytes"]})
+    wide, wide_pb = get("wide", "ours-map"), get("wide", "protobuf")
+    if wide and wide_pb:
+        ratio = wide_pb["median"] / wide["median"]
+        out.append({"target": "wide: import with resolution >= 3x faster than libprotobuf's parse alone",
+                    "value": f"{ratio:.2f}x", "met": ratio >= 3})
+        frac = wide["peak_rss_kib"] / wide_pb["peak_rss_kib"]
+        out.append({"target": "wide: peak memory <= 1/3 of libprotobuf's", "value": f"{frac:.2f}",
+                    "met": frac <= 1 / 3})
+    rev = get("reversed", "ours-map")
+    if wide and rev:
+        ratio = rev["median"] / wide["median"]
+        out.append({"target": "reversed within 1.5x of wide", "value": f"{ratio:.2f}x", "met": ratio <= 1.5})
+    return out
+
+
+def fmt_ms(r: dict) -> str:
+    return f"{r['median'] * 1e3:.1f} ({r['min'] * 1e3:.1f}-{r['max'] * 1e3:.1f})"
+
+
+def markdown(res: dict) -> str:
+    mc = res["machine"]
+    lines = [
+        f"Machine: {mc['cpu']}, {mc['cores']} cores, {mc['mem_mib']} MiB, Linux {mc['kernel']}; "
+        f"load average {res['load_before']} before, {res['load_after']} after; {res['date']}.",
+        f"Command: `{res['command']}`. Median of {res['repeat']} runs after a warm-up, one process per row.",
+        "",
+        "| model | importer | time ms, median (min-max) | peak RSS MiB (above baseline) | RSS after import MiB "
+        "| heap MiB | protobuf / ours | python / ours | peak vs protobuf | metadata MB/s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name in TABLE_MODELS:
+        m = res["models"].get(name)
+        if not m:
+            continue
+        for imp, r in m["results"].items():
+            if "error" in r:
+                lines.append(f"| {name} | {imp} | error: {r['error'][:80]} | | | | | | | |")
+                continue
+            heap = "-" if r.get("heap_bytes") is None else f"{r['heap_bytes'] / MiB:.2f}"
+            tp = r.get("time_ratio_protobuf")
+            tpy = r.get("time_ratio_python")
+            pk = r.get("peak_ratio_protobuf")
+            fail = f" ({r['failed']} refused)" if r.get("failed") else ""
+            lines.append(
+                f"| {name} | {imp}{fail} | {fmt_ms(r)} | {r['peak_rss_kib'] / 1024:.1f} "
+                f"({r['peak_above_baseline_kib'] / 1024:.1f}) | {r['rss_after_kib'] / 1024:.1f} | {heap} | "
+                f"{'-' if tp is None else f'{tp:.1f}x'} | {'-' if tpy is None else f'{tpy:.1f}x'} | "
+                f"{'-' if pk is None else f'{pk:.2f}'} | {r['metadata_mb_per_s']:.0f} |")
+    lines += ["", "protobuf: `onnx::ModelProto::ParseFromArray` alone on bytes already in memory (its read of the "
+              "file is in results.json as total_times). python: `onnx.load(path)`, external data loaded. "
+              "ours-plain-map: the same import over a mapping without madvise (the \"before\"). "
+              "heap: bytes requested from operator new during one import (replaced allocator).", "",
+              "| target | measured | met |", "| --- | --- | --- |"]
+    for t in res["targets"]:
+        lines.append(f"| {t['target']} | {t['value']} | {'yes' if t['met'] else 'NO'} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list) -> int:
+    build, out, repeat, data, only, publish = os.path.join(ROOT, "build"), None, 5, "", None, False
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--build", "--out", "--repeat", "--data", "--only") and i + 1 < len(argv):
+            v = argv[i + 1]
+            if a == "--build": build = os.path.abspath(v)
+            elif a == "--out": out = os.path.abspath(v)
+            elif a == "--repeat": repeat = max(5, int(v)) if "--allow-few" not in argv else int(v)
+            elif a == "--data": data = v
+            else: only = v.split(",")
+            i += 2
+        elif a == "--publish":
+            publish, i = True, i + 1
+        elif a == "--allow-few":
+            i += 1
+        else:
+            print(__doc__, file=sys.stderr)
+            return 2
+    out = out or os.path.join(build, "bench")
+    os.makedirs(out, exist_ok=True)
+    exe = os.path.join(build, "bin", "gauntlet_bench")
+    subprocess.run([exe, "gen", out], check=True, stdout=subprocess.DEVNULL)
+    paths = {n: os.path.join(out, n + ".onnx") for n in PLAN if n != "backend"}
+    if only is None or "backend" in only:
+        paths["backend"] = "@" + backend_list(out, data, build)
+
+    res = {"machine": machine(), "date": datetime.datetime.now().isoformat(timespec="seconds"),
+           "command": "make bench", "repeat": repeat, "load_before": load(), "models": {}}
+    for name, imps in PLAN.items():
+        if only and name not in only:
+            continue
+        m = res["models"].setdefault(name, {"path": paths[name], "results": {}})
+        for imp in imps:
+            if imp == "python":
+                cmd = [PY, os.path.join(ROOT, "tools", "bench_onnx_load.py")]
+            else:
+                cmd = [exe, "run"] + OURS[imp]
+            cmd += ["--repeat", str(repeat), "--warmup", "1", paths[name]]
+            r = run_child(cmd)
+            r["load"] = load()
+            m["results"][imp] = r
+            log(f"{name:13s} {imp:19s} " + (f"median {r['median'] * 1e3:10.2f} ms  peak {r['peak_rss_kib'] / 1024:8.1f} MiB"
+                                           if "error" not in r else "ERROR " + r["error"][:200]))
+    res["load_after"] = load()
+    derive(res["models"])
+    res["targets"] = targets(res["models"])
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    md = markdown(res)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(md)
+    print(md)
+    plot = subprocess.run([PY, os.path.join(ROOT, "tools", "bench_plot.py"), os.path.join(out, "results.json"),
+                           os.path.join(out, "perf.png")])
+    if publish:
+        docs = os.path.join(ROOT, "docs")
+        os.makedirs(docs, exist_ok=True)
+        shutil.copy(os.path.join(out, "results.md"), os.path.join(docs, "perf.md"))
+        if plot.returncode == 0:
+            shutil.copy(os.path.join(out, "perf.png"), os.path.join(docs, "perf.png"))
+    log(f"wrote {out}/results.json, results.md, perf.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
