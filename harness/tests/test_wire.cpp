@@ -498,6 +498,79 @@ BOOST_AUTO_TEST_CASE(graph_in_attribute_in_graph_costs_three_levels) {
     BOOST_CHECK_NO_THROW(import_model(deep, o));
 }
 
+// ---- Short buffers and corrupted bytes ------------------------------------------------
+
+namespace {
+
+/// A model touching most readers: typed and raw tensors, a sparse initializer, attributes
+/// of several kinds, a subgraph, a function and training info.
+std::string rich_model() {
+    WireWriter sub = tb::minimal_graph();
+    WireWriter node = tb::node("If", {"X"}, {"Z"}, "if0");
+    node.message(5, tb::attr_graph("then_branch", sub))
+        .message(5, tb::attr_int("axis", -1))
+        .message(5, WireWriter().bytes_field(1, "fs").packed_varints(8, {1, 2, 300}).float_field(7, 0.5f))
+        .message(5, tb::attr_tensor("value", WireWriter().int_field(1, 3).int_field(2, 10).packed_varints(5, {1, 2, 3})));
+    WireWriter sparse = WireWriter()
+                            .message(1, tb::tensor_raw("sv", 1, {1}, "abcd"))
+                            .message(2, WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, 3))
+                            .int_field(3, 8);
+    WireWriter graph = tb::minimal_graph();
+    graph.message(1, node)
+        .message(5, tb::tensor_raw("W", 1, {2}, "abcdefgh"))
+        .message(5, WireWriter().int_field(1, 2).int_field(2, 8).bytes_field(6, "s0").bytes_field(6, "s1").bytes_field(8, "S"))
+        .message(15, sparse)
+        .message(13, WireWriter().bytes_field(1, "Z").message(2, WireWriter().message(4, WireWriter().message(1, tb::tensor_type(1, {1})))));
+    WireWriter fn = WireWriter().bytes_field(1, "F").bytes_field(4, "a").bytes_field(5, "b").message(7, tb::node("Relu", {"a"}, {"b"}));
+    return tb::model(graph)
+        .message(25, fn)
+        .message(20, WireWriter().message(1, WireWriter().bytes_field(2, "init")))
+        .str();
+}
+
+/// Imports and, on refusal, checks that the offset lies inside the input.
+void import_or_refuse_inside(const std::string& bytes) {
+    try {
+        import_model(bytes);
+    } catch (const ImportError& e) {
+        BOOST_TEST_INFO(e.what());
+        BOOST_TEST((!e.offset() || *e.offset() <= bytes.size()));
+        BOOST_TEST(e.field_path().rfind("ModelProto", 0) == 0u);
+    }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(rich_model_is_accepted_whole) {
+    std::string m = rich_model();
+    Model model = import_model(m);
+    BOOST_TEST(model.graph->nodes.size() == 2u);
+    BOOST_TEST(model.functions.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(every_prefix_of_a_model_is_refused_or_accepted_within_the_input) {
+    // Each prefix is a separate allocation so the sanitizers see a read past its end.
+    const std::string m = rich_model();
+    for (size_t n = 0; n < m.size(); ++n) {
+        std::string prefix = m.substr(0, n);
+        prefix.shrink_to_fit();
+        BOOST_TEST_CONTEXT("prefix of " << n << " bytes") { import_or_refuse_inside(prefix); }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(every_single_byte_corruption_is_refused_or_accepted_within_the_input) {
+    const std::string m = rich_model();
+    for (size_t i = 0; i < m.size(); ++i) {
+        for (char value : {'\x00', '\x7F', '\x80', '\xFF'}) {
+            std::string bad = m;
+            bad[i] = value;
+            BOOST_TEST_CONTEXT("byte " << i << " set to " << int(static_cast<unsigned char>(value))) {
+                import_or_refuse_inside(bad);
+            }
+        }
+    }
+}
+
 // ---- Size -----------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(model_file_above_2_31_minus_1_bytes_is_unsupported) {
