@@ -1,0 +1,96 @@
+// build/bin/dump-all: the C++ side of the backend-test sweep (spec section 8). Imports
+// every model.onnx under a data directory in one process and writes one dump per model
+// (sweep/DUMP_FORMAT.md), so the sweep's C++ side pays no process start per model.
+//
+//   dump-all DATA_DIR OUT_DIR
+//
+// For DATA_DIR/<rel>/model.onnx it writes OUT_DIR/<rel>.dump, or, when the importer
+// refuses the model, OUT_DIR/<rel>.refused holding KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>
+// MESSAGE. Exit 0 when every model imported, 1 when any was refused, 2 on a usage or
+// I/O error. The last line on stdout gives the count and the wall time.
+#include <onnximport/dump.hpp>
+#include <onnximport/import.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int exit_ok = 0, exit_refused = 1, exit_usage = 2;
+
+/// Every DATA_DIR/<rel>/model.onnx, as <rel>, sorted so runs are comparable.
+std::vector<std::string> find_models(const fs::path& root) {
+    std::vector<std::string> rels;
+    for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::follow_directory_symlink);
+         it != fs::recursive_directory_iterator(); ++it) {
+        if (it->path().filename() == "model.onnx" && it->is_regular_file())
+            rels.push_back(fs::relative(it->path().parent_path(), root).generic_string());
+    }
+    std::sort(rels.begin(), rels.end());
+    return rels;
+}
+
+/// Tabs and newlines would break the one-line record.
+std::string one_line(std::string s) {
+    for (char& ch : s)
+        if (ch == '\t' || ch == '\n' || ch == '\r') ch = ' ';
+    return s;
+}
+
+bool write_file(const fs::path& path, const std::string& text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    return static_cast<bool>(out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 3 || std::string(argv[1]) == "--help") {
+        std::cerr << "usage: dump-all DATA_DIR OUT_DIR\n"
+                     "  dumps DATA_DIR/<rel>/model.onnx to OUT_DIR/<rel>.dump (or <rel>.refused)\n";
+        return argc == 2 ? exit_ok : exit_usage;
+    }
+    const fs::path data = argv[1], out = argv[2];
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::string> rels;
+    try {
+        rels = find_models(data);
+    } catch (const fs::filesystem_error& e) {
+        std::cerr << "dump-all: " << e.what() << '\n';
+        return exit_usage;
+    }
+    size_t refused = 0;
+    for (const auto& rel : rels) {
+        std::string text, ext = ".dump";
+        try {
+            auto model = onnximport::import_file(data / rel / "model.onnx");
+            std::ostringstream os;
+            onnximport::write_dump(model, os);
+            text = std::move(os).str();
+        } catch (const onnximport::ImportError& e) {
+            ++refused;
+            ext = ".refused";
+            text = std::string(onnximport::to_string(e.kind())) + '\t' +
+                   (e.offset() ? std::to_string(*e.offset()) : "-") + '\t' +
+                   (e.field_path().empty() ? "-" : e.field_path()) + '\t' + one_line(e.message()) + '\n';
+        }
+        if (!write_file(out / (rel + ext), text)) {
+            std::cerr << "dump-all: cannot write " << (out / (rel + ext)).string() << '\n';
+            return exit_usage;
+        }
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "dump-all: " << rels.size() << " models, " << refused << " refused, " << seconds << " s\n";
+    return refused ? exit_refused : exit_ok;
+}
