@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <memory_resource>
 #include <string>
@@ -25,8 +26,20 @@ struct Storage {
     std::unique_ptr<MappedFile> input_mapping;
     std::unique_ptr<uint8_t[]> input_buffer;
 
-    /// External-data files by resolved path, one mapping (or range reader) per file.
-    std::unordered_map<std::string, std::unique_ptr<MappedFile>> external_files;
+    /// Identity of an opened file, from fstat of its descriptor: two locations (or links)
+    /// naming one file share one mapping.
+    struct FileId {
+        uint64_t dev = 0;
+        uint64_t ino = 0;
+        bool operator==(const FileId&) const = default;
+    };
+    struct FileIdHash {
+        size_t operator()(const FileId& f) const noexcept {
+            return std::hash<uint64_t>{}(f.ino ^ (f.dev * 0x9E3779B97F4A7C15ull));
+        }
+    };
+    /// External-data files by (dev, inode), one mapping (or range reader) per file.
+    std::unordered_map<FileId, std::unique_ptr<MappedFile>, FileIdHash> external_files;
     /// Ranges read where mapping was unavailable, and converted typed-field data.
     std::vector<std::unique_ptr<std::byte[]>> owned_buffers;
 

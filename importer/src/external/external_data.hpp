@@ -1,4 +1,15 @@
-// External data (spec section 5).
+// External data (spec section 5): loading the bytes of every tensor with
+// data_location = EXTERNAL. The rules live by concern: location.hpp (entries and
+// location syntax), safe_open.hpp (opening beneath the directory), this file (loading).
+//
+// Buffer lifetime
+// ---------------
+// Each external file is opened once per Model and mapped read-only whole; the mapping
+// is kept in Storage::external_files under the file's (dev, inode), shared by every
+// tensor that reads from it, and released by Model::close() or the Model's destruction.
+// Where mapping is unavailable, each tensor's range is read into an owned buffer.
+// A mapped file that is truncated by someone else while the Model lives makes reading
+// the vanished pages fault (SIGBUS): a property of mapping that the spec accepts.
 #pragma once
 
 #include <onnximport/model.hpp>
@@ -11,7 +22,12 @@ namespace onnximport::detail {
 /// Loads the bytes of every tensor with data_location = EXTERNAL, in the main graph,
 /// subgraphs, attributes, functions and training info. `dir` is the external-data
 /// directory, or null when there is none (bytes without a named directory).
-/// @throws ImportError(ExternalData or Io)
+/// @throws ImportError(ExternalData) for every refused reference, ImportError(Io) for OS
+/// failures; the error names the location, the tensor's field path and offset.
 void load_external_data(Model& model, const ImportOptions& options, const std::filesystem::path* dir);
+
+/// Test hook: false makes every external file take the path where mapping is
+/// unavailable (ranges read with pread). Default true.
+void set_map_external_files(bool map) noexcept;
 
 }  // namespace onnximport::detail

@@ -1,6 +1,7 @@
 // A read-only memory mapping of an opened file descriptor (spec sections 5 and 6).
 #include "external/mapped_file.hpp"
 
+#include <cerrno>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -24,6 +25,25 @@ void MappedFile::release() noexcept {
 
 void MappedFile::advise_random() const noexcept {
     if (addr_) ::madvise(addr_, size_, MADV_RANDOM);
+}
+
+void MappedFile::drop_descriptor() noexcept {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+}
+
+int MappedFile::read_exact(uint64_t offset, void* dst, uint64_t length) const noexcept {
+    if (fd_ < 0) return EBADF;
+    auto* out = static_cast<uint8_t*>(dst);
+    uint64_t done = 0;
+    while (done < length) {
+        ssize_t n = ::pread(fd_, out + done, length - done, static_cast<off_t>(offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return errno;
+        if (n == 0) return ENODATA;  // the file is shorter than its fstat said: it shrank
+        done += static_cast<uint64_t>(n);
+    }
+    return 0;
 }
 
 }  // namespace onnximport::detail

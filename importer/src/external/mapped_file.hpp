@@ -24,6 +24,12 @@ public:
     void release() noexcept;
     /// Advise the kernel not to read ahead (keeps resident size to what is touched).
     void advise_random() const noexcept;
+    /// Closes the descriptor and keeps the mapping (which holds the file by itself), so a
+    /// model with thousands of external files does not hold thousands of descriptors.
+    void drop_descriptor() noexcept;
+    /// Reads exactly `length` bytes at `offset` with pread (the path where mapping is
+    /// unavailable). Returns 0, an errno, or ENODATA when the file ended first.
+    int read_exact(uint64_t offset, void* dst, uint64_t length) const noexcept;
 
 private:
     int fd_ = -1;
