@@ -23,7 +23,7 @@ void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, Re
     const int64_t* version = opsets.find(node.domain);
     if (!version)
         refuse(c, node.offset,
-               describe_node(node, f) + " uses domain " + quoted(node.domain) +
+               describe_node(node, f) + " uses domain " + quoted_name(node.domain) +
                    ", which the model does not import (opset_import)");
     node.opset_version = *version;
 
@@ -33,7 +33,7 @@ void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, Re
         ValueRef r = find_value(s, in);
         if (!r.scope)
             refuse(c, node.offset,
-                   describe_node(node, f) + " reads " + quoted(in) +
+                   describe_node(node, f) + " reads " + quoted_name(in) +
                        ", which is not defined in its graph or an enclosing one");
         if (r.scope == &s) reads.values.push_back(r.value);
     }
@@ -79,7 +79,7 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
         outputs[i] = find_value(s, out.name);
         if (!outputs[i].scope)
             refuse(c, out.offset,
-                   "graph output " + quoted(out.name) + " is not defined in its graph or an enclosing one");
+                   "graph output " + quoted_name(out.name) + " is not defined in its graph or an enclosing one");
     }
 
     assign_types(s, outputs);
@@ -90,7 +90,7 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
         PathScope at(c, "node", order.cycle_node);
         refuse(c, node.offset,
                describe_node(node, order.cycle_node) + " is on a cycle: it reads " +
-                   quoted(g.values[order.cycle_value].name) + ", which depends on its own outputs");
+                   quoted_name(g.values[order.cycle_value].name) + ", which depends on its own outputs");
     }
     apply_order(s, reads, order);
     g.resolved = true;

@@ -5,7 +5,7 @@
 
 namespace onnximport::detail {
 
-std::string quoted(std::string_view name) {
+std::string quoted_name(std::string_view name) {
     std::string s;
     s.reserve(name.size() + 2);
     s += '"';
@@ -15,7 +15,7 @@ std::string quoted(std::string_view name) {
 }
 
 std::string describe_node(const Node& n, uint32_t file_index) {
-    if (!n.name.empty()) return "node " + quoted(n.name);
+    if (!n.name.empty()) return "node " + quoted_name(n.name);
     std::string s = "node #" + std::to_string(file_index) + " (";
     s += n.op_type.empty() ? std::string_view("no op_type") : n.op_type;
     s += ')';
@@ -68,7 +68,7 @@ void define_values(Context& c, Scope& s) {
         PathScope at(c, "input", static_cast<int64_t>(i));
         if (in.name.empty()) refuse(c, in.offset, "graph input " + std::to_string(i) + " has an empty name");
         auto [v, fresh] = define(in.name, Value::Source::Input, no_producer);
-        if (!fresh) refuse(c, in.offset, "graph input " + quoted(in.name) + " is declared more than once");
+        if (!fresh) refuse(c, in.offset, "graph input " + quoted_name(in.name) + " is declared more than once");
     }
 
     for (size_t i = 0; i < g.initializers.size(); ++i) {
@@ -87,7 +87,7 @@ void define_values(Context& c, Scope& s) {
         }
         PathScope at(c, "initializer", static_cast<int64_t>(i));
         refuse(c, t.offset,
-               "initializer " + quoted(t.name) + " is defined twice (first by " + first_definition(s, v) +
+               "initializer " + quoted_name(t.name) + " is defined twice (first by " + first_definition(s, v) +
                    (value.source == Value::Source::Input ? ", which already has an initializer)" : ")"));
     }
 
@@ -102,7 +102,7 @@ void define_values(Context& c, Scope& s) {
         }
         PathScope at(c, "sparse_initializer", static_cast<int64_t>(i));
         refuse(c, t.offset,
-               "sparse initializer " + quoted(name) + " is defined twice (first by " + first_definition(s, v) + ")");
+               "sparse initializer " + quoted_name(name) + " is defined twice (first by " + first_definition(s, v) + ")");
     }
 
     for (size_t f = 0; f < g.nodes.size(); ++f) {
@@ -113,7 +113,7 @@ void define_values(Context& c, Scope& s) {
             if (fresh) continue;
             PathScope at(c, "node", static_cast<int64_t>(f));
             refuse(c, n.offset,
-                   describe_node(n, static_cast<uint32_t>(f)) + " defines " + quoted(out) +
+                   describe_node(n, static_cast<uint32_t>(f)) + " defines " + quoted_name(out) +
                        ", which is already defined by " + first_definition(s, v));
         }
     }

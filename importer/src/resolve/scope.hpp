@@ -61,7 +61,7 @@ ValueRef find_value(Scope& s, std::string_view name);
 std::string describe_node(const Node& n, uint32_t file_index);
 
 /// "\"name\"" for messages.
-std::string quoted(std::string_view name);
+std::string quoted_name(std::string_view name);
 
 /// The one way resolution refuses: InvalidModel at the given input offset, with the
 /// field path the context currently holds.
