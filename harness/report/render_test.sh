@@ -48,6 +48,7 @@ if ! command -v chromium >/dev/null; then
   exit 1
 fi
 
+report="$(cd "$report" && pwd)"  # chromium needs an absolute file:// URL
 index="$report/index.html"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -64,51 +64,59 @@ def _rule_text(rule):
 
 
 def load_corpus(directory):
-    """Every model file of the corpus with its expectation, sorted by file name.
+    """Every case of the corpus with its expectation, sorted by file name.
 
-    Each item: file (name), path, expected ('accept'|'refuse'), expected_kind (or None),
-    rule (one line of text), facts (dict, accepted files), description.
+    The manifest is the authority when present (its `cases`: file, expect, kind, section,
+    rule, why, facts, options, generated_only; hostile/src/corpus.cpp writes it); a case
+    file need not be a plain file (a folder or a link named .onnx is an Io case). Without
+    a manifest, every `<kind>-<case>.onnx` file in the folder is a case.
+
+    Each item: file, path, expected ('accept'|'refuse'), expected_kind (or None), rule
+    (one line), description, facts (dict), options (dict of import options, may be empty).
     """
     manifest_path = os.path.join(directory, "manifest.json")
-    by_file = {}
+    entries = None
     manifest_meta = {}
     if os.path.exists(manifest_path):
         with open(manifest_path, encoding="utf-8") as f:
             manifest = json.load(f)
         if isinstance(manifest, dict):
             manifest_meta = {k: v for k, v in manifest.items() if not isinstance(v, (list, dict))}
-        for entry in _entries(manifest):
-            if not isinstance(entry, dict):
-                continue
-            name = _first(entry, "file", "name", "path", "filename")
-            if name:
-                by_file[os.path.basename(str(name))] = entry
+        entries = [e for e in _entries(manifest) if isinstance(e, dict) and _first(e, "file", "name", "path")]
 
-    names = sorted(
-        n for n in os.listdir(directory)
-        if n.endswith(MODEL_SUFFIXES) and os.path.isfile(os.path.join(directory, n))
-    )
+    if entries is None:
+        names = sorted(n for n in os.listdir(directory) if n.endswith(MODEL_SUFFIXES) and expected_from_name(n))
+        entries = [{"file": n} for n in names]
+
     cases = []
-    for name in names:
-        from_name = expected_from_name(name)
-        entry = by_file.get(name, {})
-        if from_name is None and not entry:
-            continue  # a helper file (external data target, ...) rather than a case
-        expected, kind = from_name or ("refuse", None)
-        declared = _first(entry, "expected", "outcome", "expect", "expected_kind", "kind")
-        if isinstance(declared, str):
-            low = declared.lower()
-            if low in ("accept", "accepted", "ok", "import"):
-                expected, kind = "accept", None
-            elif low in KINDS:
-                expected, kind = "refuse", KINDS[low]
+    for entry in entries:
+        name = str(_first(entry, "file", "name", "path"))
+        path = os.path.join(directory, name)
+        if entry.get("generated_only") and not os.path.lexists(path):
+            continue  # a committed copy leaves out what git cannot hold
+        expected, kind = expected_from_name(name) or ("refuse", None)
+        declared = _first(entry, "expect", "expected", "outcome")
+        if isinstance(declared, str) and declared.lower() in ("accept", "accepted", "ok", "import"):
+            expected, kind = "accept", None
+        elif isinstance(declared, str) and declared.lower() in ("refuse", "refused", "reject"):
+            expected = "refuse"
+        declared_kind = _first(entry, "kind", "expected_kind")
+        if expected == "refuse" and isinstance(declared_kind, str) and declared_kind.lower() in KINDS:
+            kind = KINDS[declared_kind.lower()]
+        rule = _first(entry, "rule", "spec_rule", "spec")
+        section = _first(entry, "section", "spec_section")
+        rule_text = _rule_text(rule)
+        if section is not None and not isinstance(rule, dict):
+            rule_text = f"§{section} {rule_text}".strip()
         cases.append({
             "file": name,
-            "path": os.path.join(directory, name),
+            "path": path,
             "expected": expected,
             "expected_kind": kind,
-            "rule": _rule_text(_first(entry, "rule", "spec_rule", "spec", "spec_section")),
-            "description": str(_first(entry, "description", "why", "case", "summary") or ""),
-            "facts": _first(entry, "facts", "check", "checks") or {},
+            "rule": rule_text,
+            "description": str(_first(entry, "why", "description", "summary") or ""),
+            "facts": _first(entry, "facts") or {},
+            "options": _first(entry, "options") or {},
         })
+    cases.sort(key=lambda c: c["file"])
     return cases, manifest_meta

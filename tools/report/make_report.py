@@ -157,32 +157,40 @@ def stage_hostile(args, stages):
     start = time.monotonic()
     ours = {}
     for i, case in enumerate(cases, 1):
-        ours[case["file"]] = matrix_mod.run_ours(args.importer, case["path"], args.timeout)
+        ours[case["file"]] = matrix_mod.run_ours(args.importer, case["path"], args.our_timeout, case.get("options"))
         if i % 50 == 0 or i == len(cases):
             say(f"  hostile: {i}/{len(cases)}")
     hostile = {"status": "run", "source": source, "corpus": corpus_dir, "manifest": meta, "cases": []}
     for case in cases:
         c = dict(case)
-        c["size"] = os.path.getsize(case["path"])
+        try:
+            c["size"] = os.path.getsize(case["path"])
+        except OSError:
+            c["size"] = None  # a dangling link or a missing file is a case too (Io)
         r = dict(ours[case["file"]])
         r["match"] = matrix_mod.matches(case, r, "onnximport")
         c["results"] = {"onnximport": r}
         c["pass"] = r["match"]
         hostile["cases"].append(c)
-    hostile["passed"] = sum(1 for c in hostile["cases"] if c["pass"])
-    hostile["failed"] = len(cases) - hostile["passed"]
+    hostile["passed"] = sum(1 for c in hostile["cases"] if c["pass"] is True)
+    hostile["failed"] = sum(1 for c in hostile["cases"] if c["pass"] is False)
+    # Cases the command line cannot pose (import from bytes): hostile_tests judges them.
+    hostile["skipped"] = sum(1 for c in hostile["cases"] if c["pass"] is None)
 
     # The project's own runner (tools/run_corpus.sh) gives the suite's verdict too; its
     # closing line goes on the page beside ours so a disagreement would be visible.
     runner = os.path.join(ROOT, "tools", "run_corpus.sh")
     if os.access(runner, os.X_OK):
         rlog = os.path.join(args.out, "logs", "run_corpus.log")
-        rc, secs = run_logged([runner, corpus_dir], rlog, 300, "run_corpus")
+        rc, secs = run_logged([runner, "--timeout", str(int(args.our_timeout)), "--with-options", "--quiet",
+                               f"{args.importer} check", corpus_dir], rlog, 900, "run_corpus")
         hostile["runner_line"] = f"tools/run_corpus.sh: {last_line(rlog) or f'exit {rc}'}"
         stages.add("hostile: tools/run_corpus.sh", "ok" if rc == 0 else "failed", secs, last_line(rlog), rlog)
     stages.add("hostile: our importer on every case", "ok" if hostile["failed"] == 0 else "failed",
-               time.monotonic() - start, f'{hostile["passed"]} passed, {hostile["failed"]} failed')
-    say(f"hostile: {hostile['passed']} passed, {hostile['failed']} failed")
+               time.monotonic() - start,
+               f'{hostile["passed"]} passed, {hostile["failed"]} failed, {hostile["skipped"]} skipped')
+    say(f"hostile: {hostile['passed']} passed, {hostile['failed']} failed, {hostile['skipped']} skipped "
+        "(import from bytes: judged by hostile_tests)")
     return hostile, cases
 
 
@@ -442,7 +450,7 @@ def summarize(report):
     suites = []
     h = report["hostile"]
     suites.append({"id": "hostile", "label": "hostile corpus", "status": h["status"], "reason": h.get("reason"),
-                   "passed": h.get("passed", 0), "failed": h.get("failed", 0), "skipped": 0})
+                   "passed": h.get("passed", 0), "failed": h.get("failed", 0), "skipped": h.get("skipped", 0)})
     for run in report["sweep"]["runs"]:
         suites.append({"id": f"sweep.{run['id']}", "label": f"sweep: {run['label']}", "status": run["status"],
                        "reason": run.get("reason"), "passed": run.get("passed", 0), "failed": run.get("failed", 0),
@@ -481,6 +489,9 @@ def main():
     ap.add_argument("--peer-dir", default=None, help="npm peer folder (default BUILD/peer)")
     ap.add_argument("--fuzz-seconds", type=int, default=10, help="seconds per fuzz target (0: skip fuzzing)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per file and importer (matrix, hostile)")
+    ap.add_argument("--our-timeout", type=float, default=60.0,
+                    help="seconds per file for this importer: the corpus has million-node cases that a busy "
+                         "2-core machine imports in over 10 s, and a timeout here is a failure")
     ap.add_argument("--sweep-timeout", type=int, default=420, help="seconds per sweep data set")
     ap.add_argument("--corpus", default=None, help="use this hostile corpus folder instead of generating one")
     ap.add_argument("--skip", default="", help="comma-separated stages to leave out: hostile,sweep,ort,fuzz,matrix,render")
