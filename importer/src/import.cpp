@@ -7,14 +7,42 @@
 
 #include <onnximport/import.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <stdexcept>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace onnximport {
+
+namespace detail {
+
+void release_passed_input(const Storage& storage, const uint8_t* begin, const uint8_t* end) noexcept {
+    // Only a MAP_PRIVATE, read-only mapping of the model file: dropping its pages loses
+    // nothing (the next access faults them in again from the file). A caller's array
+    // (import_bytes) is never touched.
+    if (!storage.input_mapping || !storage.input) return;
+    static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    // The kernel maps up to 64 KiB around each fault (fault-around, which MADV_RANDOM does
+    // not turn off): each header read pulls in the tail of the payload before it and the
+    // head of the one after. Releasing costs a TLB flush per call, so it is batched without
+    // any state: only a payload that crosses a multiple of `chunk` (from the input's start)
+    // releases, from 128 KiB before the previous multiple to its own last whole page. Every
+    // run of large payloads is covered; RSS stays within one chunk's fault-around windows.
+    constexpr uintptr_t chunk = 8u << 20, behind = 128 * 1024;
+    const auto base = reinterpret_cast<uintptr_t>(storage.input);
+    const uintptr_t b = reinterpret_cast<uintptr_t>(begin) - base, e = reinterpret_cast<uintptr_t>(end) - base;
+    if (b / chunk == e / chunk) return;
+    uintptr_t from = std::min(b, (e / chunk - 1) * chunk);
+    from = from > behind ? (from - behind) & ~(page - 1) : 0;
+    const uintptr_t to = e & ~(page - 1);
+    if (to > from) ::madvise(reinterpret_cast<void*>(base + from), to - from, MADV_DONTNEED);
+}
+
+}  // namespace detail
 
 namespace {
 
@@ -75,6 +103,11 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
                (options.load_mode == LoadMode::Auto && size > options.map_threshold);
     auto file = std::make_unique<detail::MappedFile>(fd, size, map);
     if (file->data()) {
+        // Without advice, a cold read of each tensor header reads ahead into the weights
+        // around it (spec section 6 notes the inflated resident size). MADV_RANDOM turns
+        // read-ahead off; the pages that fault-around still maps next to each header are
+        // released behind the reader (release_passed_input above).
+        file->advise_random();
         s.input = file->data();
         s.input_mapping = std::move(file);
     } else {
