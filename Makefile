@@ -35,7 +35,7 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 	  ctest --output-on-failure -j $(JOBS) -L asan
 
 sweep: build
-	tools/sweep.sh $(DATA)
+	BUILD=$(BUILD) tools/sweep.sh $(DATA)
 
 # The main job (issue 8): hostile corpus, sweep, .ort conformance, fuzz smoke of every
 # target, cross-importer matrix; writes $(BUILD)/report/ (index.html, report.json,

@@ -7,7 +7,8 @@
 // For DATA_DIR/<rel>/model.onnx it writes OUT_DIR/<rel>.dump, or, when the importer
 // refuses the model, OUT_DIR/<rel>.refused holding KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>
 // MESSAGE. Exit 0 when every model imported, 1 when any was refused, 2 on a usage or
-// I/O error. The last line on stdout gives the count and the wall time.
+// I/O error or when DATA_DIR holds no model. The last line on stdout gives the count
+// and the wall time.
 #include <onnximport/dump.hpp>
 #include <onnximport/import.hpp>
 
@@ -67,6 +68,10 @@ int main(int argc, char** argv) {
         rels = find_models(data);
     } catch (const fs::filesystem_error& e) {
         std::cerr << "dump-all: " << e.what() << '\n';
+        return exit_usage;
+    }
+    if (rels.empty()) {  // an empty sweep must not look like a clean one
+        std::cerr << "dump-all: no model.onnx under " << data.string() << '\n';
         return exit_usage;
     }
     size_t refused = 0;

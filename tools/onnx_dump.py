@@ -100,13 +100,27 @@ def field(msg, name, default):
 
 # ---- Representability ----------------------------------------------------------------
 
+# Fields of later onnx.proto versions that the importer reads, by (message, number): named
+# in skip reasons. Other unknown fields are reported by number only.
+NEWER_FIELDS = {
+    ("NodeProto", 8): "overload", ("NodeProto", 9): "metadata_props",
+    ("GraphProto", 16): "metadata_props", ("TensorProto", 16): "metadata_props",
+    ("ValueInfoProto", 4): "metadata_props", ("FunctionProto", 11): "attribute_proto",
+    ("FunctionProto", 12): "value_info", ("FunctionProto", 13): "overload",
+    ("FunctionProto", 14): "metadata_props",
+}
+
+
 def unknown_fields(msg, path, found):
     """Collects every unknown field of msg and its sub-messages (fields newer than this
     onnx, or enum values it does not know, which protobuf keeps as unknown fields)."""
     unknown = msg.UnknownFields()
     if len(unknown):
+        message = msg.DESCRIPTOR.name
         numbers = sorted({f.field_number for f in unknown})
-        found.append("%s (%s) field %s" % (path, msg.DESCRIPTOR.name, ",".join(map(str, numbers))))
+        named = ["%d (%s)" % (n, NEWER_FIELDS[(message, n)]) if (message, n) in NEWER_FIELDS else str(n)
+                 for n in numbers]
+        found.append("%s (%s) field %s" % (path, message, ", ".join(named)))
     for fd, value in msg.ListFields():
         if fd.type != fd.TYPE_MESSAGE:
             continue
