@@ -6,7 +6,8 @@ usage: selftest.py edge DATA_DIR
            writes models that cover what the backend data leaves out (every element type
            through its typed field and through raw_data, escapes, NaN payloads, every
            attribute kind, every TypeProto member, functions, training info, sparse and
-           external tensors); the sweep over DATA_DIR must pass every one
+           external tensors, nodes out of topological order); the sweep over DATA_DIR
+           must pass every one
        selftest.py can-fail BUILD_DIR
            proves the comparison can fail: a changed bit in one initializer, a reordered
            attribute and a float differing only in its NaN payload each produce a diff,
@@ -255,6 +256,21 @@ def function_models(data_dir):
     save(model, data_dir, "functions_training")
 
 
+def reordered_models(data_dir):
+    """Nodes not in topological order: resolution sorts them (spec section 4), and the dump
+    must still list them in file order, as the Python side sees them. The subgraph's
+    nodes are out of order too."""
+    late = helper.make_node("Neg", ["m"], ["y2"], name="reads m, listed first")
+    early = helper.make_node("Abs", ["x"], ["m"], name="writes m")
+    body = helper.make_graph([helper.make_node("Identity", ["b1"], ["b2"]),
+                              helper.make_node("Identity", ["m"], ["b1"])], "body", [],
+                             [helper.make_tensor_value_info("b2", TensorProto.FLOAT, [2])])
+    cond = helper.make_node("If", ["c"], ["y3"], then_branch=body, else_branch=body)
+    c = TensorProto(name="c", data_type=TensorProto.BOOL, dims=[], int32_data=[1])
+    model = base_model("reordered", nodes=[cond, late, early], initializers=[c])
+    save(model, data_dir, "reordered_nodes")
+
+
 def cmd_edge(data_dir):
     if os.path.exists(data_dir):
         shutil.rmtree(data_dir)
@@ -262,6 +278,7 @@ def cmd_edge(data_dir):
     attribute_models(data_dir)
     type_models(data_dir)
     function_models(data_dir)
+    reordered_models(data_dir)
     return 0
 
 
