@@ -81,6 +81,8 @@ private:
     uint64_t written_ = 0;
 };
 
+}  // namespace
+
 /// Deterministic weights for tensor `index`: floats in [-0.5, 0.5) from an LCG.
 void fill_weights(int index, std::vector<float>& buf) {
     uint32_t x = 0x9E3779B9u * static_cast<uint32_t>(index + 1);
@@ -92,6 +94,8 @@ void fill_weights(int index, std::vector<float>& buf) {
         f = v - 1.5f;
     }
 }
+
+namespace {
 
 WireWriter tensor_value_info(const std::string& name, const std::vector<int64_t>& dims) {
     WireWriter shape;

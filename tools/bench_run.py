@@ -225,6 +225,13 @@ def main(argv: list) -> int:
 
     res = {"machine": machine(), "date": datetime.datetime.now().isoformat(timespec="seconds"),
            "command": "make bench", "repeat": repeat, "load_before": load(), "models": {}}
+    # The mapped import releases the pages behind each weight payload: check that every
+    # weight still reads back as generated before timing anything.
+    for name in ("big", "big-external"):
+        if only is None or name in only:
+            v = subprocess.run([exe, "verify", paths[name]], capture_output=True, text=True)
+            res.setdefault("verified", {})[name] = json.loads(v.stdout) if v.returncode == 0 else v.stderr.strip()
+            log(f"verify {name}: {res['verified'][name]}")
     for name, imps in PLAN.items():
         if only and name not in only:
             continue
