@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace onnximport::detail {
@@ -135,17 +136,22 @@ void read_model(Context& c, Reader& r, Model& m);
 
 /// Reads one repeated message field and appends to vec. At the first occurrence the
 /// vector is sized to the occurrences present in the rest of the message (one cheap scan
-/// of the keys), so a 200,000-node graph is not grown and moved eighteen times. The item
-/// is read in place: nothing a nested read does can append to this same vector.
+/// of the keys), so a 200,000-node graph is not grown and moved eighteen times. Tensors
+/// are not counted: their keys sit between the weights, and walking them would touch a page
+/// of a mapped model per tensor, and make the heap use depend on the weights' sizes (where
+/// the scan stops). The item is read in place: nothing a nested read does can append to
+/// this same vector.
 template <class T, class Read>
 void read_repeated_message(Context& c, Reader& r, std::string_view field, std::vector<T>& vec, Read&& read) {
     if (!r.is(WireType::Len)) {
         r.skip();
         return;
     }
-    if (vec.empty()) {
-        const uint64_t n = r.count_len_fields(r.field());
-        if (n > 1) vec.reserve(n);
+    if constexpr (!std::is_same_v<T, TensorView>) {
+        if (vec.empty()) {
+            const uint64_t n = r.count_len_fields(r.field());
+            if (n > 1) vec.reserve(n);
+        }
     }
     int64_t index = static_cast<int64_t>(vec.size());
     T& item = vec.emplace_back();

@@ -107,6 +107,9 @@ public:
     /// to the end of the range: the exact size of a repeated message field, counted from
     /// what is present (each occurrence is at least two bytes), never from a declared
     /// length. Stops quietly at anything malformed; the parse that follows reports it.
+    /// Also stops, with the count so far (a lower bound), before a payload of
+    /// release_threshold bytes or more: scanning on would touch the key of every tensor of
+    /// a mapped model, a page each, long before the reader gets there to release them.
     uint64_t count_len_fields(uint32_t field) const noexcept {
         const uint64_t wanted = uint64_t{field} << 3 | 2;
         const uint8_t* p = key_at_;
@@ -126,7 +129,8 @@ public:
                 break;
             case 2: {
                 uint64_t len;
-                if (!peek_varint(p, len) || len > static_cast<uint64_t>(end_ - p)) return n;
+                if (!peek_varint(p, len) || len > static_cast<uint64_t>(end_ - p) || len >= release_threshold)
+                    return n;
                 p += len;
                 if (key == wanted) ++n;
                 break;
