@@ -109,7 +109,7 @@ def tail(path, chars=6000):
         return ""
 
 
-CLOSING = re.compile(r"(?:^|\s|:)(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$")
+CLOSING = re.compile(r"(?:^|\s|:)(\d+) passed, (\d+) failed(?:, (\d+) skipped)?(?:\s.*)?$")
 
 
 def closing_counts(text):
@@ -196,31 +196,48 @@ def stage_hostile(args, stages):
 
 # ---------------------------------------------------------------- sweep
 
-def sweep_models(sweep_out):
-    """Per-model rows from the sweep's table under build/sweep/ (tools/sweep.sh).
+SWEEP_STATUS = {"pass": "passed", "skipped": "skipped", "refused": "failed", "diff": "failed", "fail": "failed"}
 
-    The table is a TSV: MODEL<TAB>STATUS[<TAB>NOTE]; a failed model's diff, if the sweep
-    kept one, sits beside it and becomes the model's detail page.
-    """
-    models = []
-    table = None
-    for name in ("results.tsv", "table.tsv", "sweep.tsv"):
-        if os.path.isfile(os.path.join(sweep_out, name)):
-            table = os.path.join(sweep_out, name)
-            break
-    if table is None:
+
+def sweep_models(sweep_out):
+    """Per-model rows of one sweep run: $BUILD/sweep/<data set>/table.tsv as sweep/report.py
+    writes it (model, status in pass/diff/refused/fail/skipped, detail), or None."""
+    table = os.path.join(sweep_out, "table.tsv")
+    if not os.path.isfile(table):
         return None
+    models = []
     with open(table, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if not line.strip() or line.startswith("#"):
-                continue
+        for n, line in enumerate(f):
             parts = line.rstrip("\n").split("\t")
-            if parts[0] in ("model", "MODEL"):
+            if n == 0 and parts[0] == "model":
                 continue
-            status = parts[1].lower() if len(parts) > 1 else "failed"
-            status = {"pass": "passed", "ok": "passed", "fail": "failed", "skip": "skipped"}.get(status, status)
-            models.append({"name": parts[0], "status": status, "reason": parts[2] if len(parts) > 2 else ""})
+            if not parts[0]:
+                continue
+            raw = parts[1] if len(parts) > 1 else "fail"
+            models.append({"name": parts[0], "status": SWEEP_STATUS.get(raw, "failed"), "outcome": raw,
+                           "reason": f"{raw}: {parts[2]}" if len(parts) > 2 and parts[2] else raw})
     return models
+
+
+def keep_sweep_files(sweep_out, keep, model):
+    """Copies what a reader of one model's detail page needs into the report folder: the
+    diff, and both dumps (or the refusal) of a model that did not pass."""
+    files, detail = [], ""
+    candidates = [("diffs", ".diff", "diff of the two dumps"), ("cpp", ".dump", "our dump"),
+                  ("cpp", ".refused", "our refusal"), ("py", ".dump", "the onnx package's dump"),
+                  ("py", ".failed", "the onnx package's failure"), ("py", ".skipped", "why the Python side skipped")]
+    for side, ext, label in candidates:
+        src = os.path.join(sweep_out, side, model["name"] + ext)
+        if not os.path.isfile(src):
+            continue
+        dst = os.path.join(keep, side, model["name"] + ext + ".txt")
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copyfile(src, dst)
+        files.append({"label": label, "path": dst})
+        if ext in (".diff", ".refused", ".failed") and not detail:
+            with open(src, encoding="utf-8", errors="replace") as f:
+                detail = f.read(20000)
+    return files, detail
 
 
 def stage_sweep(args, stages):
@@ -269,17 +286,19 @@ def stage_sweep(args, stages):
             runs.append({"id": run_id, "label": label, "status": "not run", "reason": reason, "data_dir": data})
             continue
         run = {"id": run_id, "label": label, "status": "run", "data_dir": data, **counts, "seconds": round(secs, 1)}
-        sweep_out = os.path.join(args.build, "sweep")
+        sweep_out = os.path.join(args.build, "sweep", os.path.basename(os.path.normpath(data)))
         models = sweep_models(sweep_out)
         if models is not None:
-            # Keep this run's table: the next data set's run overwrites build/sweep/.
+            # Copies into the report folder, so the report can be moved or published whole.
             keep = os.path.join(args.out, "sweep", run_id)
             shutil.rmtree(keep, ignore_errors=True)
             os.makedirs(keep, exist_ok=True)
+            shutil.copyfile(os.path.join(sweep_out, "table.tsv"), os.path.join(keep, "table.tsv"))
             for m in models:
                 if m["status"] != "passed":
-                    m["detail"] = sweep_detail(sweep_out, m["name"])
+                    m["files"], m["detail"] = keep_sweep_files(sweep_out, keep, m)
             run["models"] = models
+            run["table"] = os.path.join(keep, "table.tsv")
         else:
             run["models"] = []
             run["note"] = "the sweep wrote no per-model table; counts come from its closing line"
@@ -290,16 +309,6 @@ def stage_sweep(args, stages):
     runs.sort(key=lambda r: order.get(r["id"], 2))
     return {"status": "run" if any(r["status"] == "run" for r in runs) else "not run",
             "reason": "; ".join(r.get("reason", "") for r in runs if r["status"] != "run"), "runs": runs}
-
-
-def sweep_detail(sweep_out, name):
-    """The diff or refusal the sweep kept for one model, if any (first 20 kB)."""
-    for pattern in (f"{name}.diff", f"{name}.refused", f"diff/{name}.diff", f"{name}/diff.txt"):
-        path = os.path.join(sweep_out, pattern)
-        if os.path.isfile(path):
-            with open(path, encoding="utf-8", errors="replace") as f:
-                return f.read(20000)
-    return ""
 
 
 # ---------------------------------------------------------------- .ort

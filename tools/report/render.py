@@ -169,6 +169,8 @@ def render_sweep(report, out_dir):
         if run["status"] != "run":
             parts.append(not_run(run))
             continue
+        if run.get("table") and os.path.exists(run["table"]):
+            parts.append(f'<p>per-model table: <a href="{escape(os.path.relpath(run["table"], out_dir))}">table.tsv</a></p>')
         parts.append(f'<p>{escape(run.get("data_dir", ""))}: <strong>{run["passed"]} passed, {run["failed"]} failed'
                      f'{", " + str(run["skipped"]) + " skipped" if run.get("skipped") else ""}</strong>'
                      f'{" — " + escape(run["closing_line"]) if run.get("closing_line") else ""}</p>')
@@ -181,7 +183,7 @@ def render_sweep(report, out_dir):
             link = ""
             if m.get("detail") or m.get("files"):
                 rel = f'details/sweep/{safe_name(run["id"])}/{safe_name(m["name"])}.html'
-                write(os.path.join(out_dir, rel), render_sweep_detail(run, m))
+                write(os.path.join(out_dir, rel), render_sweep_detail(run, m, os.path.dirname(os.path.join(out_dir, rel))))
                 link = f'<a href="{rel}">detail</a>'
             cls = {"passed": "pass", "failed": "fail"}.get(m["status"], "skip")
             rows.append(f'<tr class="{cls}"><td>{escape(m["name"])}</td><td>{escape(m["status"])}</td>'
@@ -197,8 +199,9 @@ def render_sweep(report, out_dir):
     return "".join(parts)
 
 
-def render_sweep_detail(run, m):
-    files = "".join(f'<li><a href="{escape(f["href"])}">{escape(f["label"])}</a></li>' for f in m.get("files", []))
+def render_sweep_detail(run, m, page_dir):
+    files = "".join(f'<li><a href="{escape(os.path.relpath(f["path"], page_dir))}">{escape(f["label"])}</a></li>'
+                    for f in m.get("files", []) if os.path.exists(f["path"]))
     body = (f'<p>data set: {escape(run["label"])}</p><p>result: <strong>{escape(m["status"])}</strong> '
             f'{escape(m.get("reason", ""))}</p>'
             + (f"<ul>{files}</ul>" if files else "")
