@@ -108,6 +108,22 @@ def render_summary(report):
     else:
         cards.append(f'<div class="card"><div class="label">fuzz smoke</div><div class="notrun">not run</div>'
                      f'<div class="label">{escape(fz.get("reason") or "")}</div></div>')
+    m = report.get("matrix", {})
+    if m.get("status") == "run":
+        lines = []
+        for imp in m["importers"]:
+            ms = m["summary"].get(imp["id"])
+            if ms is None:
+                lines.append(f'<div class="label">{escape(imp["id"])}: not run</div>')
+                continue
+            lines.append(f'<div class="label"><strong>{escape(imp["id"])}</strong>: accepts {ms["accepted_spec_refuses"]} '
+                         f'the spec refuses, refuses {ms["refused_spec_accepts"]} it accepts, {ms["crashed"]} crashed, '
+                         f'{ms["timeout"]} timed out</div>')
+        cards.append(f'<div class="card" id="matrix-card"><div class="label">cross-importer matrix '
+                     f'({len(m["cases"])} cases)</div>{"".join(lines)}</div>')
+    else:
+        cards.append(f'<div class="card"><div class="label">cross-importer matrix</div><div class="notrun">not run</div>'
+                     f'<div class="label">{escape(m.get("reason") or "")}</div></div>')
     total_failed = s.get("failed", 0)
     verdict = "all suites that ran passed" if total_failed == 0 else f"{total_failed} cases failed"
     stages = "".join(
@@ -173,7 +189,7 @@ def render_sweep(report, out_dir):
             parts.append(f'<p>per-model table: <a href="{escape(os.path.relpath(run["table"], out_dir))}">table.tsv</a></p>')
         parts.append(f'<p>{escape(run.get("data_dir", ""))}: <strong>{run["passed"]} passed, {run["failed"]} failed'
                      f'{", " + str(run["skipped"]) + " skipped" if run.get("skipped") else ""}</strong>'
-                     f'{" — " + escape(run["closing_line"]) if run.get("closing_line") else ""}</p>')
+                     f'</p><p>closing line of tools/sweep.sh: <code>{escape(run.get("closing_line", ""))}</code></p>')
         models = run.get("models", [])
         # Failures first: they are what a reader came for; passes fold away.
         order = {"failed": 0, "skipped": 1, "passed": 2}
@@ -249,7 +265,7 @@ def render_case_detail(case, importers, corpus_rel):
         where = ""
         if r.get("offset") is not None or r.get("field_path"):
             where = f'offset {r.get("offset", "-")}, <code class="path">{escape(r.get("field_path") or "-")}</code>'
-        rows.append(f'<tr>{outcome_cell(r, imp["id"]).replace("<td", "<td", 1)}<td>{escape(imp["label"])}</td>'
+        rows.append(f'<tr><td>{escape(imp["label"])}</td>{outcome_cell(r, imp["id"])}'
                     f'<td>{VERDICT[r["match"]]}</td><td>{where}</td>'
                     f'<td class="msg">{escape(r.get("message", ""))}</td><td class="num">{r.get("seconds", 0):.3f}</td></tr>')
     expected = "accepted" if case["expected"] == "accept" else f'refused as {case.get("expected_kind") or "any kind"}'
@@ -272,7 +288,7 @@ def render_case_detail(case, importers, corpus_rel):
             + (f'<p>facts checked: <code>{escape(json.dumps(facts, sort_keys=True))}</code></p>' if facts else "")
             + (f'<p><a href="{escape(corpus_rel)}">download {escape(case["file"])}</a> ({case.get("size", len(data))} bytes)</p>'
                if exists else "")
-            + '<table><tr><th>outcome</th><th>importer</th><th>verdict</th><th>where</th><th>message</th><th>s</th></tr>'
+            + '<table><tr><th>importer</th><th>outcome</th><th>verdict</th><th>where</th><th>message</th><th>s</th></tr>'
             + "".join(rows) + "</table>"
             + "<h3>bytes</h3>" + (hexdump(data, ours.get("offset")) if exists
                                   else "<p>not a regular file (a folder, a link or missing): that is the case</p>"))
@@ -299,10 +315,13 @@ def render_hostile(report, out_dir):
                  f'name gives, or imported for <code>accept-</code> cases. <strong>{h["passed"]} passed, '
                  f'{h["failed"]} failed{", " + str(h["skipped"]) + " skipped (import from bytes: judged by hostile_tests)" if h.get("skipped") else ""}.</strong>{" " + escape(h["runner_line"]) if h.get("runner_line") else ""}</p>')
     rows = []
-    importers = m.get("importers", [{"id": "onnximport", "label": "onnx-gauntlet"}])
+    importers = m.get("importers", [{"id": "onnximport", "label": "onnx-gauntlet (this importer)"}])
+    # A case's page shows every importer's result: the matrix has them all.
+    peer_results = {c["file"]: c["results"] for c in m.get("cases", [])}
     for case in h["cases"]:
         rel = f'details/hostile/{safe_name(case["file"])}.html'
-        write(os.path.join(out_dir, rel), render_case_detail(case, importers, f'../../corpus/{case["file"]}'))
+        full = dict(case, results={**peer_results.get(case["file"], {}), **case["results"]})
+        write(os.path.join(out_dir, rel), render_case_detail(full, importers, f'../../corpus/{case["file"]}'))
         r = case["results"].get("onnximport", {})
         expected = "accept" if case["expected"] == "accept" else (case.get("expected_kind") or "refuse")
         ours = r.get("kind") if r.get("outcome") == "refused" else r.get("outcome", "—")
