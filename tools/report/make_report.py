@@ -56,9 +56,11 @@ class Stages:
                            "reason": reason, "log": os.path.relpath(log, self.out_dir) if log else None})
 
 
-def run_logged(cmd, log_path, timeout, label, cwd=ROOT, env=None):
+def run_logged(cmd, log_path, timeout, label, cwd=ROOT, env=None, on_line=None):
     """Runs `cmd`, output to `log_path`; a heartbeat with the last line every 15 s.
 
+    With `on_line`, each output line is also handed over as (seconds since start, text)
+    the moment it arrives (the fuzz stage times libFuzzer's status lines this way).
     Returns (exit code or None on timeout, seconds). The child gets its own process
     group so a timeout ends everything it started.
     """
@@ -67,8 +69,17 @@ def run_logged(cmd, log_path, timeout, label, cwd=ROOT, env=None):
     with open(log_path, "wb") as log:
         log.write(("$ " + " ".join(cmd) + "\n").encode())
         log.flush()
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=cwd, env=env,
-                                start_new_session=True)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE if on_line else log, stderr=subprocess.STDOUT,
+                                cwd=cwd, env=env, start_new_session=True)
+        reader = None
+        if on_line:
+            def pump():
+                for raw in iter(proc.stdout.readline, b""):
+                    log.write(raw)
+                    log.flush()
+                    on_line(time.monotonic() - start, raw.decode("utf-8", "replace").rstrip("\n"))
+            reader = threading.Thread(target=pump, daemon=True)
+            reader.start()
         stop = threading.Event()
 
         def heartbeat():
@@ -85,6 +96,8 @@ def run_logged(cmd, log_path, timeout, label, cwd=ROOT, env=None):
             rc = None
         finally:
             stop.set()
+        if reader:
+            reader.join(timeout=10)
     return rc, time.monotonic() - start
 
 
@@ -340,12 +353,12 @@ STAT = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+)(?: corp: (\d+)/\S+)?.
 FINAL = re.compile(r"stat::(\w+):\s+(\d+)")
 
 
-def parse_libfuzzer(text, seconds):
+def parse_libfuzzer(text, seconds, timed=None):
     """Execs, coverage and a coverage-over-time series from libFuzzer's own status lines.
 
-    libFuzzer prints `#EXECS KIND cov: N ft: N corp: N/.. exec/s: N`; the time of a line is
-    estimated from its exec count and the campaign's mean rate, which is what the
-    campaign's statistics give without a timestamp per line.
+    libFuzzer prints `#EXECS KIND cov: N ft: N corp: N/.. exec/s: N`. `timed` holds the
+    (seconds, cov) points seen as the lines arrived; without them, a line's time is
+    estimated from its exec count and the campaign's mean rate.
     """
     points, last = [], None
     for line in text.splitlines():
@@ -366,6 +379,8 @@ def parse_libfuzzer(text, seconds):
     if execs and seconds:
         stats.setdefault("exec_per_sec", int(execs / seconds))
         stats["series"] = [(round(seconds * e / execs, 2), c) for e, c in points]
+    if timed:
+        stats["series"] = [(round(t, 2), c) for t, c in timed]
     return stats
 
 
@@ -411,12 +426,19 @@ def stage_fuzz(args, stages):
     for name in names:
         say(f"fuzz: {name} for {args.fuzz_seconds} s")
         tlog = os.path.join(args.out, "logs", f"fuzz-{name}.log")
+        timed = []
+
+        def status_line(t, line, timed=timed):
+            m = STAT.match(line.strip())
+            if m:
+                timed.append((t, int(m.group(3))))
+
         rc, secs = run_logged([runner, name, "--seconds", str(args.fuzz_seconds)], tlog,
-                              args.fuzz_seconds * 4 + 120, f"fuzz {name}")
+                              args.fuzz_seconds * 4 + 120, f"fuzz {name}", on_line=status_line)
         text = tail(tlog, 4 << 20)
         t = {"name": name, "seconds": args.fuzz_seconds, "wall_seconds": round(secs, 1),
              "log": os.path.relpath(tlog, args.out), "log_tail": text[-5000:]}
-        t.update(parse_libfuzzer(text, args.fuzz_seconds))
+        t.update(parse_libfuzzer(text, args.fuzz_seconds, timed))
         crashes = len(re.findall(r"==\d+==\s*ERROR|deadly signal|Test unit written to .*crash-", text))
         t["crashes"] = crashes
         if rc is None:
