@@ -7,7 +7,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 DATA       ?=
 
-.PHONY: all build deps test test-unit test-asan sweep report fuzz bench coverage clean
+.PHONY: all build deps test test-unit test-asan sweep hostile report fuzz bench coverage clean
 
 all: build
 
@@ -36,6 +36,14 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 
 sweep: build
 	BUILD=$(BUILD) tools/sweep.sh $(DATA)
+
+# The hostile corpus (issue 4): regenerate the committed hostile/corpus/, write the full
+# corpus (2 GiB sparse files and the 10^6-node chain included) to $(BUILD)/hostile-corpus,
+# and run the CLI over it with tools/run_corpus.sh.
+hostile: build
+	$(BUILD)/bin/hostile-gen --committed hostile/corpus
+	$(BUILD)/bin/hostile-gen $(BUILD)/hostile-corpus
+	tools/run_corpus.sh --with-options --quiet "$(BUILD)/bin/onnximport check" $(BUILD)/hostile-corpus
 
 # The main job (issue 8): hostile corpus, sweep, .ort conformance, fuzz smoke of every
 # target, cross-importer matrix; writes $(BUILD)/report/ (index.html, report.json,

@@ -1,0 +1,98 @@
+// The hostile corpus as data (ARCHITECTURE.md, "Hostile corpus"; spec section 8): each
+// case is one file named <kind>-<case>.onnx or accept-<case>.onnx, with its expected
+// outcome, the spec sentence it exercises and, for accepted files, the facts to check.
+// Side files (external data, links, folders) are entries too. Writing is deterministic:
+// the same entries give the same bytes, in the same order, on every run.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hostile {
+
+using json = nlohmann::json;  // std::map objects: keys come out sorted, hence stable
+
+/// A sentence of the spec: its section number and its text, quoted verbatim.
+struct Rule {
+    const char* section;
+    const char* text;
+};
+
+/// One thing written under the output folder.
+struct Entry {
+    enum class Type { File, Directory, Symlink, HardLink, Sparse };
+    std::string path;  ///< relative to the output folder, '/'-separated
+    Type type = Type::File;
+    std::string bytes;   ///< File: the contents; Sparse: the leading bytes
+    std::string target;  ///< Symlink: the link text; HardLink: the existing entry's path
+    uint64_t size = 0;   ///< Sparse: the file's size (the rest is a hole of zeros)
+    bool generated_only = false;  ///< not committed (git cannot hold it, or it is too big)
+};
+
+struct Case {
+    std::string file;
+    bool accept = false;
+    std::string kind;  ///< refusals: Malformed, InvalidModel, Unsupported, ExternalData, Io
+    Rule rule{};
+    std::string why;
+    json facts;    ///< accepts: what the imported model must show
+    json options;  ///< non-default import options ({"max_nesting": 8}, {"import": "bytes"})
+    bool generated_only = false;
+};
+
+class Corpus {
+public:
+    /// A file that must be refused with `kind` ("Malformed", ...). Returns the case for
+    /// options or flags.
+    Case& refuse(std::string_view kind, std::string_view name, Rule rule, std::string why, std::string bytes);
+    /// A file that must import; `facts` says what to check.
+    Case& accept(std::string_view name, Rule rule, std::string why, std::string bytes, json facts = json::object());
+    /// A case whose .onnx path is not a plain file (a folder, a link): the entry is added
+    /// by the caller under the returned file name.
+    Case& refuse_entry(std::string_view kind, std::string_view name, Rule rule, std::string why, Entry entry);
+    /// A model file bigger than git or memory should hold: `head` then zeros to `size`.
+    Case& sparse_case(bool accept, std::string_view kind, std::string_view name, Rule rule, std::string why,
+                      std::string head, uint64_t size, json facts = json::object());
+
+    void side_file(std::string path, std::string bytes);
+    void side_dir(std::string path);
+    void side_symlink(std::string path, std::string target);
+    void side_hardlink(std::string path, std::string existing);
+    void side_sparse(std::string path, uint64_t size);  ///< generated only
+
+    const std::vector<Case>& cases() const { return cases_; }
+    const std::vector<Entry>& entries() const { return entries_; }
+
+    /// Entries left out of the committed corpus (flagged on the entry or on its case).
+    bool is_generated_only(const Entry& e) const;
+    json manifest() const;
+    /// Writes every entry and manifest.json under out (created if needed). With
+    /// committed_only, entries marked generated_only are left out (the manifest is the same).
+    void write(const std::filesystem::path& out, bool committed_only) const;
+
+private:
+    Case& add_case(bool accept, std::string_view kind, std::string_view name, Rule rule, std::string why);
+    std::vector<Case> cases_;
+    std::vector<Entry> entries_;
+};
+
+/// Lower-case hex SHA-256 of bytes (for tensor facts).
+std::string sha256_hex(std::string_view bytes);
+
+// One function per spec section; each adds its cases.
+void add_wire_cases(Corpus& c);      // section 1
+void add_message_cases(Corpus& c);   // section 2
+void add_tensor_cases(Corpus& c);    // section 3
+void add_graph_cases(Corpus& c);     // section 4
+void add_external_cases(Corpus& c);  // section 5
+void add_io_cases(Corpus& c);        // sections 6 and 7
+
+/// Every case of every section.
+Corpus build_corpus();
+
+}  // namespace hostile

@@ -1,0 +1,408 @@
+// The hostile corpus as tests (spec section 8; ARCHITECTURE.md, "Hostile corpus"):
+// the corpus is regenerated into a temporary folder and must equal the committed
+// hostile/corpus/ byte for byte; every case is imported and must end as the manifest
+// says, refusals with their kind and accepts with their facts; the manifest covers
+// every kind and sections 1 to 5; there are at least 150 cases.
+#define BOOST_TEST_MODULE hostile
+#include <boost/test/unit_test.hpp>
+
+#include "corpus.hpp"
+
+#include <onnximport/import.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using hostile::json;
+using namespace onnximport;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+#else
+constexpr bool sanitized = false;
+#endif
+
+std::string read_all(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+/// The corpus generated once per run into a temporary folder, removed at exit.
+struct Generated {
+    fs::path dir;
+    json manifest;
+    Generated() {
+        dir = fs::temp_directory_path() / ("onnx-gauntlet-hostile-" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        hostile::build_corpus().write(dir, false);
+        manifest = json::parse(read_all(dir / "manifest.json"));
+    }
+    ~Generated() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+};
+
+Generated& generated() {
+    static Generated g;
+    return g;
+}
+
+const fs::path committed_dir = fs::path(GAUNTLET_SOURCE_DIR) / "hostile" / "corpus";
+
+std::set<std::string> generated_only_paths(const json& manifest) {
+    std::set<std::string> out;
+    for (const auto& k : manifest["cases"])
+        if (k.value("generated_only", false)) out.insert(k["file"].get<std::string>());
+    for (const auto& s : manifest["side_files"])
+        if (s.value("generated_only", false)) out.insert(s["path"].get<std::string>());
+    return out;
+}
+
+/// path (relative, '/'-separated) -> "file:<bytes>", "dir", "link:<target>".
+std::map<std::string, std::string> snapshot(const fs::path& root, const std::set<std::string>& skip) {
+    // Walked by hand with symlink_status: a recursive iterator would stat the link loop.
+    std::map<std::string, std::string> out;
+    std::vector<fs::path> todo{root};
+    while (!todo.empty()) {
+        fs::path d = todo.back();
+        todo.pop_back();
+        for (const auto& e : fs::directory_iterator(d)) {
+            const std::string rel = e.path().lexically_relative(root).generic_string();
+            if (skip.count(rel)) continue;  // the 2 GiB sparse files are not read
+            const auto st = fs::symlink_status(e.path()).type();
+            if (st == fs::file_type::symlink) {
+                out[rel] = "link:" + fs::read_symlink(e.path()).string();
+            } else if (st == fs::file_type::directory) {
+                out[rel] = "dir";
+                todo.push_back(e.path());
+            } else {
+                out[rel] = "file:" + read_all(e.path());
+            }
+        }
+    }
+    return out;
+}
+
+// ---- Facts --------------------------------------------------------------------------
+
+const Node* find_node(const Graph& g, std::string_view name) {
+    for (const Node& n : g.nodes)
+        if (n.name == name) return &n;
+    return nullptr;
+}
+
+const Attribute* find_attr(const Node& n, std::string_view name) {
+    for (const Attribute& a : n.attributes)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char ch : s) {
+        if (ch == sep) out.push_back(std::move(cur)), cur.clear();
+        else cur += ch;
+    }
+    out.push_back(cur);
+    return out;
+}
+
+/// "node/attr[/node/attr...]": the attribute, walking into subgraphs.
+const Attribute* attr_at(const Graph& root, const std::string& path) {
+    auto parts = split(path, '/');
+    const Graph* g = &root;
+    const Attribute* a = nullptr;
+    for (size_t i = 0; i + 1 < parts.size(); i += 2) {
+        if (!g) return nullptr;
+        const Node* n = find_node(*g, parts[i]);
+        if (!n) return nullptr;
+        a = find_attr(*n, parts[i + 1]);
+        if (!a) return nullptr;
+        g = a->g ? a->g.get() : (a->graphs.empty() ? nullptr : &a->graphs[0]);
+    }
+    return a;
+}
+
+const TensorView* find_tensor(const Graph& g, std::string_view name) {
+    for (const TensorView& t : g.initializers)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+const ValueInfo* find_input(const Graph& g, std::string_view name) {
+    for (const ValueInfo& v : g.inputs)
+        if (v.name == name) return &v;
+    return nullptr;
+}
+
+std::string bytes_of(const TensorView& t) {
+    auto b = t.bytes();
+    return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
+
+std::string hex(std::string_view s) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out;
+    for (unsigned char ch : s) out += digits[ch >> 4], out += digits[ch & 15];
+    return out;
+}
+
+const char* kind_name(TypeProto::Kind k) {
+    switch (k) {
+    case TypeProto::Kind::None: return "none";
+    case TypeProto::Kind::Tensor: return "tensor";
+    case TypeProto::Kind::Sequence: return "sequence";
+    case TypeProto::Kind::Map: return "map";
+    case TypeProto::Kind::Optional: return "optional";
+    case TypeProto::Kind::SparseTensor: return "sparse_tensor";
+    case TypeProto::Kind::Opaque: return "opaque";
+    }
+    return "?";
+}
+
+json shape_json(const TypeProto& t) {
+    if (!t.has_shape) return nullptr;
+    json dims = json::array();
+    for (const Dimension& d : t.shape) {
+        if (d.kind == Dimension::Kind::Value) dims.push_back(d.value);
+        else if (d.kind == Dimension::Kind::Param) dims.push_back(std::string(d.param));
+        else dims.push_back(nullptr);
+    }
+    return dims;
+}
+
+json names_of_nodes(const Graph& g, const std::vector<uint32_t>& idx) {
+    json out = json::array();
+    for (uint32_t i : idx) out.push_back(std::string(g.nodes.at(i).name));
+    return out;
+}
+
+/// Checks every fact the manifest states; an unknown fact name is a failure, so the
+/// manifest cannot promise what nothing checks.
+void check_facts(Model& m, const json& facts) {
+    const Graph& g = *m.graph;
+    for (const auto& [key, want] : facts.items()) {
+        BOOST_TEST_CONTEXT("fact " << key) {
+            if (key == "ir_version") BOOST_TEST(m.ir_version == want.get<int64_t>());
+            else if (key == "model_version") BOOST_TEST(m.model_version == want.get<int64_t>());
+            else if (key == "producer_name_hex") BOOST_TEST(hex(m.producer_name) == want.get<std::string>());
+            else if (key == "nodes_were_reordered") BOOST_TEST(g.nodes_were_reordered == want.get<bool>());
+            else if (key == "node_count") BOOST_TEST(g.nodes.size() == want.get<size_t>());
+            else if (key == "initializer_count") BOOST_TEST(g.initializers.size() == want.get<size_t>());
+            else if (key == "node_order") {
+                json got = json::array();
+                for (const Node& n : g.nodes) got.push_back(std::string(n.name));
+                BOOST_TEST(got == want, got.dump() << " != " << want.dump());
+            } else if (key == "node_order_ends") {
+                BOOST_TEST_REQUIRE(!g.nodes.empty());
+                BOOST_TEST(g.nodes.front().name == want[0].get<std::string>());
+                BOOST_TEST(g.nodes.back().name == want[1].get<std::string>());
+            } else if (key == "function_names") {
+                json got = json::array();
+                for (const Function& f : m.functions) got.push_back(std::string(f.name));
+                BOOST_TEST(got == want, got.dump());
+            } else if (key == "bytes_after_close_throws_io") {
+                continue;  // checked last: it closes the model
+            } else {
+                for (const auto& [name, v] : want.items()) {
+                    BOOST_TEST_CONTEXT(name) {
+                        if (key == "tensor_sha256" || key == "tensor_bytes" || key == "tensor_data_type" ||
+                            key == "tensor_dims" || key == "tensor_strings") {
+                            const TensorView* t = find_tensor(g, name);
+                            BOOST_TEST_REQUIRE(t);
+                            if (key == "tensor_sha256") BOOST_TEST(hostile::sha256_hex(bytes_of(*t)) == v.get<std::string>());
+                            else if (key == "tensor_bytes") BOOST_TEST(t->byte_size() == v.get<uint64_t>());
+                            else if (key == "tensor_data_type") BOOST_TEST(t->data_type == v.get<int32_t>());
+                            else if (key == "tensor_dims") BOOST_TEST(json(t->dims) == v);
+                            else {
+                                json got = json::array();
+                                for (auto s : t->strings) got.push_back(std::string(s));
+                                BOOST_TEST(got == v);
+                            }
+                        } else if (key == "attribute_type" || key == "attribute_int" || key == "attribute_ints") {
+                            const Attribute* a = attr_at(g, name);
+                            BOOST_TEST_REQUIRE(a);
+                            if (key == "attribute_type") BOOST_TEST(static_cast<int>(a->type) == v.get<int>());
+                            else if (key == "attribute_int") BOOST_TEST(a->i == v.get<int64_t>());
+                            else BOOST_TEST(json(a->ints) == v);
+                        } else if (key == "captures") {
+                            const Attribute* a = attr_at(g, name);
+                            BOOST_TEST_REQUIRE(a);
+                            const Graph* sub = a->g ? a->g.get() : &a->graphs.at(0);
+                            std::vector<std::string> got(sub->captures.begin(), sub->captures.end());
+                            std::vector<std::string> exp = v.get<std::vector<std::string>>();
+                            std::sort(got.begin(), got.end());
+                            std::sort(exp.begin(), exp.end());
+                            BOOST_TEST(got == exp, json(got).dump() << " != " << json(exp).dump());
+                        } else if (key == "value_shape" || key == "value_decl_elem_type" || key == "value_type_kind") {
+                            const ValueInfo* vi = find_input(g, name);
+                            BOOST_TEST_REQUIRE(vi);
+                            if (key == "value_shape") BOOST_TEST(shape_json(vi->type) == v, shape_json(vi->type).dump());
+                            else if (key == "value_decl_elem_type") BOOST_TEST(vi->type.elem_type == v.get<int32_t>());
+                            else BOOST_TEST(std::string(kind_name(vi->type.kind)) == v.get<std::string>());
+                        } else if (key == "value_elem_type" || key == "consumers" || key == "consumer_count" ||
+                                   key == "input_has_default") {
+                            const Value* val = g.find_value(name);
+                            BOOST_TEST_REQUIRE(val);
+                            if (key == "value_elem_type") {
+                                BOOST_TEST_REQUIRE(val->type);
+                                BOOST_TEST(val->type->elem_type == v.get<int32_t>());
+                            } else if (key == "consumers") {
+                                BOOST_TEST(names_of_nodes(g, val->consumers) == v, names_of_nodes(g, val->consumers).dump());
+                            } else if (key == "consumer_count") {
+                                BOOST_TEST(val->consumers.size() == v.get<size_t>());
+                            } else {
+                                BOOST_TEST((val->initializer != nullptr) == v.get<bool>());
+                            }
+                        } else if (key == "opset_version") {
+                            const Node* n = find_node(g, name);
+                            BOOST_TEST_REQUIRE(n);
+                            BOOST_TEST(n->opset_version == v.get<int64_t>());
+                        } else if (key == "sparse_initializers") {
+                            const SparseTensor* st = nullptr;
+                            for (const SparseTensor& s : g.sparse_initializers)
+                                if (s.values.name == name) st = &s;
+                            BOOST_TEST_REQUIRE(st);
+                            BOOST_TEST(json(st->dims) == v["dims"]);
+                            BOOST_TEST(st->values.element_count == v["values"].get<uint64_t>());
+                            BOOST_TEST(st->indices.element_count == v["indices"].get<uint64_t>());
+                        } else {
+                            BOOST_ERROR("unknown fact " << key);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (facts.contains("bytes_after_close_throws_io")) {
+        const TensorView* t = find_tensor(g, facts["bytes_after_close_throws_io"].get<std::string>());
+        BOOST_TEST_REQUIRE(t);
+        m.close();
+        bool threw_io = false;
+        try {
+            (void)t->bytes();
+        } catch (const ImportError& e) {
+            threw_io = e.kind() == ErrorKind::Io;
+        }
+        BOOST_TEST(threw_io);
+    }
+}
+
+/// Imports one case as its options say.
+Model import_case(const fs::path& dir, const json& k, std::vector<uint8_t>& buffer) {
+    ImportOptions o;
+    const fs::path file = dir / k["file"].get<std::string>();
+    bool as_bytes = false;
+    if (k.contains("options")) {
+        const json& opt = k["options"];
+        if (opt.contains("max_nesting")) o.max_nesting = opt["max_nesting"].get<int>();
+        if (opt.contains("external_dir")) o.external_data_dir = dir / opt["external_dir"].get<std::string>();
+        as_bytes = opt.value("import", "") == "bytes";
+    }
+    if (!as_bytes) return import_file(file, o);
+    std::string s = read_all(file);
+    buffer.assign(s.begin(), s.end());
+    return import_bytes(buffer, k["file"].get<std::string>(), o);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(hostile_corpus)
+
+BOOST_AUTO_TEST_CASE(generator_is_deterministic) {
+    hostile::Corpus a = hostile::build_corpus(), b = hostile::build_corpus();
+    BOOST_TEST(a.manifest().dump() == b.manifest().dump());
+    BOOST_TEST_REQUIRE(a.entries().size() == b.entries().size());
+    for (size_t i = 0; i < a.entries().size(); ++i) {
+        BOOST_TEST(a.entries()[i].path == b.entries()[i].path);
+        BOOST_TEST((a.entries()[i].bytes == b.entries()[i].bytes), a.entries()[i].path);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(committed_corpus_is_what_the_generator_writes) {
+    Generated& gen = generated();
+    BOOST_TEST_REQUIRE(fs::is_directory(committed_dir), committed_dir << " is missing: run make hostile");
+    const auto only = generated_only_paths(gen.manifest);
+    auto fresh = snapshot(gen.dir, only);
+    auto committed = snapshot(committed_dir, {});
+    for (const auto& [path, what] : fresh) {
+        BOOST_TEST_CONTEXT(path) {
+            auto it = committed.find(path);
+            BOOST_TEST((it != committed.end()), "not committed: regenerate with make hostile");
+            if (it != committed.end()) BOOST_TEST((it->second == what), "differs from the generator's output");
+        }
+    }
+    for (const auto& [path, what] : committed)
+        BOOST_TEST((fresh.count(path) == 1), path << " is committed but not generated");
+}
+
+BOOST_AUTO_TEST_CASE(every_case_ends_as_the_manifest_says) {
+    Generated& gen = generated();
+    auto start = std::chrono::steady_clock::now();
+    size_t n = 0;
+    for (const json& k : gen.manifest["cases"]) {
+        const std::string file = k["file"].get<std::string>();
+        const bool accept = k["expect"] == "accept";
+        BOOST_TEST_CONTEXT(file << " (" << k["why"].get<std::string>() << ")") {
+            std::vector<uint8_t> buffer;
+            try {
+                Model m = import_case(gen.dir, k, buffer);
+                if (accept) check_facts(m, k["facts"]);
+                else BOOST_ERROR("imported, but should be refused as " << k.value("kind", "?"));
+            } catch (const ImportError& e) {
+                if (accept) BOOST_ERROR("refused (" << to_string(e.kind()) << ": " << e.what() << "), should import");
+                else BOOST_TEST(std::string(to_string(e.kind())) == k.value("kind", "?"), e.what());
+            } catch (const std::exception& e) {
+                BOOST_ERROR("escaped as a non-ImportError exception: " << e.what());
+            }
+        }
+        ++n;
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "hostile: imported " << n << " cases in " << seconds << " s\n";
+    // The 5-second budget of issue 4 is asserted by the ctest hostile_check_time (one
+    // onnximport check process over the corpus, unsanitized), not here: this loop also
+    // runs under ASan, where time means little.
+    (void)sanitized;
+}
+
+BOOST_AUTO_TEST_CASE(manifest_covers_every_kind_and_section) {
+    const json& m = generated().manifest;
+    std::map<std::string, int> kinds, sections;
+    for (const json& k : m["cases"]) {
+        const std::string file = k["file"].get<std::string>();
+        const std::string kind = k["expect"] == "accept" ? "accept" : k["kind"].get<std::string>();
+        ++kinds[kind];
+        ++sections[k["section"].get<std::string>()];
+        std::string prefix = kind;
+        std::transform(prefix.begin(), prefix.end(), prefix.begin(), [](unsigned char ch) { return std::tolower(ch); });
+        BOOST_TEST(file.rfind(prefix + "-", 0) == 0u, file << " is not named after its kind " << kind);
+        BOOST_TEST(!k["rule"].get<std::string>().empty());
+        BOOST_TEST(!k["why"].get<std::string>().empty());
+    }
+    for (const char* k : {"accept", "Malformed", "InvalidModel", "Unsupported", "ExternalData", "Io"})
+        BOOST_TEST(kinds[k] > 0, "no case of kind " << k);
+    for (const char* s : {"1", "2", "3", "4", "5"}) BOOST_TEST(sections[s] > 0, "no case for section " << s);
+    BOOST_TEST(m["cases"].size() >= 150u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
