@@ -37,6 +37,7 @@ import render as render_mod  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PYTHON = "/usr/bin/python3"
+PUBLISHED_CASE_LIMIT = 1 << 20  # case files larger than this are not copied into the report
 T0 = time.monotonic()
 
 
@@ -140,14 +141,17 @@ def closing_counts(text):
 
 def stage_hostile(args, stages):
     """Generate (or copy) the corpus into OUT/corpus and run our importer over every case."""
-    corpus_dir = os.path.join(args.out, "corpus")
+    # The corpus holds 2 GiB sparse files: it lives beside the report, not in it, so the
+    # report folder can be published or archived as it is; small case files are copied
+    # into OUT/corpus/ for the detail pages' download links.
+    corpus_dir = os.path.join(args.build, "report-corpus")
     shutil.rmtree(corpus_dir, ignore_errors=True)
     gen = os.path.join(args.build, "bin", "hostile-gen")
     committed = os.path.join(ROOT, "hostile", "corpus")
     log = os.path.join(args.out, "logs", "hostile-gen.log")
     source = None
     if args.corpus:
-        shutil.copytree(args.corpus, corpus_dir)
+        shutil.copytree(args.corpus, corpus_dir, symlinks=True)
         source = f"{args.corpus} (--corpus)"
         stages.add("hostile: copy corpus", "ok", 0, source)
     elif os.access(gen, os.X_OK):
@@ -158,7 +162,7 @@ def stage_hostile(args, stages):
         else:
             stages.add("hostile: generate corpus", "failed", secs, f"hostile-gen exit {rc}", log)
     if source is None and os.path.isfile(os.path.join(committed, "manifest.json")):
-        shutil.copytree(committed, corpus_dir)
+        shutil.copytree(committed, corpus_dir, symlinks=True)
         source = "the committed copy hostile/corpus/"
         stages.add("hostile: copy committed corpus", "ok", 0, source)
     if source is None:
@@ -167,6 +171,15 @@ def stage_hostile(args, stages):
         return {"status": "not run", "reason": reason}, []
 
     cases, meta = corpus_mod.load_corpus(corpus_dir)
+    published = os.path.join(args.out, "corpus")
+    shutil.rmtree(published, ignore_errors=True)
+    os.makedirs(published)
+    for case in cases:
+        if os.path.isfile(case["path"]) and not os.path.islink(case["path"]) \
+                and os.path.getsize(case["path"]) <= PUBLISHED_CASE_LIMIT:
+            shutil.copyfile(case["path"], os.path.join(published, case["file"]))
+    shutil.copyfile(os.path.join(corpus_dir, "manifest.json"), os.path.join(published, "manifest.json")) \
+        if os.path.isfile(os.path.join(corpus_dir, "manifest.json")) else None
     say(f"hostile: {len(cases)} cases ({source})")
     start = time.monotonic()
     ours = {}
@@ -550,7 +563,7 @@ def main():
     for name in ("index.html", "report.json", "junit.xml", "screenshot.png"):
         if os.path.exists(os.path.join(args.out, name)):
             os.remove(os.path.join(args.out, name))
-    for sub in ("details", "plots", "logs", "sweep"):
+    for sub in ("details", "plots", "logs", "sweep", "corpus"):
         shutil.rmtree(os.path.join(args.out, sub), ignore_errors=True)
     os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
     stages = Stages(args.out)

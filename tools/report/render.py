@@ -255,7 +255,7 @@ def outcome_cell(result, importer_id):
     return f'<td class="{cls}" title={quoteattr(result.get("message", ""))}>{escape(text)}</td>'
 
 
-def render_case_detail(case, importers, corpus_rel):
+def render_case_detail(case, importers, corpus_rel, published):
     rows = []
     for imp in importers:
         r = case["results"].get(imp["id"])
@@ -272,8 +272,10 @@ def render_case_detail(case, importers, corpus_rel):
     data = b""
     path = case.get("path")
     # Cases include folders, dangling links and 2 GiB sparse files: show at most the
-    # first 4 KiB of a regular file, and link only what exists.
-    exists = bool(path) and os.path.isfile(path)
+    # first 4 KiB of a regular file, and link only the copies the report holds.
+    if not (path and os.path.isfile(path)):
+        path = published
+    exists = os.path.isfile(path)
     if exists:
         try:
             with open(path, "rb") as f:
@@ -287,7 +289,9 @@ def render_case_detail(case, importers, corpus_rel):
             + (f'<p>{escape(case["description"])}</p>' if case.get("description") else "")
             + (f'<p>facts checked: <code>{escape(json.dumps(facts, sort_keys=True))}</code></p>' if facts else "")
             + (f'<p><a href="{escape(corpus_rel)}">download {escape(case["file"])}</a> ({case.get("size", len(data))} bytes)</p>'
-               if exists else "")
+               if os.path.isfile(published) else
+               f'<p>{case.get("size") or 0} bytes: not copied into the report (too big, or not a regular file); '
+               f'<code>hostile-gen DIR</code> writes it</p>' if exists else "")
             + '<table><tr><th>importer</th><th>outcome</th><th>verdict</th><th>where</th><th>message</th><th>s</th></tr>'
             + "".join(rows) + "</table>"
             + "<h3>bytes</h3>" + (hexdump(data, ours.get("offset")) if exists
@@ -321,7 +325,8 @@ def render_hostile(report, out_dir):
     for case in h["cases"]:
         rel = f'details/hostile/{safe_name(case["file"])}.html'
         full = dict(case, results={**peer_results.get(case["file"], {}), **case["results"]})
-        write(os.path.join(out_dir, rel), render_case_detail(full, importers, f'../../corpus/{case["file"]}'))
+        write(os.path.join(out_dir, rel), render_case_detail(full, importers, f'../../corpus/{case["file"]}',
+                                                             os.path.join(out_dir, "corpus", case["file"])))
         r = case["results"].get("onnximport", {})
         expected = "accept" if case["expected"] == "accept" else (case.get("expected_kind") or "refuse")
         ours = r.get("kind") if r.get("outcome") == "refused" else r.get("outcome", "—")
