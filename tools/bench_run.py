@@ -134,9 +134,14 @@ def targets(models: dict) -> list:
                     "value": f"{above:.1f} MiB", "met": above < 32})
     small = get("big-small", "ours-map")
     if big and small:
+        # The same graph with 1/256 of the weight bytes. The only allowed difference is the
+        # file name, which the model keeps twice (source name, error context).
+        name_diff = 2 * abs(len(big["target"]) - len(small["target"]))
+        diff = abs(big["heap_bytes"] - small["heap_bytes"])
         out.append({"target": "big, mapped: heap bytes independent of the weight size (1 GiB vs 4 MiB of weights)",
-                    "value": f"{big['heap_bytes']} vs {small['heap_bytes']} bytes",
-                    "met": big["heap_bytes"] == small["heap_bytes"]})
+                    "value": f"{big['heap_bytes']} vs {small['heap_bytes']} bytes (file names differ by "
+                             f"{name_diff // 2} bytes)",
+                    "met": diff <= name_diff})
     wide, wide_pb = get("wide", "ours-map"), get("wide", "protobuf")
     if wide and wide_pb:
         ratio = wide_pb["median"] / wide["median"]
@@ -180,6 +185,11 @@ def markdown(res: dict) -> str:
             tpy = r.get("time_ratio_python")
             pk = r.get("peak_ratio_protobuf")
             fail = f" ({r['failed']} refused)" if r.get("failed") else ""
+            if imp == "protobuf" and r.get("total_times"):
+                # The same child's read of the file plus the parse: the peer of ours-read.
+                tot = sorted(r["total_times"])
+                lines.append(f"| {name} | protobuf read+parse | {r['median_total'] * 1e3:.1f} "
+                             f"({tot[0] * 1e3:.1f}-{tot[-1] * 1e3:.1f}) | (same process) | | | | | | |")
             lines.append(
                 f"| {name} | {imp}{fail} | {fmt_ms(r)} | {r['peak_rss_kib'] / 1024:.1f} "
                 f"({r['peak_above_baseline_kib'] / 1024:.1f}) | {r['rss_after_kib'] / 1024:.1f} | {heap} | "

@@ -45,7 +45,9 @@ struct Storage {
 
     bool closed = false;
 
-    std::pmr::monotonic_buffer_resource arena{64 * 1024};
+    /// First block 4 KiB, then geometric growth: a small model (most of the backend tests)
+    /// does not pay 64 KiB of heap for its few names, a large one still gets few blocks.
+    std::pmr::monotonic_buffer_resource arena{4 * 1024};
 
     /// Copies a string into the arena; the view lives as long as the Model.
     std::string_view intern(std::string_view s) {
