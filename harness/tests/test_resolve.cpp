@@ -760,6 +760,28 @@ BOOST_AUTO_TEST_CASE(reversed_chain_of_200000_nodes_resolves) {
     BOOST_TEST(mid.consumers == (Indices{100000}), boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(value_index_finds_every_name_after_growing) {
+    // Inserted without reserve, so the table rehashes several times on the way.
+    std::vector<std::string> keys;
+    for (int i = 0; i < 5000; ++i) keys.push_back("name" + std::to_string(i * 7919));
+    ValueIndex index;
+    BOOST_TEST((index.find("name0") == index.end()));
+    for (uint32_t i = 0; i < keys.size(); ++i) BOOST_TEST_REQUIRE(index.try_emplace(keys[i], i).second);
+    BOOST_TEST(index.size() == keys.size());
+    bool all_found = true, repeats_refused = true;
+    for (uint32_t i = 0; i < keys.size(); ++i) {
+        auto it = index.find(keys[i]);
+        all_found = all_found && it != index.end() && it->second == i && it->first == keys[i];
+        auto [existing, inserted] = index.try_emplace(keys[i], 999999);
+        repeats_refused = repeats_refused && !inserted && existing->second == i;
+    }
+    BOOST_TEST(all_found);
+    BOOST_TEST(repeats_refused);
+    BOOST_TEST(index.size() == keys.size());
+    BOOST_TEST((index.find("name1") == index.end()));
+    BOOST_TEST((index.find("") == index.end()));
+}
+
 BOOST_AUTO_TEST_CASE(resolution_can_be_switched_off) {
     G g;
     g.in("X").node("Relu", {"nowhere"}, {"Y"}).out("Y");

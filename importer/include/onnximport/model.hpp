@@ -11,6 +11,7 @@
 #pragma once
 
 #include <onnximport/data_type.hpp>
+#include <onnximport/value_index.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -211,7 +212,7 @@ struct Graph {
     bool resolved = false;
     bool nodes_were_reordered = false;
     std::vector<Value> values;
-    std::unordered_map<std::string_view, uint32_t> value_index;  ///< name -> values[i]
+    ValueIndex value_index;  ///< name -> index into values
     std::vector<std::string_view> captures;  ///< outer values read here or by own subgraphs
 
     const Value* find_value(std::string_view value_name) const {
