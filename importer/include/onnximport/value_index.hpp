@@ -2,9 +2,9 @@
 // with linear probing, each slot holding the name, the value's index and a hash tag.
 //
 // Why not std::unordered_map: it allocates one node per name and a lookup follows bucket
-// -> node -> name; here a lookup reads one slot, then the name. On a 1,000,000-node chain
-// (tools/gen_chain) resolution spent most of its time in unordered_map lookups; this
-// table halves that (numbers in the commit that introduced it).
+// -> node -> name; here a lookup reads one slot, then the name. Resolving a
+// 1,000,000-node Relu chain spent most of its time in unordered_map lookups; with this
+// table resolution took about half as long (2.5 s against 5.0 s, same loaded machine).
 //
 // The interface is the subset of unordered_map that callers use: try_emplace, find,
 // end, size, reserve, clear. An iterator is a pointer to an Entry with `first` (the
