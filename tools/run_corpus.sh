@@ -4,8 +4,8 @@
 #
 #   tools/run_corpus.sh [--timeout S] [--with-options] [--quiet] CMD [DIR]
 #
-# CMD is run as `CMD FILE` (word-split, so "build/bin/onnximport check" works) in DIR
-# (default hostile/corpus). Exit 0 means accepted, any other exit means refused; a
+# CMD is run as `CMD DIR/FILE` (word-split, so "build/bin/onnximport check" works) for
+# each case of DIR (default hostile/corpus). Exit 0 means accepted, any other exit means refused; a
 # signal (exit > 128), a sanitizer report on stderr or exit 124 from the timeout is a
 # CRASH or TIMEOUT. Cases the manifest marks with options (max_nesting, external_dir,
 # import from bytes) need an importer that understands them: they are skipped unless
@@ -42,8 +42,9 @@ PY=/usr/bin/python3
 # One line per case: file, expect, kind, extra arguments ("-" when none, "SKIP" when the
 # options cannot be expressed on a command line).
 cases="$("$PY" - "$manifest" "$with_options" <<'EOF'
-import json, sys
+import json, os, sys
 m = json.load(open(sys.argv[1], encoding="utf-8"))
+corpus = os.path.dirname(os.path.abspath(sys.argv[1]))
 with_options = sys.argv[2] == "1"
 for k in m["cases"]:
     opts = k.get("options", {})
@@ -54,8 +55,8 @@ for k in m["cases"]:
         else:
             if "max_nesting" in opts:
                 extra += ["--max-nesting", str(opts["max_nesting"])]
-            if "external_dir" in opts:
-                extra += ["--external-dir", opts["external_dir"]]
+            if "external_dir" in opts:  # relative to the corpus folder
+                extra += ["--external-dir", os.path.join(corpus, opts["external_dir"])]
     print("\t".join([k["file"], k["expect"], k.get("kind", "-"),
                      "1" if k.get("generated_only") else "0", " ".join(extra) or "-"]))
 EOF
@@ -64,18 +65,18 @@ EOF
 passed=0 failed=0 skipped=0
 errfile="$(mktemp)"
 trap 'rm -f "$errfile"' EXIT
-cd "$dir" || exit 2
 while IFS=$'\t' read -r file expect kind genonly extra; do
   if [ "$extra" = "SKIP" ]; then
     status="skip(options)"; skipped=$((skipped + 1))
-  elif [ ! -e "$file" ] && [ ! -L "$file" ]; then
+  elif [ ! -e "$dir/$file" ] && [ ! -L "$dir/$file" ]; then
     if [ "$genonly" = "1" ]; then status="skip(generated-only)"; skipped=$((skipped + 1))
     else status="MISSING"; failed=$((failed + 1)); fi
   else
     args=()
     [ "$extra" != "-" ] && read -r -a args <<<"$extra"
+    # The subshell keeps bash's own "Segmentation fault" notice out of the table.
     # shellcheck disable=SC2086  # CMD is word-split on purpose
-    timeout -k 2 "$timeout_s" $cmd "${args[@]}" "$file" >/dev/null 2>"$errfile" </dev/null
+    ( timeout -k 2 "$timeout_s" $cmd "${args[@]}" "$dir/$file" >/dev/null 2>"$errfile" </dev/null; exit $? ) 2>/dev/null
     rc=$?
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
       status="TIMEOUT"
