@@ -20,9 +20,10 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Every test through CTest, then the same suites under ASan+UBSan.
+# Every test through CTest, then the same suites under ASan+UBSan. Timed checks (label
+# perf) are benchmarks, not tests: `cd build && ctest -L perf` runs them.
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE perf
 	$(MAKE) test-asan
 
 $(ASAN_BUILD)/build.ninja:
@@ -64,5 +65,21 @@ bench: deps
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target gauntlet_bench
 	tools/bench_run.py --build $(BENCH_BUILD) --out $(BUILD)/bench $(BENCH_ARGS)
 
+# Continuous fuzzing (issue 6): every target for FUZZ_TIME seconds (tools/run_fuzz.sh
+# merges new coverage into corpus/TARGET/ and files crashes under corpus/regression/).
+FUZZ_TIME    ?= 60
+FUZZ_JOBS    ?= 1
+FUZZ_ENGINE  ?= libfuzzer
+FUZZ_TARGETS ?= fuzz_model fuzz_tensor fuzz_wire fuzz_diff_protobuf
+fuzz: deps
+	tools/setup_fuzz.sh $(if $(filter afl,$(FUZZ_ENGINE)),--afl)
+	@status=0; for t in $(FUZZ_TARGETS); do \
+	  tools/run_fuzz.sh $$t --seconds $(FUZZ_TIME) --jobs $(FUZZ_JOBS) --engine $(FUZZ_ENGINE) || status=1; \
+	done; exit $$status
+
+# Source-based coverage of importer/ from the tests plus the corpora (build-fuzzcov/).
+coverage: deps
+	tools/coverage.sh
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) build-fuzz build-cov
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) build-fuzz build-fuzzcov build-cov
