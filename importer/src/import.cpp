@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <stdexcept>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -72,9 +73,16 @@ void read_into(Model& m, const ImportOptions& o, const std::filesystem::path* mo
     auto& s = m.storage();
     detail::Context c(s, s.input, s.input_size, o.max_nesting, "ModelProto");
     detail::Reader r(c, s.input, s.input + s.input_size);
-    detail::read_model(c, r, m);
-    if (o.load_external_data) detail::load_external_data(m, o, model_dir);
-    if (o.resolve) detail::resolve_model(m);
+    try {
+        detail::read_model(c, r, m);
+        if (o.load_external_data) detail::load_external_data(m, o, model_dir);
+        if (o.resolve) detail::resolve_model(m);
+    } catch (const std::bad_alloc&) {
+        // The graph grows with what the input holds (never with a declared length), but a
+        // large input of tiny messages can still need more memory than there is.
+        throw ImportError(ErrorKind::Unsupported, s.source_name, std::nullopt, {},
+                          "the model's graph does not fit in memory");
+    }
 }
 
 }  // namespace
