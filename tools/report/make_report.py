@@ -404,6 +404,17 @@ def parse_libfuzzer(text, seconds, timed=None):
     return stats
 
 
+# tools/run_fuzz.sh's closing line: TARGET: engine=E seconds=S jobs=N execs=N execs/s=N
+# cov: N ft: N new_inputs=N crashes=N
+RUN_FUZZ_SUMMARY = re.compile(r"execs=(\d+) execs/s=([\d.]+) cov: (\d+) ft: (\d+) new_inputs=(\d+) crashes=(\d+)")
+
+
+def newest_campaign_log(name, started):
+    logs = [p for p in glob.glob(os.path.join(ROOT, "build-fuzz", "campaigns", f"{name}-*", "fuzz.log"))
+            if os.path.getmtime(p) >= started]
+    return max(logs, key=os.path.getmtime) if logs else None
+
+
 def fuzz_targets(fuzz_build):
     """The libFuzzer targets: every corpus/TARGET.options (the OSS-Fuzz convention the
     fuzzing part follows) whose binary setup_fuzz.sh built. The _replay and _plain
@@ -458,13 +469,31 @@ def stage_fuzz(args, stages):
         text = tail(tlog, 4 << 20)
         t = {"name": name, "seconds": args.fuzz_seconds, "wall_seconds": round(secs, 1),
              "log": os.path.relpath(tlog, args.out), "log_tail": text[-5000:]}
-        t.update(parse_libfuzzer(text, args.fuzz_seconds, timed))
-        crashes = len(re.findall(r"==\d+==\s*ERROR|deadly signal|Test unit written to .*crash-", text))
+        # run_fuzz.sh keeps libFuzzer's own output in build-fuzz/campaigns/TARGET-DATE/fuzz.log
+        # and prints one summary line; both are read when the stream itself had no status lines.
+        campaign = newest_campaign_log(name, started=time.time() - secs - 5)
+        campaign_text = tail(campaign, 4 << 20) if campaign else ""
+        if campaign:
+            keep = os.path.join(args.out, "logs", f"fuzz-{name}-libfuzzer.log")
+            shutil.copyfile(campaign, keep)
+            t["campaign_log"] = os.path.relpath(keep, args.out)
+            t["log_tail"] = text[-2000:] + "\n--- libFuzzer (tail) ---\n" + campaign_text[-3000:]
+        t.update(parse_libfuzzer(campaign_text or text, args.fuzz_seconds, timed))
+        summary = RUN_FUZZ_SUMMARY.search(text)
+        if summary:
+            t.update({"execs": int(summary.group(1)), "exec_per_sec": int(float(summary.group(2))),
+                      "coverage": int(summary.group(3)), "features": int(summary.group(4)),
+                      "new_inputs": int(summary.group(5))})
+            crashes = int(summary.group(6))
+        else:
+            crashes = len(re.findall(r"==\d+==\s*ERROR|deadly signal|Test unit written to .*crash-", text))
         t["crashes"] = crashes
+        t["filed"] = re.findall(r"run_fuzz: crash filed as (\S+)", text)
         if rc is None:
             t["status"], t["reason"] = "failed", "the campaign ran past its time limit"
         elif crashes or rc != 0:
-            t["status"], t["reason"] = "failed", f"exit {rc}; {crashes} crash report(s); see the log"
+            filed = "; filed: " + ", ".join(t["filed"]) if t["filed"] else ""
+            t["status"], t["reason"] = "failed", f"exit {rc}; {crashes} crash(es){filed}"
         else:
             t["status"] = "ok"
         targets.append(t)
@@ -529,7 +558,8 @@ def summarize(report):
                      "coverage": {t["name"]: t.get("coverage") for t in fz["targets"]},
                      "crashes": sum(t.get("crashes", 0) for t in fz["targets"]),
                      "failed": sum(1 for t in fz["targets"] if t["status"] != "ok")})
-    passed = sum(s["passed"] for s in suites if s["status"] == "run")
+    passed = sum(s["passed"] for s in suites if s["status"] == "run") + \
+        (fuzz["targets"] - fuzz["failed"] if fz["status"] == "run" else 0)
     failed = sum(s["failed"] for s in suites if s["status"] == "run") + fuzz.get("failed", 0)
     not_run = [s["label"] for s in suites if s["status"] != "run"] + (["fuzz"] if fz["status"] != "run" else [])
     peers = []
