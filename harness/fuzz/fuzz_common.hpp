@@ -58,10 +58,12 @@ inline void check_error(const onnximport::ImportError& e, std::string_view name,
     GAUNTLET_CHECK(!e.message().empty(), describe(e));
 }
 
-/// ceil(count * bits / 8) in 128 bits, independent of the importer's own arithmetic.
+/// ceil(count * bits / 8) computed as whole bytes plus a remainder, independent of the
+/// importer's own arithmetic (count <= 2^60 and bits <= 128 cannot overflow this way
+/// for the sizes an accepted tensor can have).
 inline uint64_t reference_byte_size(uint64_t count, int32_t data_type) {
-    unsigned __int128 bits = static_cast<unsigned __int128>(count) * onnximport::bits_per_element(data_type);
-    return static_cast<uint64_t>((bits + 7) / 8);
+    const uint64_t bits = onnximport::bits_per_element(data_type);
+    return (count / 8) * bits + ((count % 8) * bits + 7) / 8;
 }
 
 /// Reads every byte of a tensor view (so ASan checks the whole span) and checks that

@@ -40,9 +40,13 @@
 //      them as InvalidModel ("stopped" above), so values are only compared for known ones.
 //   8. varints: libprotobuf 3.21 reads at most 5 bytes for a key and drops bits beyond
 //      32 (we accept up to 10 bytes if the value fits in 32 bits, and refuse a larger
-//      value); for a value it drops the bits of a tenth byte above 1 (we refuse, as the
-//      spec says). Excluded when our refusal is that check, or when the input has such
-//      a key or varint where libprotobuf reads it.
+//      value); it reads a length prefix as at most 5 bytes (ReadSize), so an overlong
+//      length such as 80 80 80 80 80 00 is refused there and accepted here (spec
+//      section 1: lengths are read as 64 bits, overlong encodings are accepted; found
+//      by this target, corpus/regression/fuzz_diff_protobuf/overlong-length-prefix-*);
+//      for a value it drops the bits of a tenth byte above 1 (we refuse, as the spec
+//      says). Excluded when our refusal is that check, or when the input has such a
+//      key, length or varint where libprotobuf reads it.
 #include "fuzz_common.hpp"
 
 #include "onnx_reference.pb.h"
@@ -69,6 +73,7 @@ struct Shape {
     bool repeated_singular_message = false;  ///< difference 6
     bool long_key = false;                   ///< difference 8: key of more than 5 bytes, or over 32 bits
     bool wide_varint = false;                ///< difference 8: tenth varint byte above 1
+    bool long_length = false;                ///< difference 8: length prefix of more than 5 bytes
     bool skipped_by_us = false;              ///< difference 5
     bool broken = false;                     ///< the scan stopped at bad bytes
 };
@@ -109,10 +114,12 @@ void scan(const uint8_t* p, const uint8_t* end, const Descriptor* d, int depth, 
             if (end - p < 4) s.broken = true; else p += 4;
             break;
         case 2: {
+            const uint8_t* length_at = p;
             if (!scan_varint(p, end, v, 10, s, false) || v > static_cast<uint64_t>(end - p)) {
                 s.broken = true;
                 break;
             }
+            if (p - length_at > 5) s.long_length = true;
             const uint8_t* payload = p;
             p += v;
             const FieldDescriptor* f = d ? d->FindFieldByNumber(number) : nullptr;
@@ -434,7 +441,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Shape shape;
     scan(data, data + size, onnx::ModelProto::descriptor(), 0, shape);
     const bool deep = shape.max_depth > 95;                           // difference 3
-    const bool varint_rules = shape.long_key || shape.wide_varint;    // difference 8
+    const bool varint_rules = shape.long_key || shape.wide_varint || shape.long_length;    // difference 8
 
     const bool wire_valid_ours =
         model || (error->kind() == oi::ErrorKind::InvalidModel && error->offset() == 0u &&

@@ -185,7 +185,7 @@ bool structured_mutation(Fields& root, std::minstd_rand& rng, size_t max_size) {
             f.payload.resize(old + 16);
             f.payload.resize(LLVMFuzzerMutate(reinterpret_cast<uint8_t*>(f.payload.data()), old, old + 16));
             (void)max_size;  // the whole result is checked against max_size after serialising
-        } else {
+        } else if (!f.children.empty()) {  // earlier drops may have emptied it
             f.children.erase(f.children.begin() + static_cast<long>(rng() % f.children.size()));
         }
         return true;

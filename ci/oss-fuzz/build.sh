@@ -1,0 +1,69 @@
+#!/bin/bash -eu
+# OSS-Fuzz / ClusterFuzzLite build script (issue 6): builds the same fuzz targets as
+# harness/fuzz/CMakeLists.txt with the engine's $CC $CXX $CFLAGS $CXXFLAGS and
+# $LIB_FUZZING_ENGINE, and ships into $OUT: the fuzzers, TARGET_seed_corpus.zip from
+# corpus/TARGET/ (plus corpus/regression/), TARGET.dict and TARGET.options.
+#
+# Local check (what `ci/oss-fuzz/build.sh` is verified with):
+#   CC=clang CXX=clang++ CFLAGS="-fsanitize=address,fuzzer-no-link" \
+#   CXXFLAGS="-fsanitize=address,fuzzer-no-link" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
+#   OUT=/tmp/oss-out ci/oss-fuzz/build.sh
+#
+# fuzz_diff_protobuf needs libprotobuf built with the same C++ library as the fuzzers
+# and an onnx.proto (ONNX_PROTO, default /usr/include/onnx/onnx.proto or
+# $SRC/onnx/onnx/onnx.proto); it is skipped, with a message, when that cannot link
+# (OSS-Fuzz builds with libc++, Debian's libprotobuf uses libstdc++).
+root=${GAUNTLET_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+: "${OUT:?set OUT to the output folder}"
+: "${CXX:=clang++}" "${CXXFLAGS:=}" "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}"
+work=${WORK:-$(mktemp -d)}/gauntlet-build
+mkdir -p "$OUT" "$work/obj"
+
+flags=(-std=c++20 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$root/importer/include" -I"$root/importer/src")
+
+# The library, every source under importer/src (as the CMake glob does).
+objs=()
+while IFS= read -r src; do
+  obj=$work/obj/$(echo "${src#"$root"/}" | tr '/' '_').o
+  # shellcheck disable=SC2086
+  $CXX $CXXFLAGS "${flags[@]}" -c "$src" -o "$obj"
+  objs+=("$obj")
+done < <(find "$root/importer/src" -name '*.cpp' | sort)
+ar rcs "$work/libonnximport.a" "${objs[@]}"
+
+targets=(fuzz_model fuzz_tensor fuzz_wire)
+for t in "${targets[@]}"; do
+  # shellcheck disable=SC2086
+  $CXX $CXXFLAGS "${flags[@]}" "$root/harness/fuzz/$t.cpp" "$root/harness/fuzz/proto_mutator.cpp" \
+    "$work/libonnximport.a" $LIB_FUZZING_ENGINE -lcrypto -o "$OUT/$t"
+done
+
+# The differential target, where libprotobuf and onnx.proto are available.
+proto=${ONNX_PROTO:-}
+for candidate in /usr/include/onnx/onnx.proto "${SRC:-/src}/onnx/onnx/onnx.proto"; do
+  [ -z "$proto" ] && [ -f "$candidate" ] && proto=$candidate
+done
+if [ -n "$proto" ] && command -v protoc > /dev/null; then
+  gen=$work/reference && mkdir -p "$gen"
+  sed -e 's/^option.optimize_for.*LITE_RUNTIME.*//' "$proto" > "$gen/onnx_reference.proto"
+  protoc --cpp_out="$gen" -I"$gen" "$gen/onnx_reference.proto"
+  # shellcheck disable=SC2086
+  if $CXX $CXXFLAGS -std=c++20 -w -I"$gen" -c "$gen/onnx_reference.pb.cc" -o "$work/onnx_reference.o" &&
+     $CXX $CXXFLAGS "${flags[@]}" -I"$gen" "$root/harness/fuzz/fuzz_diff_protobuf.cpp" \
+       "$root/harness/fuzz/proto_mutator.cpp" "$work/onnx_reference.o" "$work/libonnximport.a" \
+       $LIB_FUZZING_ENGINE -lprotobuf -lcrypto -o "$OUT/fuzz_diff_protobuf"; then
+    targets+=(fuzz_diff_protobuf)
+  else
+    echo "build.sh: fuzz_diff_protobuf skipped (libprotobuf does not link with these flags)" >&2
+  fi
+else
+  echo "build.sh: fuzz_diff_protobuf skipped (no onnx.proto or protoc)" >&2
+fi
+
+# Seed corpora, dictionaries and options next to each fuzzer.
+for t in "${targets[@]}"; do
+  rm -f "$OUT/${t}_seed_corpus.zip"
+  (cd "$root/corpus" && zip -q -r -j "$OUT/${t}_seed_corpus.zip" "$t" regression -x '*.txt' '*.md')
+  cp "$root/corpus/$t.dict" "$root/corpus/$t.options" "$OUT/"
+done
+echo "build.sh: built ${targets[*]} into $OUT"

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs clang, libFuzzer and AFL++ and builds the fuzz targets (issue 6):
+#   build-fuzz/bin/TARGET        libFuzzer + ASan + UBSan, with the structure-aware mutator
+#   build-fuzz/bin/TARGET_plain  the same without the custom mutator (for comparisons)
+#   build-fuzz/afl/bin/TARGET    AFL++ instrumentation + ASan + UBSan   (with --afl)
+# Environment: FUZZ_BUILD (default build-fuzz), JOBS (default: nproc).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+afl=0
+for arg in "$@"; do
+  case $arg in
+    --afl) afl=1 ;;
+    *) echo "usage: tools/setup_fuzz.sh [--afl]" >&2; exit 2 ;;
+  esac
+done
+
+# clang and its libFuzzer runtime (libclang-rt), AFL++, zip for seed archives.
+tools/install_deps.sh clang llvm libclang-rt-14-dev afl++ zip
+
+build=${FUZZ_BUILD:-build-fuzz}
+jobs=${JOBS:-$(nproc)}
+targets=(fuzz_model fuzz_tensor fuzz_wire fuzz_diff_protobuf)
+
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAUNTLET_FUZZ=ON -DGAUNTLET_SANITIZE=address,undefined
+fi
+build_targets=()
+for t in "${targets[@]}"; do build_targets+=("$t" "${t}_plain" "${t}_replay"); done
+cmake --build "$build" -j "$jobs" --target "${build_targets[@]}"
+
+if [ "$afl" -eq 1 ]; then
+  # afl-clang-fast turns -fsanitize=fuzzer into AFL++'s libFuzzer-compatible driver.
+  if [ ! -f "$build/afl/build.ninja" ]; then
+    cmake -S . -B "$build/afl" -G Ninja -DCMAKE_C_COMPILER=afl-clang-fast -DCMAKE_CXX_COMPILER=afl-clang-fast++ \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAUNTLET_FUZZ=ON -DGAUNTLET_SANITIZE=address,undefined
+  fi
+  cmake --build "$build/afl" -j "$jobs" --target "${targets[@]}"
+fi
+echo "setup_fuzz: targets in $build/bin$([ "$afl" -eq 1 ] && echo " and $build/afl/bin")"
