@@ -10,6 +10,8 @@
 //   reversed      wide with its nodes written in reverse order (resolution must sort)
 //   big-small     big with 32x32 weights (4 MiB in all): the heap use of a mapped import
 //                 must be the same as big's
+//   chain         1,000,000 Relu nodes in a chain, in order (issue 3: sorting stays O(n log n))
+//   chain-reversed the same chain written in reverse order
 #include "model_gen.hpp"
 
 #include <onnximport/testing/wire_writer.hpp>
@@ -30,7 +32,7 @@ using onnximport::testing::WireWriter;
 using onnximport::testing::LEN;
 
 /// Bump when a generator changes: the stamp makes `make bench` regenerate.
-constexpr const char* generator_version = "gauntlet-bench-models v2";
+constexpr const char* generator_version = "gauntlet-bench-models v3";
 
 constexpr int big_nodes = 1024;
 constexpr int big_dim = 512;   // 512 x 512 floats = 1 MiB per initializer
@@ -38,6 +40,7 @@ constexpr int small_dim = 32;  // big-small: the same graph with 1/256 of the we
 constexpr uint64_t external_alignment = 4096;
 constexpr int wide_nodes = 200000;
 constexpr int wide_dim = 16;
+constexpr int chain_nodes = 1000000;
 
 uint64_t varint_size(uint64_t v) {
     uint64_t n = 1;
@@ -241,10 +244,31 @@ void write_wide(const std::filesystem::path& path, bool reversed) {
     out.finish();
 }
 
+/// c0 -> Relu -> c1 -> ... -> c1000000, the nodes in file order or reversed.
+void write_chain(const std::filesystem::path& path, bool reversed) {
+    auto cname = [](int i) { return "c" + std::to_string(i); };
+    std::vector<std::string> nodes;
+    nodes.reserve(chain_nodes);
+    for (int i = 1; i <= chain_nodes; ++i)
+        nodes.push_back(WireWriter().bytes_field(1, cname(i - 1)).bytes_field(2, cname(i)).bytes_field(4, "Relu").str());
+    if (reversed) std::reverse(nodes.begin(), nodes.end());
+    WireWriter graph;
+    for (auto& n : nodes) graph.bytes_field(1, n);
+    graph.bytes_field(2, reversed ? "chain-reversed" : "chain");
+    graph.message(11, tensor_value_info(cname(0), {wide_dim}));
+    graph.message(12, tensor_value_info(cname(chain_nodes), {wide_dim}));
+    Out out(path);
+    out.put(model_header().str());
+    out.len_key(7, graph.size());
+    out.put(graph.str());
+    out.finish();
+}
+
 }  // namespace
 
 const std::vector<std::string>& generated_model_names() {
-    static const std::vector<std::string> names{"big", "big-external", "wide", "reversed", "big-small"};
+    static const std::vector<std::string> names{"big", "big-external", "wide", "reversed", "big-small",
+                                                "chain", "chain-reversed"};
     return names;
 }
 
@@ -269,6 +293,8 @@ std::vector<std::filesystem::path> generate_models(const std::filesystem::path& 
     write_wide(tmp(paths[2]), false);
     write_wide(tmp(paths[3]), true);
     write_big(tmp(paths[4]), nullptr, small_dim);
+    write_chain(tmp(paths[5]), false);
+    write_chain(tmp(paths[6]), true);
     for (auto& p : paths) std::filesystem::rename(tmp(p), p);
     std::ofstream(stamp) << generator_version << '\n';
     return paths;

@@ -13,7 +13,8 @@ resident size and heap bytes. Writes OUT/results.json, OUT/results.md and OUT/pe
 
 Models: big (1 GiB inline), big-external, wide (200,000 nodes), reversed, backend (every
 model.onnx of the backend test data, loaded one after another in one process) and
-big-small (the big graph with 1/256 of the weight bytes: heap use must not change).
+big-small (the big graph with 1/256 of the weight bytes: heap use must not change), chain
+and chain-reversed (a 10^6-node Relu chain in order and reversed: sorting stays O(n log n)).
 """
 import datetime
 import json
@@ -42,8 +43,11 @@ PLAN = {
     "reversed": ["ours-map", "ours-map-noresolve", "ours-read", "protobuf", "python"],
     "backend": ["ours-map", "ours-read", "protobuf", "python"],
     "big-small": ["ours-map"],
+    # 10^6-node chain sorted and reversed (issue 3): the sort must stay O(n log n).
+    "chain": ["ours-map", "ours-map-noresolve", "protobuf"],
+    "chain-reversed": ["ours-map", "ours-map-noresolve", "protobuf"],
 }
-TABLE_MODELS = ["big", "big-external", "wide", "reversed", "backend"]
+TABLE_MODELS = ["big", "big-external", "wide", "reversed", "backend", "chain", "chain-reversed"]
 
 
 def log(*a):

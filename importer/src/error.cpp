@@ -29,13 +29,12 @@ namespace {
 
 std::string describe(ErrorKind kind, const std::string& name, std::optional<uint64_t> offset,
                      const std::string& path, const std::string& message) {
+    // Appends only: GCC 12 at -O3 warns (-Wrestrict) on chains of operator+ temporaries.
     std::string s(to_string(kind));
-    s += ": ";
-    s += name;
-    if (offset) s += " at byte " + std::to_string(*offset);
-    if (!path.empty()) s += " (" + path + ")";
-    s += ": ";
-    s += message;
+    s.append(": ").append(name);
+    if (offset) s.append(" at byte ").append(std::to_string(*offset));
+    if (!path.empty()) s.append(" (").append(path).append(")");
+    s.append(": ").append(message);
     return s;
 }
 
