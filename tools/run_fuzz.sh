@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One fuzzing campaign on one target (issue 6; ARCHITECTURE.md "Fuzzing").
 #
-#   tools/run_fuzz.sh TARGET [--seconds S] [--jobs N] [--engine libfuzzer|afl]
+#   tools/run_fuzz.sh TARGET [--seconds S] [--jobs N] [--engine libfuzzer|afl] [--no-merge]
 #   tools/run_fuzz.sh TARGET --compare-mutator RUNS [--seeds DIR]
 #       coverage after RUNS executions from the same seeds (default corpus/TARGET/),
 #       with and without the custom mutator
@@ -11,6 +11,8 @@
 # files it under corpus/regression/TARGET/ with a note holding the command that
 # reproduces it, and prints one summary line: execs/s, coverage, new inputs, crashes.
 # AFL++ runs one main (-M) and N-1 secondary (-S) instances on the same target.
+# --no-merge leaves corpus/TARGET/ as it is (a smoke run, e.g. make report): new inputs are
+# counted, not kept; crashes are still filed.
 # Binaries come from tools/setup_fuzz.sh (FUZZ_BUILD, default build-fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +20,7 @@ cd "$(dirname "$0")/.."
 usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 target=$1; shift
-seconds=60 jobs=1 engine=libfuzzer compare_runs="" seeds_dir=""
+seconds=60 jobs=1 engine=libfuzzer compare_runs="" seeds_dir="" merge=1
 while [ $# -gt 0 ]; do
   case $1 in
     --seconds) seconds=$2; shift 2 ;;
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
     --engine) engine=$2; shift 2 ;;
     --compare-mutator) compare_runs=$2; shift 2 ;;
     --seeds) seeds_dir=$2; shift 2 ;;
+    --no-merge) merge=0; shift ;;
     -h|--help) usage ;;
     *) echo "run_fuzz: unknown argument $1" >&2; usage ;;
   esac
@@ -156,8 +159,14 @@ case $engine in
 esac
 
 # Keep what adds coverage (seeds first, so existing files are preferred).
-"$bin" "${lf_opts[@]}" -merge=1 "$corpus" "${new_dirs[@]}" > "$work/merge.log" 2>&1 || true
-after=$(count_files "$corpus")
+if [ "$merge" -eq 1 ]; then
+  "$bin" "${lf_opts[@]}" -merge=1 "$corpus" "${new_dirs[@]}" > "$work/merge.log" 2>&1 || true
+  after=$(count_files "$corpus")
+else
+  found=0
+  for d in "${new_dirs[@]}"; do found=$((found + $(count_files "$d"))); done
+  after=$((before + found))
+fi
 summary="$target: engine=$engine seconds=$seconds jobs=$jobs execs=${execs:-0} execs/s=${rate:-0} ${covft:-cov: ? ft: ?} new_inputs=$((after - before)) crashes=$crashes"
 echo "$summary"
 echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $summary" >> "$build/campaigns/summary.log"

@@ -464,7 +464,7 @@ def stage_fuzz(args, stages):
             if m:
                 timed.append((t, int(m.group(3))))
 
-        rc, secs = run_logged([runner, name, "--seconds", str(args.fuzz_seconds)], tlog,
+        rc, secs = run_logged([runner, name, "--seconds", str(args.fuzz_seconds), "--no-merge"], tlog,
                               args.fuzz_seconds * 4 + 120, f"fuzz {name}", on_line=status_line)
         text = tail(tlog, 4 << 20)
         t = {"name": name, "seconds": args.fuzz_seconds, "wall_seconds": round(secs, 1),
