@@ -3,6 +3,7 @@
 // resolved order, each node once. A node reads what its subgraphs capture.
 #include "resolve/graph.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace onnximport::detail {
@@ -35,29 +36,22 @@ void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
     // consecutive in this walk, so it is enough to keep each node once.
     const size_t value_count = g.values.size();
     std::vector<uint32_t> count(value_count, 0);
-    std::vector<uint32_t> last(value_count, no_producer);
-    for (uint32_t k = 0; k < n; ++k) {
-        uint32_t f = file_index(k);
-        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
-            uint32_t v = reads.values[i];
-            if (last[v] == k) continue;
-            last[v] = k;
-            ++count[v];
+    std::vector<uint32_t> last(value_count);
+    auto for_each_read_once = [&](auto&& visit) {
+        std::fill(last.begin(), last.end(), no_producer);
+        for (uint32_t k = 0; k < n; ++k) {
+            uint32_t f = file_index(k);
+            for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
+                uint32_t v = reads.values[i];
+                if (last[v] == k) continue;
+                last[v] = k;
+                visit(v, k);
+            }
         }
-    }
-    for (size_t v = 0; v < value_count; ++v) {
-        g.values[v].consumers.reserve(count[v]);
-        last[v] = no_producer;
-    }
-    for (uint32_t k = 0; k < n; ++k) {
-        uint32_t f = file_index(k);
-        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
-            uint32_t v = reads.values[i];
-            if (last[v] == k) continue;
-            last[v] = k;
-            g.values[v].consumers.push_back(k);
-        }
-    }
+    };
+    for_each_read_once([&](uint32_t v, uint32_t) { ++count[v]; });
+    for (size_t v = 0; v < value_count; ++v) g.values[v].consumers.reserve(count[v]);
+    for_each_read_once([&](uint32_t v, uint32_t k) { g.values[v].consumers.push_back(k); });
 }
 
 }  // namespace onnximport::detail
