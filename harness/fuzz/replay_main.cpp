@@ -4,7 +4,8 @@
 // sanitizer finding aborts with the file's name printed just before.
 //
 // usage: TARGET_replay FILE_OR_DIR...   (directories recursively; *.txt, *.md and
-// dot-files are skipped so reproducer notes can sit next to their inputs)
+// dot-files are skipped so reproducer notes can sit next to their inputs; so are
+// symbolic links)
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -37,8 +38,13 @@ int main(int argc, char** argv) {
         const fs::path arg = argv[i];
         std::error_code ec;
         if (fs::is_directory(arg, ec)) {
-            for (const auto& entry : fs::recursive_directory_iterator(arg))
-                if (entry.is_regular_file() && is_input(entry.path())) files.push_back(entry.path());
+            // Symbolic links are not inputs (the hostile corpus holds loops and links
+            // that lead outside, for the external-data checks); only regular files are.
+            for (const auto& entry : fs::recursive_directory_iterator(arg)) {
+                std::error_code entry_ec;
+                if (entry.is_symlink(entry_ec) || !entry.is_regular_file(entry_ec)) continue;
+                if (is_input(entry.path())) files.push_back(entry.path());
+            }
         } else if (fs::is_regular_file(arg, ec)) {
             files.push_back(arg);
         } else {

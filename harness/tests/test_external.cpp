@@ -13,9 +13,12 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -110,10 +113,27 @@ struct Tree {
 struct MethodGuard {
     ~MethodGuard() { onnximport::detail::set_open_method(OpenMethod::Auto); }
 };
+/// Whether this kernel has openat2 at all: the forced-openat2 pass cannot run on a
+/// kernel older than 5.6, under a seccomp filter that refuses it, or under Valgrind 3.19
+/// (which does not implement the call); the walk pass still runs there.
+bool kernel_has_openat2() {
+    static const bool has = [] {
+        open_how how{};
+        how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+        const long fd = ::syscall(SYS_openat2, AT_FDCWD, ".", &how, sizeof how);
+        if (fd >= 0) ::close(static_cast<int>(fd));
+        return fd >= 0 || (errno != ENOSYS && errno != EPERM && errno != E2BIG);
+    }();
+    return has;
+}
 template <class F>
 void both_ways(F&& body) {
     MethodGuard guard;
     for (auto method : {OpenMethod::Openat2, OpenMethod::Walk}) {
+        if (method == OpenMethod::Openat2 && !kernel_has_openat2()) {
+            BOOST_TEST_MESSAGE("openat2 missing here: the walk only");
+            continue;
+        }
         BOOST_TEST_CONTEXT("open method " << (method == OpenMethod::Openat2 ? "openat2" : "walk")) {
             onnximport::detail::set_open_method(method);
             body();
