@@ -55,8 +55,11 @@
 #include <google/protobuf/stubs/logging.h>
 
 #include <bit>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <utility>
 
 namespace {
 
@@ -420,6 +423,45 @@ struct Compare {
     }
 };
 
+// ---- how often the oracle compares values (GAUNTLET_DIFF_STATS=1) -----------------
+
+/// Which way each input went, printed at exit when GAUNTLET_DIFF_STATS=1 is set (replay
+/// or fuzzer binary alike): a differential target that mostly sees inputs both sides
+/// refuse checks little beyond accept/reject, and these counts show how much.
+struct DiffStats {
+    uint64_t inputs = 0;
+    uint64_t too_large = 0;               ///< above 16 MiB, not run
+    uint64_t compared = 0;                ///< both accept: field values compared
+    uint64_t accepted_not_compared = 0;   ///< both accept, values not compared (differences 3, 6)
+    uint64_t wire_valid = 0;              ///< we refuse after reading every byte, libprotobuf parses
+    uint64_t both_malformed = 0;          ///< both refuse at the wire level
+    uint64_t stopped_ref_accepts = 0;     ///< we stop on a model rule mid-input, libprotobuf parses
+    uint64_t stopped_ref_refuses = 0;     ///< we stop on a model rule, libprotobuf refuses later bytes
+    uint64_t ref_refuses_excused = 0;     ///< we read every byte, libprotobuf refuses (differences 3, 5, 8)
+    uint64_t malformed_excused = 0;       ///< we refuse as malformed, libprotobuf accepts (1, 2, 3, 4, 8)
+
+    ~DiffStats() {
+        const char* on = std::getenv("GAUNTLET_DIFF_STATS");
+        if (!on || std::strcmp(on, "1") != 0) return;
+        const auto pct = [&](uint64_t n) { return inputs ? 100.0 * static_cast<double>(n) / static_cast<double>(inputs) : 0.0; };
+        std::fprintf(stderr, "fuzz_diff_protobuf stats: %llu inputs\n", static_cast<unsigned long long>(inputs));
+        const std::pair<const char*, uint64_t> rows[] = {
+            {"both accept, values compared", compared},
+            {"both accept, values not compared (deep or repeated singular message)", accepted_not_compared},
+            {"we refuse after reading all (ir_version/graph), libprotobuf parses", wire_valid},
+            {"we stop on a model rule, libprotobuf parses", stopped_ref_accepts},
+            {"we stop on a model rule, libprotobuf refuses", stopped_ref_refuses},
+            {"both refuse at the wire level", both_malformed},
+            {"we read all, libprotobuf refuses (allowed difference)", ref_refuses_excused},
+            {"we refuse as malformed, libprotobuf accepts (allowed difference)", malformed_excused},
+            {"not run (above 16 MiB)", too_large},
+        };
+        for (const auto& [what, n] : rows)
+            std::fprintf(stderr, "  %8llu %5.1f%%  %s\n", static_cast<unsigned long long>(n), pct(n), what);
+    }
+};
+DiffStats stats;
+
 }  // namespace
 
 // libprotobuf logs every invalid UTF-8 string it accepts (difference 1) in builds
@@ -430,7 +472,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    if (size > (1u << 24)) return 0;  // libprotobuf's int sizes; the corpus is far smaller
+    ++stats.inputs;
+    if (size > (1u << 24)) return ++stats.too_large, 0;  // libprotobuf's int sizes; the corpus is far smaller
     onnx::ModelProto ref;
     const bool ref_ok = ref.ParseFromArray(data, static_cast<int>(size));
 
@@ -457,12 +500,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const bool malformed_ours = error && error->kind() == oi::ErrorKind::Malformed;
 
     if (wire_valid_ours && !ref_ok) {
-        if (deep || varint_rules || shape.skipped_by_us) return 0;
+        if (deep || varint_rules || shape.skipped_by_us) return ++stats.ref_refuses_excused, 0;
         fuzz_fail("the importer reads every byte, libprotobuf refuses the input",
                   error ? describe(*error) : std::string("accepted"));
     }
     if (malformed_ours && ref_ok) {
         const auto& e = *error;
+        ++stats.malformed_excused;  // unless one of the lines below fails
         if (message_has(e, "UTF-8")) return 0;                                    // difference 1
         if (message_has(e, "group wire type")) return 0;                          // difference 2
         if (message_has(e, "nested deeper")) return 0;                            // difference 3
@@ -473,6 +517,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (model && ref_ok && !shape.repeated_singular_message && !deep) {
         Compare cmp{"ModelProto"};
         cmp.model(*model, ref);
+        ++stats.compared;
+    } else if (model) {
+        ++stats.accepted_not_compared;  // both accept; differences 3 and 6 keep values apart
+    } else if (wire_valid_ours) {
+        ++stats.wire_valid;
+    } else if (malformed_ours) {
+        ++stats.both_malformed;
+    } else {
+        ++(ref_ok ? stats.stopped_ref_accepts : stats.stopped_ref_refuses);
     }
     return 0;
 }
