@@ -114,22 +114,22 @@ struct Walker {
 
     void attribute(const onnximport::Attribute& a) {
         using T = onnximport::AttributeType;
-        if (a.ref_attr_name.empty()) {
+        if (a.ref_attr_name().empty()) {
             GAUNTLET_CHECK(a.type != T::Undefined, std::string(a.name));
-            if (a.type == T::Tensor) GAUNTLET_CHECK(a.t != nullptr, std::string(a.name));
-            if (a.type == T::Graph) GAUNTLET_CHECK(a.g != nullptr, std::string(a.name));
-            if (a.type == T::SparseTensor) GAUNTLET_CHECK(a.sparse_tensor != nullptr, std::string(a.name));
-            if (a.type == T::TypeProto) GAUNTLET_CHECK(a.tp != nullptr, std::string(a.name));
+            if (a.type == T::Tensor) GAUNTLET_CHECK(a.t() != nullptr, std::string(a.name));
+            if (a.type == T::Graph) GAUNTLET_CHECK(a.g() != nullptr, std::string(a.name));
+            if (a.type == T::SparseTensor) GAUNTLET_CHECK(a.sparse_tensor() != nullptr, std::string(a.name));
+            if (a.type == T::TypeProto) GAUNTLET_CHECK(a.tp() != nullptr, std::string(a.name));
         }
-        if (a.t) hash += walk_tensor(*a.t);
-        if (a.g) graph(*a.g);
-        if (a.sparse_tensor) sparse(*a.sparse_tensor);
-        if (a.tp) type(*a.tp);
-        for (auto& t : a.tensors) hash += walk_tensor(t);
-        for (auto& g : a.graphs) graph(g);
-        for (auto& s : a.sparse_tensors) sparse(s);
-        for (auto& t : a.type_protos) type(t);
-        hash += a.floats.size() + a.ints.size() + a.strings.size();
+        if (a.t()) hash += walk_tensor(*a.t());
+        if (a.g()) graph(*a.g());
+        if (a.sparse_tensor()) sparse(*a.sparse_tensor());
+        if (a.tp()) type(*a.tp());
+        for (auto& t : a.tensors()) hash += walk_tensor(t);
+        for (auto& g : a.graphs()) graph(g);
+        for (auto& s : a.sparse_tensors()) sparse(s);
+        for (auto& t : a.type_protos()) type(t);
+        hash += a.floats().size() + a.ints().size() + a.strings().size();
     }
 
     void sparse(const onnximport::SparseTensor& s) {

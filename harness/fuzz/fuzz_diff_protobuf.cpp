@@ -180,7 +180,7 @@ struct Compare {
         for (int i = 0; i < ref.size(); ++i) eq_str(ours[static_cast<size_t>(i)], ref.Get(i), field);
     }
     template <class Ref>
-    void entries(const std::vector<oi::StringStringEntry>& ours, const Ref& ref, const char* field) {
+    void entries(const oi::List<oi::StringStringEntry>& ours, const Ref& ref, const char* field) {
         eq(ours.size(), ref.size(), field);
         for (int i = 0; i < ref.size(); ++i) {
             eq_str(ours[static_cast<size_t>(i)].key, ref.Get(i).key(), field);
@@ -303,8 +303,8 @@ struct Compare {
 
     void attribute(const oi::Attribute& a, const onnx::AttributeProto& r) {
         eq_str(a.name, r.name(), "attribute name");
-        eq_str(a.ref_attr_name, r.ref_attr_name(), "ref_attr_name");
-        eq_str(a.doc_string, r.doc_string(), "attribute doc_string");
+        eq_str(a.ref_attr_name(), r.ref_attr_name(), "ref_attr_name");
+        eq_str(a.doc_string(), r.doc_string(), "attribute doc_string");
         if (r.has_type() && r.type() != 0) {
             eq(a.type_declared, true, "type declared");
             eq(a.type, r.type(), "attribute type");
@@ -314,28 +314,28 @@ struct Compare {
         eq(std::bit_cast<uint32_t>(a.f), std::bit_cast<uint32_t>(r.f()), "f");
         eq(a.i, r.i(), "i");
         eq_str(a.s, r.s(), "s");
-        eq(a.t != nullptr, r.has_t(), "t present");
-        if (a.t) tensor(*a.t, r.t());
-        eq(a.g != nullptr, r.has_g(), "g present");
-        if (a.g) graph(*a.g, r.g());
-        eq(a.sparse_tensor != nullptr, r.has_sparse_tensor(), "sparse_tensor present");
-        if (a.sparse_tensor) sparse(*a.sparse_tensor, r.sparse_tensor());
-        eq(a.tp != nullptr, r.has_tp(), "tp present");
-        if (a.tp) type(*a.tp, r.tp());
-        eq(a.floats.size(), r.floats_size(), "floats count");
+        eq(a.t() != nullptr, r.has_t(), "t present");
+        if (a.t()) tensor(*a.t(), r.t());
+        eq(a.g() != nullptr, r.has_g(), "g present");
+        if (a.g()) graph(*a.g(), r.g());
+        eq(a.sparse_tensor() != nullptr, r.has_sparse_tensor(), "sparse_tensor present");
+        if (a.sparse_tensor()) sparse(*a.sparse_tensor(), r.sparse_tensor());
+        eq(a.tp() != nullptr, r.has_tp(), "tp present");
+        if (a.tp()) type(*a.tp(), r.tp());
+        eq(a.floats().size(), r.floats_size(), "floats count");
         for (int i = 0; i < r.floats_size(); ++i)
-            eq(std::bit_cast<uint32_t>(a.floats[static_cast<size_t>(i)]), std::bit_cast<uint32_t>(r.floats(i)), "floats");
-        eq(a.ints.size(), r.ints_size(), "ints count");
-        for (int i = 0; i < r.ints_size(); ++i) eq(a.ints[static_cast<size_t>(i)], r.ints(i), "ints");
-        eq_strings(a.strings, r.strings(), "strings");
-        eq(a.tensors.size(), r.tensors_size(), "tensors count");
-        for (int i = 0; i < r.tensors_size(); ++i) tensor(a.tensors[static_cast<size_t>(i)], r.tensors(i));
-        eq(a.graphs.size(), r.graphs_size(), "graphs count");
-        for (int i = 0; i < r.graphs_size(); ++i) graph(a.graphs[static_cast<size_t>(i)], r.graphs(i));
-        eq(a.sparse_tensors.size(), r.sparse_tensors_size(), "sparse_tensors count");
-        for (int i = 0; i < r.sparse_tensors_size(); ++i) sparse(a.sparse_tensors[static_cast<size_t>(i)], r.sparse_tensors(i));
-        eq(a.type_protos.size(), r.type_protos_size(), "type_protos count");
-        for (int i = 0; i < r.type_protos_size(); ++i) type(a.type_protos[static_cast<size_t>(i)], r.type_protos(i));
+            eq(std::bit_cast<uint32_t>(a.floats()[static_cast<size_t>(i)]), std::bit_cast<uint32_t>(r.floats(i)), "floats");
+        eq(a.ints().size(), r.ints_size(), "ints count");
+        for (int i = 0; i < r.ints_size(); ++i) eq(a.ints()[static_cast<size_t>(i)], r.ints(i), "ints");
+        eq_strings(a.strings(), r.strings(), "strings");
+        eq(a.tensors().size(), r.tensors_size(), "tensors count");
+        for (int i = 0; i < r.tensors_size(); ++i) tensor(a.tensors()[static_cast<size_t>(i)], r.tensors(i));
+        eq(a.graphs().size(), r.graphs_size(), "graphs count");
+        for (int i = 0; i < r.graphs_size(); ++i) graph(a.graphs()[static_cast<size_t>(i)], r.graphs(i));
+        eq(a.sparse_tensors().size(), r.sparse_tensors_size(), "sparse_tensors count");
+        for (int i = 0; i < r.sparse_tensors_size(); ++i) sparse(a.sparse_tensors()[static_cast<size_t>(i)], r.sparse_tensors(i));
+        eq(a.type_protos().size(), r.type_protos_size(), "type_protos count");
+        for (int i = 0; i < r.type_protos_size(); ++i) type(a.type_protos()[static_cast<size_t>(i)], r.type_protos(i));
     }
 
     void node(const oi::Node& n, const onnx::NodeProto& r) {
@@ -375,7 +375,7 @@ struct Compare {
     }
 
     template <class Ref>
-    void opsets(const std::vector<oi::OperatorSetId>& ours, const Ref& ref) {
+    void opsets(const oi::List<oi::OperatorSetId>& ours, const Ref& ref) {
         eq(ours.size(), ref.size(), "opset_import count");
         for (int i = 0; i < ref.size(); ++i) {
             eq_str(ours[static_cast<size_t>(i)].domain, ref.Get(i).domain(), "opset domain");

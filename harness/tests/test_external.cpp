@@ -153,7 +153,7 @@ Parsed parsed_initializer(const fs::path& model, size_t index = 0) {
     Model m = import_file(model, o);
     const TensorView& t = m.graph->initializers.at(index);
     BOOST_REQUIRE(t.source == TensorSource::External);
-    return {t.field_path, t.offset};
+    return {std::string(t.field_path), t.offset};
 }
 
 /// Imports `model` (a file written into the tree) and asserts the refusal: kind, the
@@ -759,14 +759,14 @@ BOOST_AUTO_TEST_CASE(external_tensors_are_loaded_wherever_they_appear) {
     both_ways([&] {
         Model m = import_file(path, loading());
         const Node& n = m.graph->nodes.at(0);
-        BOOST_TEST(text_of(*n.attributes.at(0).t) == "456789ab");
-        BOOST_TEST(text_of(n.attributes.at(1).tensors.at(0)) == "6789abcd");
-        BOOST_TEST(text_of(n.attributes.at(2).sparse_tensor->values) == "01234567");
-        BOOST_TEST(text_of(n.attributes.at(2).sparse_tensor->indices) == "89abcdef");
-        BOOST_TEST(text_of(n.attributes.at(3).g->initializers.at(0)) == "23456789");
+        BOOST_TEST(text_of(*n.attributes.at(0).t()) == "456789ab");
+        BOOST_TEST(text_of(n.attributes.at(1).tensors().at(0)) == "6789abcd");
+        BOOST_TEST(text_of(n.attributes.at(2).sparse_tensor()->values) == "01234567");
+        BOOST_TEST(text_of(n.attributes.at(2).sparse_tensor()->indices) == "89abcdef");
+        BOOST_TEST(text_of(n.attributes.at(3).g()->initializers.at(0)) == "23456789");
         BOOST_TEST(text_of(m.graph->sparse_initializers.at(0).values) == "01234567");
         BOOST_TEST(text_of(m.graph->sparse_initializers.at(0).indices) == "89abcdef");
-        BOOST_TEST(text_of(*m.functions.at(0).nodes.at(0).attributes.at(0).t) == "12345678");
+        BOOST_TEST(text_of(*m.functions.at(0).nodes.at(0).attributes.at(0).t()) == "12345678");
         BOOST_TEST(text_of(m.training_info.at(0).initialization->initializers.at(0)) == "3456789a");
         BOOST_TEST(m.storage().external_files.size() == 1u);
     });
@@ -783,12 +783,12 @@ BOOST_AUTO_TEST_CASE(refusal_in_a_subgraph_names_the_subgraph_tensor) {
     ImportOptions parse = loading();
     parse.load_external_data = false;
     Model parsed = import_file(path, parse);
-    const TensorView& t = parsed.graph->nodes.at(0).attributes.at(0).g->initializers.at(0);
+    const TensorView& t = parsed.graph->nodes.at(0).attributes.at(0).g()->initializers.at(0);
     BOOST_TEST(t.field_path == "ModelProto.graph.node[0].attribute[0].g.initializer[0]");
 
     ImportError e = refusal_of([&] { import_file(path, loading()); });
     BOOST_TEST(to_string(e.kind()) == to_string(ErrorKind::ExternalData));
-    BOOST_TEST(e.field_path() == t.field_path + ".external_data");
+    BOOST_TEST(e.field_path() == std::string(t.field_path) + ".external_data");
     BOOST_TEST(e.offset().value_or(0) == t.offset);
     BOOST_TEST(e.message().find("'../outside/secret.bin'") != std::string::npos);
 }

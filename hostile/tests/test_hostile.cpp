@@ -137,7 +137,7 @@ const Attribute* attr_at(const Graph& root, const std::string& path) {
         if (!n) return nullptr;
         a = find_attr(*n, parts[i + 1]);
         if (!a) return nullptr;
-        g = a->g ? a->g.get() : (a->graphs.empty() ? nullptr : &a->graphs[0]);
+        g = a->g() ? a->g() : (a->graphs().empty() ? nullptr : &a->graphs()[0]);
     }
     return a;
 }
@@ -243,11 +243,11 @@ void check_facts(Model& m, const json& facts) {
                             BOOST_TEST_REQUIRE(a);
                             if (key == "attribute_type") BOOST_TEST(static_cast<int>(a->type) == v.get<int>());
                             else if (key == "attribute_int") BOOST_TEST(a->i == v.get<int64_t>());
-                            else BOOST_TEST(json(a->ints) == v);
+                            else BOOST_TEST(json(a->ints().to_vector()) == v);
                         } else if (key == "captures") {
                             const Attribute* a = attr_at(g, name);
                             BOOST_TEST_REQUIRE(a);
-                            const Graph* sub = a->g ? a->g.get() : &a->graphs.at(0);
+                            const Graph* sub = a->g() ? a->g() : &a->graphs().at(0);
                             std::vector<std::string> got(sub->captures.begin(), sub->captures.end());
                             std::vector<std::string> exp = v.get<std::vector<std::string>>();
                             std::sort(got.begin(), got.end());
@@ -267,7 +267,7 @@ void check_facts(Model& m, const json& facts) {
                                 BOOST_TEST_REQUIRE(val->type);
                                 BOOST_TEST(val->type->elem_type == v.get<int32_t>());
                             } else if (key == "consumers") {
-                                BOOST_TEST(names_of_nodes(g, val->consumers) == v, names_of_nodes(g, val->consumers).dump());
+                                BOOST_TEST(names_of_nodes(g, val->consumers.to_vector()) == v, names_of_nodes(g, val->consumers.to_vector()).dump());
                             } else if (key == "consumer_count") {
                                 BOOST_TEST(val->consumers.size() == v.get<size_t>());
                             } else {

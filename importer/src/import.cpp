@@ -159,11 +159,10 @@ Model import_tensor_bytes(std::span<const uint8_t> bytes, std::string_view name,
     check_size(s.source_name, bytes.size());
     s.input = bytes.data();
     s.input_size = bytes.size();
-    m.graph = std::make_unique<Graph>();
+    m.graph = s.arena.make<Graph>();
     detail::Context c(s, s.input, s.input_size, options.max_nesting, "TensorProto");
     detail::Reader r(c, s.input, s.input + s.input_size);
-    m.graph->initializers.emplace_back();
-    detail::read_tensor(c, r, s.input, m.graph->initializers.back());
+    detail::read_tensor(c, r, s.input, detail::ListAccess::append(s.arena, m.graph->initializers));
     return m;
 }
 

@@ -4,9 +4,25 @@
 #include <onnximport/error.hpp>
 #include <onnximport/model.hpp>
 
+#include <random>
+
 namespace onnximport {
 
-Model::Model() : storage_(std::make_unique<detail::Storage>()) {}
+namespace {
+
+/// One draw from the OS's random source per process: the value indexes' hash seed
+/// (value_index.hpp) cannot be guessed from outside.
+uint64_t process_hash_seed() {
+    static const uint64_t seed = [] {
+        std::random_device device;
+        return uint64_t{device()} << 32 | device();
+    }();
+    return seed;
+}
+
+}  // namespace
+
+Model::Model() : storage_(std::make_unique<detail::Storage>()) { storage_->hash_seed = process_hash_seed(); }
 Model::~Model() = default;
 Model::Model(Model&&) noexcept = default;
 Model& Model::operator=(Model&&) noexcept = default;
@@ -19,15 +35,16 @@ bool Model::is_closed() const noexcept { return storage_->closed; }
 void Model::close() noexcept {
     auto& s = *storage_;
     s.closed = true;
-    if (s.input_mapping) s.input_mapping->release();
-    s.input_buffer.reset();
+    // The input itself stays: names and strings are views into it. Its pages are dropped
+    // (a mapped MAP_PRIVATE file loses nothing); a read buffer is at most what was read.
+    if (s.input_mapping) s.input_mapping->drop_pages();
     for (auto& [path, file] : s.external_files) file->release();
     s.owned_buffers.clear();
 }
 
 std::span<const std::byte> TensorView::bytes() const {
     if (storage_ && storage_->closed)
-        throw ImportError(ErrorKind::Io, storage_->source_name, std::nullopt, field_path,
+        throw ImportError(ErrorKind::Io, storage_->source_name, std::nullopt, std::string(field_path),
                           "tensor '" + std::string(name) + "' read after the model was closed");
     if (!data_) return {};
     return {data_, static_cast<size_t>(size_)};

@@ -1,7 +1,9 @@
 // What a Model owns: the input bytes (mapped, read, or the caller's), external-data
-// mappings, converted typed-field arrays and the string arena (spec section 6).
+// mappings, converted typed-field arrays and the arena of the graph's objects (spec
+// section 6).
 #pragma once
 
+#include "arena.hpp"
 #include "external/mapped_file.hpp"
 
 #include <cstddef>
@@ -9,7 +11,6 @@
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <memory_resource>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,12 +46,13 @@ struct Storage {
 
     bool closed = false;
 
-    /// First block 4 KiB, then geometric growth: a small model (most of the backend tests)
-    /// does not pay 64 KiB of heap for its few names, a large one still gets few blocks.
-    std::pmr::monotonic_buffer_resource arena{4 * 1024};
+    /// Every message object and List of the model (arena.hpp).
+    Arena arena;
+    /// Seed of the value indexes' hash (value_index.hpp), drawn once per import.
+    uint64_t hash_seed = 0;
 
-    /// Copies a string into the arena; the view lives as long as the Model.
-    std::string_view intern(std::string_view s) {
+    /// Copies a string made by the importer (not a view of the input) into the arena.
+    std::string_view keep(std::string_view s) {
         if (s.empty()) return {};
         auto* p = static_cast<char*>(arena.allocate(s.size(), 1));
         std::memcpy(p, s.data(), s.size());

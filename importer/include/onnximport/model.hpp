@@ -6,11 +6,16 @@
 // A Model owns everything its views point into: the mapped or read model file (or, for
 // import_bytes, nothing: the caller's array is used in place and must outlive the
 // Model), the mappings of external-data files, converted typed-field data and an arena
-// holding every string. Strings stay valid until the Model is destroyed; tensor bytes
-// until close() is called, after which TensorView::bytes() throws.
+// holding every message object and repeated field (List). Strings are views into the
+// model input itself: nothing is copied, and they stay valid until the Model is destroyed.
+// Tensor bytes stay valid until close() is called, after which TensorView::bytes() throws.
+//
+// Every type here is trivially copyable and destructible (they live in the arena; see
+// list.hpp): copying a message copies views, not the data behind them.
 #pragma once
 
 #include <onnximport/data_type.hpp>
+#include <onnximport/list.hpp>
 #include <onnximport/value_index.hpp>
 
 #include <cstddef>
@@ -19,7 +24,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace onnximport {
@@ -52,11 +56,11 @@ struct TypeProto {
     /// Which member of the value oneof is set; None is "no type".
     enum class Kind : uint8_t { None, Tensor, Sequence, Map, Optional, SparseTensor, Opaque };
     Kind kind = Kind::None;
-    int32_t elem_type = 0;  ///< Tensor and SparseTensor: element type; Map: key_type
     bool has_shape = false; ///< Tensor and SparseTensor: false means unknown rank
-    std::vector<Dimension> shape;
+    int32_t elem_type = 0;  ///< Tensor and SparseTensor: element type; Map: key_type
+    List<Dimension> shape;
     /// Sequence and Optional: elem_type; Map: value_type. Null when absent.
-    std::unique_ptr<TypeProto> elem;
+    const TypeProto* elem = nullptr;
     std::string_view opaque_domain;
     std::string_view opaque_name;
     std::string_view denotation;
@@ -66,7 +70,7 @@ struct ValueInfo {
     std::string_view name;
     TypeProto type;
     std::string_view doc_string;
-    std::vector<StringStringEntry> metadata_props;
+    List<StringStringEntry> metadata_props;
     uint64_t offset = 0;  ///< of the message in the input
 };
 
@@ -86,15 +90,15 @@ public:
     std::string_view name;
     std::string_view doc_string;
     int32_t data_type = 0;
-    std::vector<int64_t> dims;
-    uint64_t element_count = 0;
     TensorSource source = TensorSource::None;
-    int32_t data_location = 0;                   ///< 0 DEFAULT, 1 EXTERNAL
-    std::vector<StringStringEntry> external_data; ///< as written
-    std::vector<StringStringEntry> metadata_props;
-    std::vector<std::string_view> strings;       ///< STRING tensors: one entry per element
-    uint64_t offset = 0;                         ///< of the TensorProto in the input
-    std::string field_path;                      ///< set for external tensors only
+    int32_t data_location = 0;                  ///< 0 DEFAULT, 1 EXTERNAL
+    List<int64_t> dims;
+    uint64_t element_count = 0;
+    List<StringStringEntry> external_data;      ///< as written
+    List<StringStringEntry> metadata_props;
+    List<std::string_view> strings;             ///< STRING tensors: one entry per element
+    uint64_t offset = 0;                        ///< of the TensorProto in the input
+    std::string_view field_path;                ///< set for external tensors only
 
     /// Length in bytes of the raw layout: ceil(element_count * bits / 8).
     uint64_t byte_size() const noexcept { return size_; }
@@ -127,7 +131,7 @@ private:
 struct SparseTensor {
     TensorView values;
     TensorView indices;
-    std::vector<int64_t> dims;
+    List<int64_t> dims;
     uint64_t offset = 0;
 };
 
@@ -136,47 +140,75 @@ struct SparseTensor {
 struct Graph;
 
 /// AttributeProto.AttributeType codes.
-enum class AttributeType : int32_t {
+enum class AttributeType : uint8_t {
     Undefined = 0, Float = 1, Int = 2, String = 3, Tensor = 4, Graph = 5, Floats = 6, Ints = 7,
     Strings = 8, Tensors = 9, Graphs = 10, SparseTensor = 11, SparseTensors = 12, TypeProto = 13,
     TypeProtos = 14,
 };
 
-struct Attribute {
-    std::string_view name;
+/// The fields of an AttributeProto beyond its name and scalar values. Most attributes of
+/// real models carry one int, float or string, so these live out of line: an Attribute
+/// is 64 bytes, and this block is allocated only for an attribute that has one of them.
+struct AttributeFields {
     std::string_view doc_string;
     std::string_view ref_attr_name;  ///< function bodies: a reference, no value
+    TensorView* t = nullptr;
+    Graph* g = nullptr;
+    SparseTensor* sparse_tensor = nullptr;
+    TypeProto* tp = nullptr;
+    List<float> floats;
+    List<int64_t> ints;
+    List<std::string_view> strings;
+    List<TensorView> tensors;
+    List<Graph> graphs;
+    List<SparseTensor> sparse_tensors;
+    List<TypeProto> type_protos;
+};
+
+struct Attribute {
+    std::string_view name;
+    std::string_view s;  ///< bytes, not decoded
+    int64_t i = 0;
+    uint64_t offset = 0;
+    float f = 0;
     AttributeType type = AttributeType::Undefined;  ///< declared, or inferred (spec section 2)
     bool type_declared = false;
+    /// Null when the attribute has none of the fields of AttributeFields.
+    AttributeFields* fields = nullptr;
 
-    float f = 0;
-    int64_t i = 0;
-    std::string_view s;  ///< bytes, not decoded
-    std::unique_ptr<TensorView> t;
-    std::unique_ptr<Graph> g;
-    std::unique_ptr<SparseTensor> sparse_tensor;
-    std::unique_ptr<TypeProto> tp;
-    std::vector<float> floats;
-    std::vector<int64_t> ints;
-    std::vector<std::string_view> strings;
-    std::vector<TensorView> tensors;
-    std::vector<Graph> graphs;
-    std::vector<SparseTensor> sparse_tensors;
-    std::vector<TypeProto> type_protos;
+    // The out-of-line fields, empty (or null) when absent.
+    std::string_view doc_string() const noexcept { return fields ? fields->doc_string : std::string_view(); }
+    std::string_view ref_attr_name() const noexcept { return fields ? fields->ref_attr_name : std::string_view(); }
+    TensorView* t() const noexcept { return fields ? fields->t : nullptr; }
+    Graph* g() const noexcept { return fields ? fields->g : nullptr; }
+    SparseTensor* sparse_tensor() const noexcept { return fields ? fields->sparse_tensor : nullptr; }
+    TypeProto* tp() const noexcept { return fields ? fields->tp : nullptr; }
+    const List<float>& floats() const noexcept { return fields ? fields->floats : empty<float>(); }
+    const List<int64_t>& ints() const noexcept { return fields ? fields->ints : empty<int64_t>(); }
+    const List<std::string_view>& strings() const noexcept { return fields ? fields->strings : empty<std::string_view>(); }
+    const List<TensorView>& tensors() const noexcept { return fields ? fields->tensors : empty<TensorView>(); }
+    List<Graph>& graphs() const noexcept { return fields ? fields->graphs : empty<Graph>(); }
+    const List<SparseTensor>& sparse_tensors() const noexcept { return fields ? fields->sparse_tensors : empty<SparseTensor>(); }
+    const List<TypeProto>& type_protos() const noexcept { return fields ? fields->type_protos : empty<TypeProto>(); }
 
-    uint64_t offset = 0;
+private:
+    template <class T>
+    static List<T>& empty() noexcept {
+        static List<T> none;  // never appended to: Lists are filled by the importer only
+        return none;
+    }
 };
 
 struct Node {
-    std::vector<std::string_view> inputs;
-    std::vector<std::string_view> outputs;
+    List<std::string_view> inputs;
+    List<std::string_view> outputs;
     std::string_view name;
     std::string_view op_type;
     std::string_view domain;
     std::string_view overload;
     std::string_view doc_string;
-    std::vector<Attribute> attributes;
-    std::vector<StringStringEntry> metadata_props;
+    List<Attribute> attributes;
+    List<StringStringEntry> metadata_props;
     uint64_t offset = 0;
 
     // Resolution (spec section 4).
@@ -193,27 +225,27 @@ struct Value {
     const TensorView* initializer = nullptr;     ///< dense initializer (or an input's default)
     const SparseTensor* sparse_initializer = nullptr;
     int64_t producer = -1;                       ///< node index (resolved order) for NodeOutput
-    std::vector<uint32_t> consumers;             ///< node indices in resolved order, each once
+    List<uint32_t> consumers;                    ///< node indices in resolved order, each once
 };
 
 struct Graph {
     std::string_view name;
     std::string_view doc_string;
-    std::vector<Node> nodes;  ///< file order as read; resolved order after resolution
-    std::vector<TensorView> initializers;
-    std::vector<SparseTensor> sparse_initializers;
-    std::vector<ValueInfo> inputs;
-    std::vector<ValueInfo> outputs;
-    std::vector<ValueInfo> value_info;
-    std::vector<StringStringEntry> metadata_props;
+    List<Node> nodes;  ///< file order as read; resolved order after resolution
+    List<TensorView> initializers;
+    List<SparseTensor> sparse_initializers;
+    List<ValueInfo> inputs;
+    List<ValueInfo> outputs;
+    List<ValueInfo> value_info;
+    List<StringStringEntry> metadata_props;
     uint64_t offset = 0;
 
     // Resolution (spec section 4).
     bool resolved = false;
     bool nodes_were_reordered = false;
-    std::vector<Value> values;
+    List<Value> values;
     ValueIndex value_index;  ///< name -> index into values
-    std::vector<std::string_view> captures;  ///< outer values read here or by own subgraphs
+    List<std::string_view> captures;  ///< outer values read here or by own subgraphs
 
     const Value* find_value(std::string_view value_name) const {
         auto it = value_index.find(value_name);
@@ -225,23 +257,23 @@ struct Function {
     std::string_view name;
     std::string_view domain;
     std::string_view overload;
-    std::vector<std::string_view> inputs;
-    std::vector<std::string_view> outputs;
-    std::vector<std::string_view> attributes;    ///< attribute names without defaults
-    std::vector<Attribute> attribute_protos;     ///< attributes with default values
-    std::vector<Node> nodes;                     ///< body, as written, not resolved
-    std::vector<OperatorSetId> opset_import;
-    std::vector<ValueInfo> value_info;
+    List<std::string_view> inputs;
+    List<std::string_view> outputs;
+    List<std::string_view> attributes;    ///< attribute names without defaults
+    List<Attribute> attribute_protos;     ///< attributes with default values
+    List<Node> nodes;                     ///< body, as written, not resolved
+    List<OperatorSetId> opset_import;
+    List<ValueInfo> value_info;
     std::string_view doc_string;
-    std::vector<StringStringEntry> metadata_props;
+    List<StringStringEntry> metadata_props;
     uint64_t offset = 0;
 };
 
 struct TrainingInfo {
-    std::unique_ptr<Graph> initialization;
-    std::unique_ptr<Graph> algorithm;
-    std::vector<StringStringEntry> initialization_binding;
-    std::vector<StringStringEntry> update_binding;
+    Graph* initialization = nullptr;
+    Graph* algorithm = nullptr;
+    List<StringStringEntry> initialization_binding;
+    List<StringStringEntry> update_binding;
 };
 
 // ---- The model ----------------------------------------------------------------------
@@ -255,16 +287,16 @@ public:
 
     bool has_ir_version = false;
     int64_t ir_version = 0;
-    std::vector<OperatorSetId> opset_import;
+    List<OperatorSetId> opset_import;
     std::string_view producer_name;
     std::string_view producer_version;
     std::string_view domain;
     int64_t model_version = 0;
     std::string_view doc_string;
-    std::unique_ptr<Graph> graph;
-    std::vector<StringStringEntry> metadata_props;
-    std::vector<TrainingInfo> training_info;
-    std::vector<Function> functions;
+    Graph* graph = nullptr;  ///< in the arena; null only for a model refused before reading it
+    List<StringStringEntry> metadata_props;
+    List<TrainingInfo> training_info;
+    List<Function> functions;
 
     /// The name given to the import (file path or caller's name).
     const std::string& source_name() const noexcept;
@@ -273,7 +305,10 @@ public:
     /// True when the model file is memory-mapped.
     bool is_mapped() const noexcept;
 
-    /// Releases the mappings and owned buffers; reading tensor bytes afterwards throws.
+    /// Releases the tensor data: external-data mappings and converted arrays are freed and
+    /// the model file's resident pages dropped; reading tensor bytes afterwards throws.
+    /// Names and other strings stay valid (they view the model input, kept until the
+    /// Model is destroyed).
     void close() noexcept;
     bool is_closed() const noexcept;
 

@@ -122,7 +122,7 @@ void element_type(Writer& w, std::string_view keyword, int32_t code) {
     w.line(keyword).num(code).word(data_type_name(code));
 }
 
-void entries(Writer& w, std::string_view keyword, const std::vector<StringStringEntry>& list) {
+void entries(Writer& w, std::string_view keyword, const List<StringStringEntry>& list) {
     for (const auto& e : list) w.line(keyword).str(e.key).str(e.value);
 }
 
@@ -165,13 +165,13 @@ void dump_type(Writer& w, const TypeProto* t) {
     case TypeProto::Kind::Sequence:
     case TypeProto::Kind::Optional:
         w.line("type").word(t->kind == TypeProto::Kind::Sequence ? "sequence" : "optional");
-        nested(w, [&] { dump_type(w, t->elem.get()); });
+        nested(w, [&] { dump_type(w, t->elem); });
         break;
     case TypeProto::Kind::Map:
         w.line("type").word("map");
         nested(w, [&] {
             element_type(w, "key_type", t->elem_type);
-            dump_type(w, t->elem.get());
+            dump_type(w, t->elem);
         });
         break;
     case TypeProto::Kind::Opaque:
@@ -185,7 +185,7 @@ void dump_type(Writer& w, const TypeProto* t) {
     nested(w, [&] { optional_string(w, "denotation", t->denotation); });
 }
 
-void dump_value_infos(Writer& w, std::string_view keyword, const std::vector<ValueInfo>& list) {
+void dump_value_infos(Writer& w, std::string_view keyword, const List<ValueInfo>& list) {
     for (const auto& v : list) {
         w.line(keyword).str(v.name);
         nested(w, [&] {
@@ -250,7 +250,7 @@ void dump_sparse(Writer& w, const SparseTensor& s) {
 
 /// A list of messages: `keyword COUNT`, then `[i]` headers.
 template <class T, class Each>
-void message_list(Writer& w, std::string_view keyword, const std::vector<T>& list, Each&& each) {
+void message_list(Writer& w, std::string_view keyword, const List<T>& list, Each&& each) {
     w.line(keyword).num(static_cast<int64_t>(list.size()));
     nested(w, [&] {
         for (size_t i = 0; i < list.size(); ++i) {
@@ -264,48 +264,48 @@ void dump_attribute(Writer& w, const Attribute& a) {
     const auto type = static_cast<int32_t>(a.type);
     w.line("attr_type").num(type).word(type >= 0 && type <= 14 ? attribute_type_names[type] : "?")
         .word(a.type_declared ? "declared" : "inferred");
-    optional_string(w, "ref_attr_name", a.ref_attr_name);
-    optional_string(w, "doc_string", a.doc_string);
+    optional_string(w, "ref_attr_name", a.ref_attr_name());
+    optional_string(w, "doc_string", a.doc_string());
     auto is = [&](AttributeType t) { return a.type == t; };
     if (is(AttributeType::Float) || std::bit_cast<uint32_t>(a.f) != 0) w.line("f").bits(a.f);
     if (is(AttributeType::Int) || a.i != 0) w.line("i").num(a.i);
     if (is(AttributeType::String) || !a.s.empty()) w.line("s").str(a.s);
-    if (a.t) {
+    if (a.t()) {
         w.line("t");
-        nested(w, [&] { dump_tensor(w, *a.t); });
+        nested(w, [&] { dump_tensor(w, *a.t()); });
     }
-    if (a.g) {
+    if (a.g()) {
         w.line("g");
-        nested(w, [&] { dump_graph(w, *a.g); });
+        nested(w, [&] { dump_graph(w, *a.g()); });
     }
-    if (a.sparse_tensor) {
+    if (a.sparse_tensor()) {
         w.line("sparse_tensor");
-        nested(w, [&] { dump_sparse(w, *a.sparse_tensor); });
+        nested(w, [&] { dump_sparse(w, *a.sparse_tensor()); });
     }
-    if (a.tp) {
+    if (a.tp()) {
         w.line("tp");
-        nested(w, [&] { dump_type(w, a.tp.get()); });
+        nested(w, [&] { dump_type(w, a.tp()); });
     }
-    if (is(AttributeType::Floats) || !a.floats.empty()) {
-        w.line("floats").num(static_cast<int64_t>(a.floats.size()));
-        for (float f : a.floats) w.bits(f);
+    if (is(AttributeType::Floats) || !a.floats().empty()) {
+        w.line("floats").num(static_cast<int64_t>(a.floats().size()));
+        for (float f : a.floats()) w.bits(f);
     }
-    if (is(AttributeType::Ints) || !a.ints.empty()) {
-        w.line("ints").num(static_cast<int64_t>(a.ints.size()));
-        for (int64_t i : a.ints) w.num(i);
+    if (is(AttributeType::Ints) || !a.ints().empty()) {
+        w.line("ints").num(static_cast<int64_t>(a.ints().size()));
+        for (int64_t i : a.ints()) w.num(i);
     }
-    if (is(AttributeType::Strings) || !a.strings.empty()) {
-        w.line("strings").num(static_cast<int64_t>(a.strings.size()));
-        for (std::string_view s : a.strings) w.str(s);
+    if (is(AttributeType::Strings) || !a.strings().empty()) {
+        w.line("strings").num(static_cast<int64_t>(a.strings().size()));
+        for (std::string_view s : a.strings()) w.str(s);
     }
-    if (is(AttributeType::Tensors) || !a.tensors.empty())
-        message_list(w, "tensors", a.tensors, [&](const TensorView& t) { dump_tensor(w, t); });
-    if (is(AttributeType::Graphs) || !a.graphs.empty())
-        message_list(w, "graphs", a.graphs, [&](const Graph& g) { dump_graph(w, g); });
-    if (is(AttributeType::SparseTensors) || !a.sparse_tensors.empty())
-        message_list(w, "sparse_tensors", a.sparse_tensors, [&](const SparseTensor& s) { dump_sparse(w, s); });
-    if (is(AttributeType::TypeProtos) || !a.type_protos.empty())
-        message_list(w, "type_protos", a.type_protos, [&](const TypeProto& t) { dump_type(w, &t); });
+    if (is(AttributeType::Tensors) || !a.tensors().empty())
+        message_list(w, "tensors", a.tensors(), [&](const TensorView& t) { dump_tensor(w, t); });
+    if (is(AttributeType::Graphs) || !a.graphs().empty())
+        message_list(w, "graphs", a.graphs(), [&](const Graph& g) { dump_graph(w, g); });
+    if (is(AttributeType::SparseTensors) || !a.sparse_tensors().empty())
+        message_list(w, "sparse_tensors", a.sparse_tensors(), [&](const SparseTensor& s) { dump_sparse(w, s); });
+    if (is(AttributeType::TypeProtos) || !a.type_protos().empty())
+        message_list(w, "type_protos", a.type_protos(), [&](const TypeProto& t) { dump_type(w, &t); });
 }
 
 void dump_node_body(Writer& w, const Node& n) {
@@ -326,7 +326,7 @@ void dump_node_body(Writer& w, const Node& n) {
 /// Nodes in file order: resolution keeps Graph::nodes in resolved order, and
 /// Node::file_index remembers the position in the file. The sort is stable, so nodes
 /// that were never resolved (all indices 0, function bodies) keep their order.
-void dump_nodes(Writer& w, const std::vector<Node>& nodes) {
+void dump_nodes(Writer& w, const List<Node>& nodes) {
     std::vector<size_t> order(nodes.size());
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(),
@@ -396,10 +396,10 @@ void write_dump(const Model& model, std::ostream& out) {
     optional_string(w, "doc_string", model.doc_string);
     for (const auto& o : model.opset_import) w.line("opset_import").str(o.domain).num(o.version);
     entries(w, "metadata_props", model.metadata_props);
-    dump_optional_graph(w, "graph", model.graph.get());
+    dump_optional_graph(w, "graph", model.graph);
     message_list(w, "training_info", model.training_info, [&](const TrainingInfo& t) {
-        dump_optional_graph(w, "initialization", t.initialization.get());
-        dump_optional_graph(w, "algorithm", t.algorithm.get());
+        dump_optional_graph(w, "initialization", t.initialization);
+        dump_optional_graph(w, "algorithm", t.algorithm);
         entries(w, "initialization_binding", t.initialization_binding);
         entries(w, "update_binding", t.update_binding);
     });

@@ -57,14 +57,16 @@ private:
         for (auto& n : g.nodes) attributes(n.attributes);
     }
 
-    void attributes(std::vector<Attribute>& attrs) {
+    void attributes(List<Attribute>& attrs) {
         for (auto& a : attrs) {
-            if (a.t) tensor(*a.t);
-            for (auto& t : a.tensors) tensor(t);
-            if (a.sparse_tensor) sparse(*a.sparse_tensor);
-            for (auto& st : a.sparse_tensors) sparse(st);
-            if (a.g) graph(*a.g);
-            for (auto& sub : a.graphs) graph(sub);
+            AttributeFields* f = a.fields;
+            if (!f) continue;  // scalars only
+            if (f->t) tensor(*f->t);
+            for (auto& t : f->tensors) tensor(t);
+            if (f->sparse_tensor) sparse(*f->sparse_tensor);
+            for (auto& st : f->sparse_tensors) sparse(st);
+            if (f->g) graph(*f->g);
+            for (auto& sub : f->graphs) graph(sub);
         }
     }
 
@@ -75,7 +77,7 @@ private:
 
     /// The choke point of section 5: every refusal names the tensor's path and offset.
     [[noreturn]] void fail(const TensorView& t, ErrorKind kind, std::string_view leaf, const std::string& message) const {
-        std::string path = t.field_path;
+        std::string path(t.field_path);
         if (!leaf.empty()) path += "." + std::string(leaf);
         throw ImportError(kind, s_.source_name, t.offset, std::move(path), message);
     }

@@ -27,6 +27,10 @@ void MappedFile::advise_random() const noexcept {
     if (addr_) ::madvise(addr_, size_, MADV_RANDOM);
 }
 
+void MappedFile::drop_pages() const noexcept {
+    if (addr_) ::madvise(addr_, size_, MADV_DONTNEED);
+}
+
 void MappedFile::drop_descriptor() noexcept {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;

@@ -24,6 +24,9 @@ public:
     void release() noexcept;
     /// Advise the kernel not to read ahead (keeps resident size to what is touched).
     void advise_random() const noexcept;
+    /// Drops the resident pages and keeps the mapping: views stay valid (a read faults the
+    /// page in again from the file) and the memory is returned.
+    void drop_pages() const noexcept;
     /// Closes the descriptor and keeps the mapping (which holds the file by itself), so a
     /// model with thousands of external files does not hold thousands of descriptors.
     void drop_descriptor() noexcept;

@@ -14,7 +14,6 @@
 #include <cstring>
 #include <string_view>
 #include <type_traits>
-#include <vector>
 
 namespace onnximport::detail {
 
@@ -38,19 +37,49 @@ inline bool all_ascii(const uint8_t* p, const uint8_t* end) noexcept {
     return (high & 0x8080808080808080ull) == 0;
 }
 
-/// A string field: valid UTF-8, copied into the model's arena.
+inline std::string_view as_view(Reader::Slice s) noexcept {
+    return {reinterpret_cast<const char*>(s.begin), static_cast<size_t>(s.size())};
+}
+
+/// A string field: valid UTF-8, a view into the input (zero-copy; the input lives as
+/// long as the Model).
 inline std::string_view read_string(Context& c, Reader& r, std::string_view field) {
     Reader::Slice s = r.bytes();
     if (!all_ascii(s.begin, s.end)) [[unlikely]]
         if (const uint8_t* bad = find_invalid_utf8(s.begin, s.end))
             c.fail(ErrorKind::Malformed, bad, "string field is not valid UTF-8", field);
-    return c.storage.intern({reinterpret_cast<const char*>(s.begin), s.size()});
+    return as_view(s);
 }
 
-/// A bytes field: never decoded, copied into the model's arena.
-inline std::string_view read_bytes(Context& c, Reader& r) {
-    Reader::Slice s = r.bytes();
-    return c.storage.intern({reinterpret_cast<const char*>(s.begin), s.size()});
+/// A bytes field: never decoded, a view into the input.
+inline std::string_view read_bytes(Reader& r) { return as_view(r.bytes()); }
+
+/// A repeated string field: the first occurrence sizes the list to the occurrences
+/// present in the rest of the message, as read_repeated_message does.
+inline void read_repeated_string(Context& c, Reader& r, std::string_view field, List<std::string_view>& list) {
+    if (!r.is(WireType::Len)) {
+        r.skip();
+        return;
+    }
+    if (list.empty()) ListAccess::reserve(c.storage.arena, list, r.count_len_fields(r.field()));
+    ListAccess::push_back(c.storage.arena, list, read_string(c, r, field));
+}
+
+/// A repeated int64 field, packed or not, appended to `list`. A packed run is sized from
+/// its bytes: each varint ends with the one byte below 0x80.
+inline void read_repeated_int64(Context& c, Reader& r, List<int64_t>& list) {
+    if (r.is(WireType::Len)) {
+        Reader::Slice s = r.bytes();
+        size_t ends = 0;
+        for (const uint8_t* p = s.begin; p < s.end; ++p) ends += *p < 0x80;
+        ListAccess::reserve(c.storage.arena, list, list.size() + ends);
+        Reader packed(c, s.begin, s.end);
+        while (!packed.at_end()) ListAccess::push_back(c.storage.arena, list, static_cast<int64_t>(packed.varint()));
+    } else if (r.is(WireType::Varint)) {
+        ListAccess::push_back(c.storage.arena, list, static_cast<int64_t>(r.varint()));
+    } else {
+        r.skip();
+    }
 }
 
 inline int64_t read_int64(Reader& r) { return static_cast<int64_t>(r.varint()); }
@@ -134,32 +163,29 @@ void read_function(Context& c, Reader& r, const uint8_t* key_at, Function& f);
 void read_training_info(Context& c, Reader& r, TrainingInfo& t);
 void read_model(Context& c, Reader& r, Model& m);
 
-/// Reads one repeated message field and appends to vec. At the first occurrence the
-/// vector is sized to the occurrences present in the rest of the message (one cheap scan
-/// of the keys), so a 200,000-node graph is not grown and moved eighteen times. Tensors
+/// Reads one repeated message field and appends to the list. At the first occurrence the
+/// list is sized to the occurrences present in the rest of the message (one cheap scan
+/// of the keys), so a 200,000-node graph is not grown and copied eighteen times. Tensors
 /// are not counted: their keys sit between the weights, and walking them would touch a page
 /// of a mapped model per tensor, and make the heap use depend on the weights' sizes (where
 /// the scan stops). The item is read in place: nothing a nested read does can append to
-/// this same vector.
+/// this same list.
 template <class T, class Read>
-void read_repeated_message(Context& c, Reader& r, std::string_view field, std::vector<T>& vec, Read&& read) {
+void read_repeated_message(Context& c, Reader& r, std::string_view field, List<T>& list, Read&& read) {
     if (!r.is(WireType::Len)) {
         r.skip();
         return;
     }
     if constexpr (!std::is_same_v<T, TensorView>) {
-        if (vec.empty()) {
-            const uint64_t n = r.count_len_fields(r.field());
-            if (n > 1) vec.reserve(n);
-        }
+        if (list.empty()) ListAccess::reserve(c.storage.arena, list, r.count_len_fields(r.field()));
     }
-    int64_t index = static_cast<int64_t>(vec.size());
-    T& item = vec.emplace_back();
+    int64_t index = static_cast<int64_t>(list.size());
+    T& item = ListAccess::append(c.storage.arena, list);
     read_message(c, r, field, index, [&](Reader& sub, const uint8_t* key_at) { read(sub, key_at, item); });
 }
 
-inline void read_entries(Context& c, Reader& r, std::string_view field, std::vector<StringStringEntry>& vec) {
-    read_repeated_message(c, r, field, vec,
+inline void read_entries(Context& c, Reader& r, std::string_view field, List<StringStringEntry>& list) {
+    read_repeated_message(c, r, field, list,
                           [&](Reader& sub, const uint8_t*, StringStringEntry& e) { read_entry(c, sub, e); });
 }
 

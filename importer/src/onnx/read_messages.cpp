@@ -50,6 +50,21 @@ bool value_field_required(AttributeType t) {
            t == AttributeType::TypeProto;
 }
 
+/// The attribute's out-of-line fields, allocated at the first one read.
+AttributeFields& fields_of(Context& c, Attribute& a) {
+    if (!a.fields) a.fields = c.storage.arena.make<AttributeFields>();
+    return *a.fields;
+}
+
+/// A singular message field of type T: a fresh object replaces an earlier occurrence
+/// (singular messages are not merged).
+template <class T, class Read>
+T* read_singular(Context& c, Reader& r, std::string_view field, Read&& read) {
+    T* item = c.storage.arena.make<T>();
+    read_message(c, r, field, -1, [&](Reader& sub, const uint8_t* at) { read(sub, at, *item); });
+    return item;
+}
+
 const char* value_field_name(AttributeType t) {
     switch (t) {
     case AttributeType::Tensor: return "t";
@@ -71,56 +86,51 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) 
         case 1: ONNXIMPORT_EXPECT(r, Len) a.name = read_string(c, r, "name"); break;
         case 2: ONNXIMPORT_EXPECT(r, Fixed32) a.f = read_float(r); has_f = true; break;
         case 3: ONNXIMPORT_EXPECT(r, Varint) a.i = read_int64(r); has_i = true; break;
-        case 4: ONNXIMPORT_EXPECT(r, Len) a.s = read_bytes(c, r); has_s = true; break;
-        case 5: {
+        case 4: ONNXIMPORT_EXPECT(r, Len) a.s = read_bytes(r); has_s = true; break;
+        case 5:
             ONNXIMPORT_EXPECT(r, Len)
-            auto t = std::make_unique<TensorView>();
-            read_message(c, r, "t", -1, [&](Reader& sub, const uint8_t* at) { read_tensor(c, sub, at, *t); });
-            a.t = std::move(t);
+            fields_of(c, a).t = read_singular<TensorView>(
+                c, r, "t", [&](Reader& sub, const uint8_t* at, TensorView& t) { read_tensor(c, sub, at, t); });
+            break;
+        case 6:
+            ONNXIMPORT_EXPECT(r, Len)
+            fields_of(c, a).g = read_singular<Graph>(
+                c, r, "g", [&](Reader& sub, const uint8_t* at, Graph& g) { read_graph(c, sub, at, g); });
+            break;
+        case 7: {
+            List<float>& floats = fields_of(c, a).floats;
+            read_repeated_fixed32(c, r, [&](uint32_t v) { ListAccess::push_back(c.storage.arena, floats, std::bit_cast<float>(v)); });
             break;
         }
-        case 6: {
-            ONNXIMPORT_EXPECT(r, Len)
-            auto g = std::make_unique<Graph>();
-            read_message(c, r, "g", -1, [&](Reader& sub, const uint8_t* at) { read_graph(c, sub, at, *g); });
-            a.g = std::move(g);
-            break;
-        }
-        case 7: read_repeated_fixed32(c, r, [&](uint32_t v) { a.floats.push_back(std::bit_cast<float>(v)); }); break;
-        case 8: read_repeated_varint(c, r, [&](uint64_t v) { a.ints.push_back(static_cast<int64_t>(v)); }); break;
-        case 9: ONNXIMPORT_EXPECT(r, Len) a.strings.push_back(read_bytes(c, r)); break;
+        case 8: read_repeated_int64(c, r, fields_of(c, a).ints); break;
+        case 9: ONNXIMPORT_EXPECT(r, Len) ListAccess::push_back(c.storage.arena, fields_of(c, a).strings, read_bytes(r)); break;
         case 10:
-            read_repeated_message(c, r, "tensors", a.tensors,
+            read_repeated_message(c, r, "tensors", fields_of(c, a).tensors,
                                   [&](Reader& sub, const uint8_t* at, TensorView& t) { read_tensor(c, sub, at, t); });
             break;
         case 11:
-            read_repeated_message(c, r, "graphs", a.graphs,
+            read_repeated_message(c, r, "graphs", fields_of(c, a).graphs,
                                   [&](Reader& sub, const uint8_t* at, Graph& g) { read_graph(c, sub, at, g); });
             break;
-        case 13: ONNXIMPORT_EXPECT(r, Len) a.doc_string = read_string(c, r, "doc_string"); break;
-        case 14: {
+        case 13: ONNXIMPORT_EXPECT(r, Len) fields_of(c, a).doc_string = read_string(c, r, "doc_string"); break;
+        case 14:
             ONNXIMPORT_EXPECT(r, Len)
-            auto tp = std::make_unique<TypeProto>();
-            read_message(c, r, "tp", -1, [&](Reader& sub, const uint8_t*) { read_type(c, sub, *tp); });
-            a.tp = std::move(tp);
+            fields_of(c, a).tp = read_singular<TypeProto>(
+                c, r, "tp", [&](Reader& sub, const uint8_t*, TypeProto& t) { read_type(c, sub, t); });
             break;
-        }
         case 15:
-            read_repeated_message(c, r, "type_protos", a.type_protos,
+            read_repeated_message(c, r, "type_protos", fields_of(c, a).type_protos,
                                   [&](Reader& sub, const uint8_t*, TypeProto& t) { read_type(c, sub, t); });
             break;
         case 20: ONNXIMPORT_EXPECT(r, Varint) declared_at = r.key_at(); declared = read_int32(r); break;
-        case 21: ONNXIMPORT_EXPECT(r, Len) a.ref_attr_name = read_string(c, r, "ref_attr_name"); break;
-        case 22: {
+        case 21: ONNXIMPORT_EXPECT(r, Len) fields_of(c, a).ref_attr_name = read_string(c, r, "ref_attr_name"); break;
+        case 22:
             ONNXIMPORT_EXPECT(r, Len)
-            auto st = std::make_unique<SparseTensor>();
-            read_message(c, r, "sparse_tensor", -1,
-                         [&](Reader& sub, const uint8_t* at) { read_sparse_tensor(c, sub, at, *st); });
-            a.sparse_tensor = std::move(st);
+            fields_of(c, a).sparse_tensor = read_singular<SparseTensor>(
+                c, r, "sparse_tensor", [&](Reader& sub, const uint8_t* at, SparseTensor& t) { read_sparse_tensor(c, sub, at, t); });
             break;
-        }
         case 23:
-            read_repeated_message(c, r, "sparse_tensors", a.sparse_tensors,
+            read_repeated_message(c, r, "sparse_tensors", fields_of(c, a).sparse_tensors,
                                   [&](Reader& sub, const uint8_t* at, SparseTensor& t) { read_sparse_tensor(c, sub, at, t); });
             break;
         default: r.skip();
@@ -136,25 +146,25 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) 
     } else if (has_f) a.type = AttributeType::Float;
     else if (has_i) a.type = AttributeType::Int;
     else if (has_s) a.type = AttributeType::String;
-    else if (a.t) a.type = AttributeType::Tensor;
-    else if (a.g) a.type = AttributeType::Graph;
-    else if (a.sparse_tensor) a.type = AttributeType::SparseTensor;
-    else if (a.tp) a.type = AttributeType::TypeProto;
-    else if (!a.floats.empty()) a.type = AttributeType::Floats;
-    else if (!a.ints.empty()) a.type = AttributeType::Ints;
-    else if (!a.strings.empty()) a.type = AttributeType::Strings;
-    else if (!a.tensors.empty()) a.type = AttributeType::Tensors;
-    else if (!a.graphs.empty()) a.type = AttributeType::Graphs;
-    else if (!a.sparse_tensors.empty()) a.type = AttributeType::SparseTensors;
-    else if (!a.type_protos.empty()) a.type = AttributeType::TypeProtos;
+    else if (a.t()) a.type = AttributeType::Tensor;
+    else if (a.g()) a.type = AttributeType::Graph;
+    else if (a.sparse_tensor()) a.type = AttributeType::SparseTensor;
+    else if (a.tp()) a.type = AttributeType::TypeProto;
+    else if (!a.floats().empty()) a.type = AttributeType::Floats;
+    else if (!a.ints().empty()) a.type = AttributeType::Ints;
+    else if (!a.strings().empty()) a.type = AttributeType::Strings;
+    else if (!a.tensors().empty()) a.type = AttributeType::Tensors;
+    else if (!a.graphs().empty()) a.type = AttributeType::Graphs;
+    else if (!a.sparse_tensors().empty()) a.type = AttributeType::SparseTensors;
+    else if (!a.type_protos().empty()) a.type = AttributeType::TypeProtos;
 
-    if (!a.ref_attr_name.empty()) return;  // a reference carries no value
+    if (!a.ref_attr_name().empty()) return;  // a reference carries no value
     if (a.type == AttributeType::Undefined)
         c.fail(ErrorKind::InvalidModel, key_at, "attribute '" + std::string(a.name) + "' has neither a type nor a value");
     if (value_field_required(a.type)) {
-        bool present = (a.type == AttributeType::Tensor && a.t) || (a.type == AttributeType::Graph && a.g) ||
-                       (a.type == AttributeType::SparseTensor && a.sparse_tensor) ||
-                       (a.type == AttributeType::TypeProto && a.tp);
+        bool present = (a.type == AttributeType::Tensor && a.t()) || (a.type == AttributeType::Graph && a.g()) ||
+                       (a.type == AttributeType::SparseTensor && a.sparse_tensor()) ||
+                       (a.type == AttributeType::TypeProto && a.tp());
         if (!present)
             c.fail(ErrorKind::InvalidModel, key_at,
                    "attribute '" + std::string(a.name) + "' is declared as " + value_field_name(a.type) +
@@ -167,8 +177,8 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
     n.offset = c.offset_of(key_at);
     while (r.next()) {
         switch (r.field()) {
-        case 1: ONNXIMPORT_EXPECT(r, Len) n.inputs.push_back(read_string(c, r, "input")); break;
-        case 2: ONNXIMPORT_EXPECT(r, Len) n.outputs.push_back(read_string(c, r, "output")); break;
+        case 1: read_repeated_string(c, r, "input", n.inputs); break;
+        case 2: read_repeated_string(c, r, "output", n.outputs); break;
         case 3: ONNXIMPORT_EXPECT(r, Len) n.name = read_string(c, r, "name"); break;
         case 4: ONNXIMPORT_EXPECT(r, Len) n.op_type = read_string(c, r, "op_type"); break;
         case 5:
@@ -225,9 +235,9 @@ void read_function(Context& c, Reader& r, const uint8_t* key_at, Function& f) {
     while (r.next()) {
         switch (r.field()) {
         case 1: ONNXIMPORT_EXPECT(r, Len) f.name = read_string(c, r, "name"); break;
-        case 4: ONNXIMPORT_EXPECT(r, Len) f.inputs.push_back(read_string(c, r, "input")); break;
-        case 5: ONNXIMPORT_EXPECT(r, Len) f.outputs.push_back(read_string(c, r, "output")); break;
-        case 6: ONNXIMPORT_EXPECT(r, Len) f.attributes.push_back(read_string(c, r, "attribute")); break;
+        case 4: read_repeated_string(c, r, "input", f.inputs); break;
+        case 5: read_repeated_string(c, r, "output", f.outputs); break;
+        case 6: read_repeated_string(c, r, "attribute", f.attributes); break;
         case 7:
             read_repeated_message(c, r, "node", f.nodes,
                                   [&](Reader& sub, const uint8_t* at, Node& n) { read_node(c, sub, at, n); });
@@ -256,20 +266,16 @@ void read_function(Context& c, Reader& r, const uint8_t* key_at, Function& f) {
 void read_training_info(Context& c, Reader& r, TrainingInfo& t) {
     while (r.next()) {
         switch (r.field()) {
-        case 1: {
+        case 1:
             ONNXIMPORT_EXPECT(r, Len)
-            auto g = std::make_unique<Graph>();
-            read_message(c, r, "initialization", -1, [&](Reader& sub, const uint8_t* at) { read_graph(c, sub, at, *g); });
-            t.initialization = std::move(g);
+            t.initialization = read_singular<Graph>(
+                c, r, "initialization", [&](Reader& sub, const uint8_t* at, Graph& g) { read_graph(c, sub, at, g); });
             break;
-        }
-        case 2: {
+        case 2:
             ONNXIMPORT_EXPECT(r, Len)
-            auto g = std::make_unique<Graph>();
-            read_message(c, r, "algorithm", -1, [&](Reader& sub, const uint8_t* at) { read_graph(c, sub, at, *g); });
-            t.algorithm = std::move(g);
+            t.algorithm = read_singular<Graph>(
+                c, r, "algorithm", [&](Reader& sub, const uint8_t* at, Graph& g) { read_graph(c, sub, at, g); });
             break;
-        }
         case 3: read_entries(c, r, "initialization_binding", t.initialization_binding); break;
         case 4: read_entries(c, r, "update_binding", t.update_binding); break;
         default: r.skip();
@@ -292,13 +298,11 @@ void read_model(Context& c, Reader& r, Model& m) {
         case 4: ONNXIMPORT_EXPECT(r, Len) m.domain = read_string(c, r, "domain"); break;
         case 5: ONNXIMPORT_EXPECT(r, Varint) m.model_version = read_int64(r); break;
         case 6: ONNXIMPORT_EXPECT(r, Len) m.doc_string = read_string(c, r, "doc_string"); break;
-        case 7: {
+        case 7:
             ONNXIMPORT_EXPECT(r, Len)
-            auto g = std::make_unique<Graph>();
-            read_message(c, r, "graph", -1, [&](Reader& sub, const uint8_t* at) { read_graph(c, sub, at, *g); });
-            m.graph = std::move(g);
+            m.graph = read_singular<Graph>(
+                c, r, "graph", [&](Reader& sub, const uint8_t* at, Graph& g) { read_graph(c, sub, at, g); });
             break;
-        }
         case 8:
             read_repeated_message(c, r, "opset_import", m.opset_import,
                                   [&](Reader& sub, const uint8_t*, OperatorSetId& o) { read_opset(c, sub, o); });

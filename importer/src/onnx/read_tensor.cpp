@@ -59,7 +59,7 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
         switch (r.field()) {
         case 1:
             if (!s.dims_at) s.dims_at = at;
-            read_repeated_varint(c, r, [&](uint64_t v) { t.dims.push_back(static_cast<int64_t>(v)); });
+            read_repeated_int64(c, r, t.dims);
             break;
         case 2: ONNXIMPORT_EXPECT(r, Varint) t.data_type = read_int32(r); s.data_type_at = at; break;
         case 3: ONNXIMPORT_EXPECT(r, Len) r.skip(); s.segment_at = at; break;
@@ -67,7 +67,7 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
         case Int32Data: read_repeated_varint(c, r, [&](uint64_t) { count_entry(s, Int32Data, at, 1); }); break;
         case StringData:
             ONNXIMPORT_EXPECT(r, Len)
-            t.strings.push_back(read_bytes(c, r));
+            ListAccess::push_back(c.storage.arena, t.strings, read_bytes(r));
             count_entry(s, StringData, at, 1);
             break;
         case Int64Data: read_repeated_varint(c, r, [&](uint64_t) { count_entry(s, Int64Data, at, 1); }); break;
@@ -95,7 +95,7 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
     if (t.data_type == 0) refuse(c, ErrorKind::InvalidModel, data_type_at, "tensor has no element type", "data_type");
     if (!is_known_data_type(t.data_type))
         refuse(c, ErrorKind::Unsupported, data_type_at, "unknown tensor element type " + std::to_string(t.data_type), "data_type");
-    auto count = element_count(t.dims);
+    auto count = element_count({t.dims.data(), t.dims.size()});
     if (!count.ok) refuse(c, ErrorKind::InvalidModel, s.dims_at, count.error, "dims");
     t.element_count = count.value;
     const bool is_string = t.data_type == static_cast<int32_t>(DataType::String);
@@ -125,7 +125,7 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
                    std::string("external tensor also has ") + typed_field_name(typed_present), typed_field_name(typed_present));
         if (is_string) refuse(c, ErrorKind::InvalidModel, s.location_at, "string tensors cannot be external", "data_location");
         t.source = TensorSource::External;
-        t.field_path = c.path_string();
+        t.field_path = c.storage.keep(c.path_string());
         t.set_expected_size(expected, &c.storage);
         return;
     }
@@ -202,7 +202,7 @@ void read_sparse_tensor(Context& c, Reader& r, const uint8_t* key_at, SparseTens
             t.indices = TensorView{};
             read_message(c, r, "indices", -1, [&](Reader& sub, const uint8_t* at) { read_tensor(c, sub, at, t.indices); });
             break;
-        case 3: read_repeated_varint(c, r, [&](uint64_t v) { t.dims.push_back(static_cast<int64_t>(v)); }); break;
+        case 3: read_repeated_int64(c, r, t.dims); break;
         default: r.skip();
         }
     }

@@ -18,7 +18,7 @@ void read_dimension(Context& c, Reader& r, Dimension& d) {
     }
 }
 
-void read_shape(Context& c, Reader& r, std::vector<Dimension>& dims) {
+void read_shape(Context& c, Reader& r, List<Dimension>& dims) {
     while (r.next()) {
         if (r.field() == 1) {
             read_repeated_message(c, r, "dim", dims,
@@ -37,7 +37,7 @@ void read_tensor_type(Context& c, Reader& r, TypeProto& t) {
         case 2:
             ONNXIMPORT_EXPECT(r, Len)
             t.has_shape = true;
-            t.shape.clear();
+            t.shape = {};
             read_message(c, r, "shape", -1, [&](Reader& sub, const uint8_t*) { read_shape(c, sub, t.shape); });
             break;
         default: r.skip();
@@ -45,9 +45,9 @@ void read_tensor_type(Context& c, Reader& r, TypeProto& t) {
     }
 }
 
-/// Reads a TypeProto-valued field into a fresh heap object.
-std::unique_ptr<TypeProto> read_inner_type(Context& c, Reader& r, std::string_view field) {
-    auto inner = std::make_unique<TypeProto>();
+/// Reads a TypeProto-valued field into a fresh arena object.
+const TypeProto* read_inner_type(Context& c, Reader& r, std::string_view field) {
+    TypeProto* inner = c.storage.arena.make<TypeProto>();
     read_message(c, r, field, -1, [&](Reader& sub, const uint8_t*) { read_type(c, sub, *inner); });
     return inner;
 }
@@ -85,8 +85,8 @@ void reset_member(TypeProto& t, TypeProto::Kind kind) {
     t.kind = kind;
     t.elem_type = 0;
     t.has_shape = false;
-    t.shape.clear();
-    t.elem.reset();
+    t.shape = {};
+    t.elem = nullptr;
     t.opaque_domain = {};
     t.opaque_name = {};
 }

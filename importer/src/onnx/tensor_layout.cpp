@@ -10,7 +10,7 @@
 
 namespace onnximport::detail {
 
-CountResult element_count(const std::vector<int64_t>& dims) {
+CountResult element_count(std::span<const int64_t> dims) {
     for (int64_t d : dims)
         if (d < 0) return {false, 0, "dimension " + std::to_string(d) + " is negative"};
     for (int64_t d : dims)

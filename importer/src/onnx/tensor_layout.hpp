@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ struct CountResult {
 };
 
 /// The product of non-negative dims, refused beyond 2^60 (without wrapping).
-CountResult element_count(const std::vector<int64_t>& dims);
+CountResult element_count(std::span<const int64_t> dims);
 
 /// ceil(count * bits / 8), or nothing when above max_tensor_bytes.
 std::optional<uint64_t> expected_byte_length(uint64_t count, int32_t data_type);

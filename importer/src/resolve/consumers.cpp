@@ -8,20 +8,39 @@
 
 namespace onnximport::detail {
 
+namespace {
+
+/// Puts node order[k] at position k for every k, in place: each cycle of the permutation
+/// is rotated through one saved Node (copying a Node copies views; attributes and
+/// subgraphs stay where they are).
+void permute_nodes(List<Node>& nodes, const std::vector<uint32_t>& order) {
+    const uint32_t n = static_cast<uint32_t>(nodes.size());
+    std::vector<uint8_t> placed(n, 0);
+    for (uint32_t start = 0; start < n; ++start) {
+        if (placed[start]) continue;
+        // Slot k receives order[k]; follow the cycle from `start`.
+        Node saved = nodes[start];
+        uint32_t k = start;
+        while (order[k] != start) {
+            nodes[k] = nodes[order[k]];
+            placed[k] = 1;
+            k = order[k];
+        }
+        nodes[k] = saved;
+        placed[k] = 1;
+    }
+}
+
+}  // namespace
+
 void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
     Graph& g = s.graph;
     const uint32_t n = static_cast<uint32_t>(g.nodes.size());
     std::vector<uint32_t> position;  // file index -> resolved index
     if (order.reordered) {
         position.resize(n);
-        std::vector<Node> sorted;
-        sorted.reserve(n);
-        for (uint32_t k = 0; k < n; ++k) {
-            position[order.order[k]] = k;
-            // Moving a Node moves its attribute vector's buffer: subgraphs stay in place.
-            sorted.push_back(std::move(g.nodes[order.order[k]]));
-        }
-        g.nodes = std::move(sorted);
+        for (uint32_t k = 0; k < n; ++k) position[order.order[k]] = k;
+        permute_nodes(g.nodes, order.order);
     }
     g.nodes_were_reordered = order.reordered;
     auto file_index = [&](uint32_t k) { return order.reordered ? order.order[k] : k; };
@@ -31,9 +50,9 @@ void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
         if (p != no_producer) g.values[v].producer = order.reordered ? position[p] : p;
     }
 
-    // Two passes so that each consumer list is allocated once at its final size. `last`
-    // holds the last resolved index counted for a value: a node's reads of one value are
-    // consecutive in this walk, so it is enough to keep each node once.
+    // Two passes: count each value's readers, then fill slices of one array in the arena.
+    // `last` holds the last resolved index counted for a value: a node's reads of one
+    // value are consecutive in this walk, so it is enough to keep each node once.
     const size_t value_count = g.values.size();
     std::vector<uint32_t> count(value_count, 0);
     std::vector<uint32_t> last(value_count);
@@ -50,8 +69,18 @@ void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
         }
     };
     for_each_read_once([&](uint32_t v, uint32_t) { ++count[v]; });
-    for (size_t v = 0; v < value_count; ++v) g.values[v].consumers.reserve(count[v]);
-    for_each_read_once([&](uint32_t v, uint32_t k) { g.values[v].consumers.push_back(k); });
+    size_t total = 0;
+    for (uint32_t c : count) total += c;
+    uint32_t* all = ListAccess::make_array<uint32_t>(s.storage.arena, total);
+    for (size_t v = 0; v < value_count; ++v) {
+        ListAccess::view(g.values[v].consumers, all, 0);
+        all += count[v];
+    }
+    for_each_read_once([&](uint32_t v, uint32_t k) {
+        List<uint32_t>& consumers = g.values[v].consumers;
+        ListAccess::view(consumers, consumers.data(), consumers.size() + 1);
+        consumers[consumers.size() - 1] = k;
+    });
 }
 
 }  // namespace onnximport::detail

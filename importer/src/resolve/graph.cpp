@@ -9,7 +9,7 @@ namespace {
 /// Resolves one subgraph of the node being read and adds what it captures from this
 /// graph to the node's reads: a node reads what its subgraphs read.
 void resolve_subgraph(Context& c, Scope& s, const OpsetTable& opsets, Graph& sub, ReadLists& reads) {
-    Scope inner(sub, &s);
+    Scope inner(sub, &s, s.storage);
     resolve_graph(c, inner, opsets);
     for (const ValueRef& r : inner.capture_refs)
         if (r.scope == &s) reads.values.push_back(r.value);
@@ -40,15 +40,16 @@ void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, Re
 
     for (size_t j = 0; j < node.attributes.size(); ++j) {
         Attribute& a = node.attributes[j];
-        if (a.type == AttributeType::Graph && a.g) {
+        if (a.type == AttributeType::Graph && a.g()) {
             PathScope at_attribute(c, "attribute", static_cast<int64_t>(j));
             PathScope at_graph(c, "g");
-            resolve_subgraph(c, s, opsets, *a.g, reads);
+            resolve_subgraph(c, s, opsets, *a.g(), reads);
         } else if (a.type == AttributeType::Graphs) {
             PathScope at_attribute(c, "attribute", static_cast<int64_t>(j));
-            for (size_t k = 0; k < a.graphs.size(); ++k) {
+            List<Graph>& graphs = a.graphs();
+            for (size_t k = 0; k < graphs.size(); ++k) {
                 PathScope at_graph(c, "graphs", static_cast<int64_t>(k));
-                resolve_subgraph(c, s, opsets, a.graphs[k], reads);
+                resolve_subgraph(c, s, opsets, graphs[k], reads);
             }
         }
     }

@@ -3,7 +3,7 @@
 
 namespace onnximport::detail {
 
-OpsetTable::OpsetTable(const std::vector<OperatorSetId>& imports) {
+OpsetTable::OpsetTable(const List<OperatorSetId>& imports) {
     for (const OperatorSetId& o : imports) {
         std::string_view d = canonical(o.domain);
         if (d.empty()) {

@@ -15,7 +15,7 @@ class OpsetTable {
 public:
     /// A domain imported more than once takes the last version listed, as a protobuf
     /// map field would; the spec does not refuse repeats.
-    explicit OpsetTable(const std::vector<OperatorSetId>& imports);
+    explicit OpsetTable(const List<OperatorSetId>& imports);
 
     /// The version imported for `domain`, or nullptr when the model does not import it.
     const int64_t* find(std::string_view domain) const;

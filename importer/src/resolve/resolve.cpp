@@ -20,7 +20,7 @@ void resolve_model(Model& model) {
     Context c(storage, storage.input, storage.input_size, 0, "ModelProto");
     PathScope at(c, "graph");
     OpsetTable opsets(model.opset_import);
-    Scope main(*model.graph, nullptr);
+    Scope main(*model.graph, nullptr, storage);
     resolve_graph(c, main, opsets);
 }
 

@@ -45,17 +45,19 @@ void define_values(Context& c, Scope& s) {
     Graph& g = s.graph;
     size_t total = g.inputs.size() + g.initializers.size() + g.sparse_initializers.size();
     for (const Node& n : g.nodes) total += n.outputs.size();
-    g.values.clear();
-    g.value_index.clear();
-    g.values.reserve(total);
-    g.value_index.reserve(total);
+    // Sized once: the table never grows, and the values stay where Value pointers see them.
+    Arena& arena = s.storage.arena;
+    g.values = {};
+    ListAccess::reserve(arena, g.values, total);
+    const size_t slots = ValueIndex::slots_for(total);
+    g.value_index.attach(ListAccess::make_array<ValueIndex::Entry>(arena, slots), slots, s.storage.hash_seed);
     s.producer.reserve(total);
 
     // Returns the value's index and whether the name was new.
     auto define = [&](std::string_view name, Value::Source source, uint32_t producer) {
         auto [it, inserted] = g.value_index.try_emplace(name, static_cast<uint32_t>(g.values.size()));
         if (inserted) {
-            Value& v = g.values.emplace_back();
+            Value& v = ListAccess::append(arena, g.values);
             v.name = name;
             v.source = source;
             s.producer.push_back(producer);
@@ -127,7 +129,7 @@ ValueRef find_value(Scope& s, std::string_view name) {
     ValueRef found = find_value(*s.outer, name);
     if (found.scope) {
         s.captured.emplace(name, found);
-        s.graph.captures.push_back(name);
+        ListAccess::push_back(s.storage.arena, s.graph.captures, name);
         s.capture_refs.push_back(found);
     }
     return found;

@@ -30,12 +30,13 @@ inline constexpr uint32_t no_producer = UINT32_MAX;
 /// The state of one graph while it and its subgraphs resolve. Lives on the stack of the
 /// resolution of its graph; subgraph scopes point to their enclosing scope.
 struct Scope {
-    Scope(Graph& g, Scope* enclosing) : graph(g), outer(enclosing) {}
+    Scope(Graph& g, Scope* enclosing, Storage& storage) : graph(g), outer(enclosing), storage(storage) {}
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 
     Graph& graph;
     Scope* outer;
+    Storage& storage;  ///< the Model's: its arena holds what resolution adds to the graph
     /// Per value of `graph`: the file index of the node that produces it, or no_producer.
     std::vector<uint32_t> producer;
     /// Outer names already read in this graph. Both the cache that keeps a repeated outer

@@ -1,0 +1,122 @@
+// The Model's arena (spec section 6): every object of the imported graph lives in a few
+// large blocks freed with the Model. Allocation is a pointer bump; nothing is freed one
+// by one, and no destructor runs, so only trivially destructible objects go here.
+#pragma once
+
+#include <onnximport/list.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <vector>
+
+namespace onnximport::detail {
+
+class Arena {
+public:
+    Arena() = default;
+    Arena(const Arena&) = delete;
+    Arena& operator=(const Arena&) = delete;
+
+    void* allocate(size_t n, size_t align) {
+        uintptr_t p = (cur_ + (align - 1)) & ~uintptr_t(align - 1);
+        if (p + n > end_ || p < cur_) [[unlikely]]
+            return grow(n, align);
+        cur_ = p + n;
+        return reinterpret_cast<void*>(p);
+    }
+
+    /// A value-initialized T.
+    template <class T>
+    T* make() {
+        static_assert(std::is_trivially_destructible_v<T>, "the arena runs no destructors");
+        return new (allocate(sizeof(T), alignof(T))) T();
+    }
+
+    /// Bytes obtained from the heap so far (all blocks, used or not).
+    size_t reserved() const noexcept { return reserved_; }
+
+private:
+    // Blocks double from 4 KiB (a small model pays little) up to 16 MiB (a large one gets
+    // few blocks; the unused tail of the last one is never touched, so never resident).
+    static constexpr size_t first_block = 4 * 1024;
+    static constexpr size_t max_block = 16u << 20;
+
+    [[gnu::noinline]] void* grow(size_t n, size_t align) {
+        size_t size = next_block_;
+        if (size < n + align) size = n + align;
+        if (next_block_ < max_block) next_block_ *= 2;
+        // Not value-initialized: pages are touched only as objects are placed.
+        blocks_.emplace_back(new std::byte[size]);
+        reserved_ += size;
+        cur_ = reinterpret_cast<uintptr_t>(blocks_.back().get());
+        end_ = cur_ + size;
+        return allocate(n, align);
+    }
+
+    uintptr_t cur_ = 0;
+    uintptr_t end_ = 0;
+    size_t next_block_ = first_block;
+    size_t reserved_ = 0;
+    std::vector<std::unique_ptr<std::byte[]>> blocks_;
+};
+
+/// How the importer fills a List: exact sizes where the count is known before the
+/// elements are read, geometric growth otherwise (the old run stays in the arena unused).
+struct ListAccess {
+    /// Room for n elements in all, without growing again.
+    template <class T>
+    static void reserve(Arena& a, List<T>& l, size_t n) {
+        static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+        if (n <= l.capacity_) return;
+        T* fresh = static_cast<T*>(a.allocate(n * sizeof(T), alignof(T)));
+        if (l.size_) std::memcpy(static_cast<void*>(fresh), l.data_, l.size_ * sizeof(T));
+        l.data_ = fresh;
+        l.capacity_ = static_cast<uint32_t>(n);
+    }
+
+    /// Appends a value-initialized element and returns it. The reference stays valid
+    /// until the next append to the same list.
+    template <class T>
+    static T& append(Arena& a, List<T>& l) {
+        if (l.size_ == l.capacity_) [[unlikely]]
+            reserve(a, l, l.capacity_ ? size_t{l.capacity_} * 2 : 4);
+        return *new (l.data_ + l.size_++) T();
+    }
+
+    template <class T>
+    static void push_back(Arena& a, List<T>& l, const T& v) {
+        append(a, l) = v;
+    }
+
+    /// A list of exactly n value-initialized elements.
+    template <class T>
+    static void assign(Arena& a, List<T>& l, size_t n) {
+        l = List<T>();
+        reserve(a, l, n);
+        for (size_t i = 0; i < n; ++i) new (l.data_ + i) T();
+        l.size_ = static_cast<uint32_t>(n);
+    }
+
+    /// The list over n elements someone else placed in the arena (slices of one array).
+    template <class T>
+    static void view(List<T>& l, T* data, size_t n) noexcept {
+        l.data_ = data;
+        l.size_ = static_cast<uint32_t>(n);
+        l.capacity_ = static_cast<uint32_t>(n);
+    }
+
+    /// n value-initialized elements in the arena, not in any list yet.
+    template <class T>
+    static T* make_array(Arena& a, size_t n) {
+        static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+        T* p = static_cast<T*>(a.allocate(n * sizeof(T), alignof(T)));
+        for (size_t i = 0; i < n; ++i) new (p + i) T();
+        return p;
+    }
+};
+
+}  // namespace onnximport::detail
