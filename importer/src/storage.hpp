@@ -45,6 +45,9 @@ struct Storage {
     std::vector<std::unique_ptr<std::byte[]>> owned_buffers;
 
     bool closed = false;
+    /// Set by the reader at the first tensor with data_location = EXTERNAL: without one,
+    /// loading external data has nothing to walk the graph for.
+    bool has_external_tensors = false;
 
     /// Every message object and List of the model (arena.hpp).
     Arena arena;

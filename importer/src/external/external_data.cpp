@@ -180,6 +180,7 @@ private:
 void set_map_external_files(bool map) noexcept { map_files.store(map); }
 
 void load_external_data(Model& model, const ImportOptions&, const std::filesystem::path* dir) {
+    if (!model.storage().has_external_tensors) return;
     Loader loader(model, dir);
     loader.model(model);
 }

@@ -54,14 +54,15 @@ inline std::string_view read_string(Context& c, Reader& r, std::string_view fiel
 /// A bytes field: never decoded, a view into the input.
 inline std::string_view read_bytes(Reader& r) { return as_view(r.bytes()); }
 
-/// A repeated string field: the first occurrence sizes the list to the occurrences
-/// present in the rest of the message, as read_repeated_message does.
+/// A repeated string field: unless the list was sized already (read_node), the first
+/// occurrence sizes it to the occurrences present in the rest of the message, as
+/// read_repeated_message does.
 inline void read_repeated_string(Context& c, Reader& r, std::string_view field, List<std::string_view>& list) {
     if (!r.is(WireType::Len)) {
         r.skip();
         return;
     }
-    if (list.empty()) ListAccess::reserve(c.storage.arena, list, r.count_len_fields(r.field()));
+    if (ListAccess::capacity(list) == 0) ListAccess::reserve(c.storage.arena, list, r.count_len_fields(r.field()));
     ListAccess::push_back(c.storage.arena, list, read_string(c, r, field));
 }
 
@@ -177,7 +178,7 @@ void read_repeated_message(Context& c, Reader& r, std::string_view field, List<T
         return;
     }
     if constexpr (!std::is_same_v<T, TensorView>) {
-        if (list.empty()) ListAccess::reserve(c.storage.arena, list, r.count_len_fields(r.field()));
+        if (ListAccess::capacity(list) == 0) ListAccess::reserve(c.storage.arena, list, r.count_len_fields(r.field()));
     }
     int64_t index = static_cast<int64_t>(list.size());
     T& item = ListAccess::append(c.storage.arena, list);

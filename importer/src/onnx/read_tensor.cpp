@@ -125,6 +125,7 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
                    std::string("external tensor also has ") + typed_field_name(typed_present), typed_field_name(typed_present));
         if (is_string) refuse(c, ErrorKind::InvalidModel, s.location_at, "string tensors cannot be external", "data_location");
         t.source = TensorSource::External;
+        c.storage.has_external_tensors = true;
         t.field_path = c.storage.keep(c.path_string());
         t.set_expected_size(expected, &c.storage);
         return;

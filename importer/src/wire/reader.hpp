@@ -111,38 +111,44 @@ public:
     /// release_threshold bytes or more: scanning on would touch the key of every tensor of
     /// a mapped model, a page each, long before the reader gets there to release them.
     uint64_t count_len_fields(uint32_t field) const noexcept {
-        const uint64_t wanted = uint64_t{field} << 3 | 2;
-        const uint8_t* p = key_at_;
         uint64_t n = 0;
+        scan_len_keys(key_at_, [&](uint32_t f) { n += f == field; });
+        return n;
+    }
+
+    /// Calls on_key(field number) for every key with wire type Len from `from` to the end
+    /// of the range, with count_len_fields' stopping rules. Called before the first next()
+    /// with from = cursor(), it sizes all the repeated fields of a message in one pass.
+    template <class OnKey>
+    void scan_len_keys(const uint8_t* from, OnKey&& on_key) const noexcept {
+        const uint8_t* p = from;
         while (p < end_) {
             uint64_t key;
-            if (!peek_varint(p, key)) break;
+            if (!peek_varint(p, key)) return;
             switch (key & 7) {
             case 0: {
                 uint64_t ignored;
-                if (!peek_varint(p, ignored)) return n;
+                if (!peek_varint(p, ignored)) return;
                 break;
             }
             case 1:
-                if (end_ - p < 8) return n;
+                if (end_ - p < 8) return;
                 p += 8;
                 break;
             case 2: {
                 uint64_t len;
-                if (!peek_varint(p, len) || len > static_cast<uint64_t>(end_ - p) || len >= release_threshold)
-                    return n;
+                if (!peek_varint(p, len) || len > static_cast<uint64_t>(end_ - p) || len >= release_threshold) return;
                 p += len;
-                if (key == wanted) ++n;
+                if (key <= 0xFFFFFFFFu) on_key(static_cast<uint32_t>(key >> 3));
                 break;
             }
             case 5:
-                if (end_ - p < 4) return n;
+                if (end_ - p < 4) return;
                 p += 4;
                 break;
-            default: return n;
+            default: return;
             }
         }
-        return n;
     }
 
     [[noreturn]] void fail(const std::string& message, const uint8_t* at) const {
@@ -200,6 +206,10 @@ private:
 
     /// The same rules as varint(), without failing: false for a cut-off or overlong value.
     bool peek_varint(const uint8_t*& p, uint64_t& value) const noexcept {
+        if (p < end_ && *p < 0x80) [[likely]] {
+            value = *p++;
+            return true;
+        }
         value = 0;
         for (unsigned i = 0; i < 10 && p < end_; ++i) {
             const uint8_t b = *p++;
