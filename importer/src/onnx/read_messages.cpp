@@ -204,6 +204,16 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
 
 void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g) {
     g.offset = c.offset_of(key_at);
+    // One pass sizes nodes, inputs, outputs and value_info (read_node does the same). It
+    // stops before a large payload (Reader::count_len_fields): lists it did not reach are
+    // sized at their first occurrence instead.
+    uint32_t counts[14] = {};
+    r.scan_len_keys(r.cursor(), [&](uint32_t field) { counts[field < 14 ? field : 0]++; });
+    Arena& arena = c.storage.arena;
+    ListAccess::reserve(arena, g.nodes, counts[1]);
+    ListAccess::reserve(arena, g.inputs, counts[11]);
+    ListAccess::reserve(arena, g.outputs, counts[12]);
+    ListAccess::reserve(arena, g.value_info, counts[13]);
     while (r.next()) {
         switch (r.field()) {
         case 1:

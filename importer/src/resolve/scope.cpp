@@ -108,6 +108,8 @@ void define_values(Context& c, Scope& s) {
     }
 
     for (size_t f = 0; f < g.nodes.size(); ++f) {
+        if (f + ValueIndex::prefetch_distance < g.nodes.size())
+            for (std::string_view out : g.nodes[f + ValueIndex::prefetch_distance].outputs) g.value_index.prefetch(out);
         const Node& n = g.nodes[f];
         for (std::string_view out : n.outputs) {
             if (out.empty()) continue;  // an omitted optional output

@@ -23,7 +23,10 @@ void assign_types(Scope& s, const std::vector<ValueRef>& outputs) {
         Value& v = g.values[outputs[i].value];
         if (!v.type) v.type = &g.outputs[i].type;
     }
-    for (const ValueInfo& vi : g.value_info) {
+    for (size_t i = 0; i < g.value_info.size(); ++i) {
+        const ValueInfo& vi = g.value_info[i];
+        if (i + ValueIndex::prefetch_distance < g.value_info.size())
+            g.value_index.prefetch(g.value_info[i + ValueIndex::prefetch_distance].name);
         if (!has_type(vi)) continue;
         auto it = g.value_index.find(vi.name);
         if (it == g.value_index.end()) continue;  // names nothing defined here: ignored
