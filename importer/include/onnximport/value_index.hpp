@@ -117,7 +117,17 @@ public:
         if (slots_) __builtin_prefetch(&slots_[static_cast<size_t>(hash_name(name, seed_)) & mask_]);
     }
 
-    /// How far ahead (in nodes or names) resolution prefetches.
+    /// The second step, half as far ahead: the slot has arrived by then, so the name it
+    /// holds (a view into the model file, compared on a match) can be loaded too.
+    void prefetch_name(std::string_view name) const noexcept {
+        if (!slots_) return;
+        const uint64_t h = hash_name(name, seed_);
+        const Entry& e = slots_[static_cast<size_t>(h) & mask_];
+        if (e.second != empty_slot && e.tag == static_cast<uint32_t>(h >> 32)) __builtin_prefetch(e.first.data());
+    }
+
+    /// How far ahead (in nodes or names) resolution prefetches slots; names are
+    /// prefetched at half the distance.
     static constexpr size_t prefetch_distance = 8;
 
 private:

@@ -72,6 +72,8 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     for (uint32_t f = 0; f < n; ++f) {
         if (f + ValueIndex::prefetch_distance < n)
             for (std::string_view in : g.nodes[f + ValueIndex::prefetch_distance].inputs) g.value_index.prefetch(in);
+        if (f + ValueIndex::prefetch_distance / 2 < n)
+            for (std::string_view in : g.nodes[f + ValueIndex::prefetch_distance / 2].inputs) g.value_index.prefetch_name(in);
         resolve_node(c, s, opsets, f, reads);
     }
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));

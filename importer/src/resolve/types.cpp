@@ -27,6 +27,8 @@ void assign_types(Scope& s, const std::vector<ValueRef>& outputs) {
         const ValueInfo& vi = g.value_info[i];
         if (i + ValueIndex::prefetch_distance < g.value_info.size())
             g.value_index.prefetch(g.value_info[i + ValueIndex::prefetch_distance].name);
+        if (i + ValueIndex::prefetch_distance / 2 < g.value_info.size())
+            g.value_index.prefetch_name(g.value_info[i + ValueIndex::prefetch_distance / 2].name);
         if (!has_type(vi)) continue;
         auto it = g.value_index.find(vi.name);
         if (it == g.value_index.end()) continue;  // names nothing defined here: ignored
