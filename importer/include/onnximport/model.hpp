@@ -7,7 +7,8 @@
 // import_bytes, nothing: the caller's array is used in place and must outlive the
 // Model), the mappings of external-data files, converted typed-field data and an arena
 // holding every message object and repeated field (List). Strings are views into the
-// model input itself: nothing is copied, and they stay valid until the Model is destroyed.
+// model input itself, not copies (except a tensor's name and doc_string, which sit next to
+// its weights: read_tensor.cpp); they stay valid until the Model is destroyed.
 // Tensor bytes stay valid until close() is called, after which TensorView::bytes() throws.
 //
 // Every type here is trivially copyable and destructible (they live in the arena; see

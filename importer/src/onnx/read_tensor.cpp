@@ -71,7 +71,10 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
             count_entry(s, StringData, at, 1);
             break;
         case Int64Data: read_repeated_varint(c, r, [&](uint64_t) { count_entry(s, Int64Data, at, 1); }); break;
-        case 8: ONNXIMPORT_EXPECT(r, Len) t.name = read_string(c, r, "name"); break;
+        // Copied, unlike other strings: a tensor's name sits next to its weights, whose
+        // pages the reader releases behind it (Reader::bytes); a view would fault them back
+        // in (64 KiB of fault-around each) when resolution reads the name.
+        case 8: ONNXIMPORT_EXPECT(r, Len) t.name = c.storage.keep(read_string(c, r, "name")); break;
         case 9:
             ONNXIMPORT_EXPECT(r, Len)
             s.has_raw = true;
@@ -80,7 +83,7 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
             break;
         case DoubleData: read_repeated_fixed64(c, r, [&](uint64_t) { count_entry(s, DoubleData, at, 1); }); break;
         case Uint64Data: read_repeated_varint(c, r, [&](uint64_t) { count_entry(s, Uint64Data, at, 1); }); break;
-        case 12: ONNXIMPORT_EXPECT(r, Len) t.doc_string = read_string(c, r, "doc_string"); break;
+        case 12: ONNXIMPORT_EXPECT(r, Len) t.doc_string = c.storage.keep(read_string(c, r, "doc_string")); break;
         case 13: read_entries(c, r, "external_data", t.external_data); break;
         case 14: ONNXIMPORT_EXPECT(r, Varint) t.data_location = read_int32(r); s.location_at = at; break;
         case 16: read_entries(c, r, "metadata_props", t.metadata_props); break;
