@@ -15,6 +15,7 @@ Models: big (1 GiB inline), big-external, wide (200,000 nodes), reversed, backen
 model.onnx of the backend test data, loaded one after another in one process) and
 big-small (the big graph with 1/256 of the weight bytes: heap use must not change), chain
 and chain-reversed (a 10^6-node Relu chain in order and reversed: sorting stays O(n log n)).
+big, wide and reversed are also timed cold: N fresh children, each importing once.
 """
 import datetime
 import json
@@ -48,6 +49,10 @@ PLAN = {
     "chain-reversed": ["ours-map", "ours-map-noresolve", "protobuf"],
 }
 TABLE_MODELS = ["big", "big-external", "wide", "reversed", "backend", "chain", "chain-reversed"]
+# Also timed cold: the first import in a fresh process, no warm-up, one child per run. A
+# warm run reuses memory its process freed before (libprotobuf's many small blocks come
+# back from malloc's free lists); a cold one faults in, and the kernel zeroes, everything.
+COLD = {"wide": ["ours-map", "protobuf"], "reversed": ["ours-map", "protobuf"], "big": ["ours-map", "protobuf"]}
 
 
 def log(*a):
@@ -149,8 +154,12 @@ def targets(models: dict) -> list:
     wide, wide_pb = get("wide", "ours-map"), get("wide", "protobuf")
     if wide and wide_pb:
         ratio = wide_pb["median"] / wide["median"]
+        cold = models["wide"].get("cold", {})
+        cold_note = ""
+        if "error" not in cold.get("ours-map", {"error": 1}) and "error" not in cold.get("protobuf", {"error": 1}):
+            cold_note = f" (cold: {cold['protobuf']['median'] / cold['ours-map']['median']:.2f}x)"
         out.append({"target": "wide: import with resolution >= 3x faster than libprotobuf's parse alone",
-                    "value": f"{ratio:.2f}x", "met": ratio >= 3})
+                    "value": f"{ratio:.2f}x{cold_note}", "met": ratio >= 3})
         frac = wide["peak_rss_kib"] / wide_pb["peak_rss_kib"]
         out.append({"target": "wide: peak memory <= 1/3 of libprotobuf's", "value": f"{frac:.2f}",
                     "met": frac <= 1 / 3})
@@ -199,6 +208,15 @@ def markdown(res: dict) -> str:
                 f"({r['peak_above_baseline_kib'] / 1024:.1f}) | {r['rss_after_kib'] / 1024:.1f} | {heap} | "
                 f"{'-' if tp is None else f'{tp:.1f}x'} | {'-' if tpy is None else f'{tpy:.1f}x'} | "
                 f"{'-' if pk is None else f'{pk:.2f}'} | {r['metadata_mb_per_s']:.0f} |")
+    cold_rows = [(name, imp, r) for name in TABLE_MODELS for imp, r in res["models"].get(name, {}).get("cold", {}).items()]
+    if cold_rows:
+        lines += ["", f"Cold: the first import in a fresh process, no warm-up, {res['repeat']} processes per row.", "",
+                  "| model | importer | time ms, median (min-max) | peak RSS MiB above baseline | protobuf / ours |",
+                  "| --- | --- | --- | --- | --- |"]
+        for name, imp, r in cold_rows:
+            pb = res["models"][name]["cold"].get("protobuf")
+            ratio = f"{pb['median'] / r['median']:.1f}x" if pb and r["median"] > 0 else "-"
+            lines.append(f"| {name} | {imp} | {fmt_ms(r)} | {r['peak_above_baseline_kib'] / 1024:.1f} | {ratio} |")
     lines += ["", "protobuf: `onnx::ModelProto::ParseFromArray` alone on bytes already in memory (its read of the "
               "file is in results.json as total_times). python: `onnx.load(path)`, external data loaded. "
               "ours-plain-map: the same import over a mapping without madvise (the \"before\"). "
@@ -261,6 +279,18 @@ def main(argv: list) -> int:
             m["results"][imp] = r
             log(f"{name:13s} {imp:19s} " + (f"median {r['median'] * 1e3:10.2f} ms  peak {r['peak_rss_kib'] / 1024:8.1f} MiB"
                                            if "error" not in r else "ERROR " + r["error"][:200]))
+        for imp in COLD.get(name, []):
+            runs = [run_child([exe, "run"] + OURS[imp] + ["--repeat", "1", "--warmup", "0", paths[name]])
+                    for _ in range(repeat)]
+            ok = [r for r in runs if "error" not in r]
+            if not ok:
+                m.setdefault("cold", {})[imp] = runs[0]
+                continue
+            times = sorted(r["median"] for r in ok)
+            m.setdefault("cold", {})[imp] = {
+                "times": times, "median": times[len(times) // 2], "min": times[0], "max": times[-1],
+                "peak_above_baseline_kib": sorted(r["peak_rss_kib"] - r["baseline_rss_kib"] for r in ok)[len(ok) // 2]}
+            log(f"{name:13s} {imp + ' cold':19s} median {times[len(times) // 2] * 1e3:10.2f} ms")
     res["load_after"] = load()
     derive(res["models"])
     res["targets"] = targets(res["models"])

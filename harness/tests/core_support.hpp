@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -32,12 +33,21 @@ inline ImportOptions parse_only() {
     return o;
 }
 
-/// The caller keeps `bytes` alive for the Model's lifetime (they are used in place).
-inline Model import_model(const std::string& bytes, ImportOptions o = parse_only()) {
-    return import_bytes(span_of(bytes), "test.onnx", o);
+/// A Model with its own copy of the bytes it was imported from: they are used in place
+/// (strings are views into them), so they must live as long as the Model. Hold it with
+/// `auto`: converting it to a plain Model would drop the bytes.
+struct TestModel : Model {
+    TestModel(std::shared_ptr<const std::string> input, Model m) : Model(std::move(m)), bytes(std::move(input)) {}
+    std::shared_ptr<const std::string> bytes;
+};
+
+inline TestModel import_model(const std::string& bytes, ImportOptions o = parse_only()) {
+    auto kept = std::make_shared<const std::string>(bytes);
+    return TestModel(kept, import_bytes(span_of(*kept), "test.onnx", o));
 }
-inline Model import_tensor(const std::string& bytes, ImportOptions o = parse_only()) {
-    return import_tensor_bytes(span_of(bytes), "tensor.pb", o);
+inline TestModel import_tensor(const std::string& bytes, ImportOptions o = parse_only()) {
+    auto kept = std::make_shared<const std::string>(bytes);
+    return TestModel(kept, import_tensor_bytes(span_of(*kept), "tensor.pb", o));
 }
 
 /// Runs f, which must throw an ImportError; returns it so a test can check more.

@@ -181,7 +181,7 @@ BOOST_AUTO_TEST_CASE(raw_tensor_bytes_are_a_view_into_the_mapped_or_read_file) {
 BOOST_AUTO_TEST_CASE(caller_bytes_are_used_in_place) {
     std::string bytes = model_with_weight(raw8);
     const uint64_t raw_offset = bytes.find(raw8);
-    Model m = import_model(bytes);
+    Model m = import_bytes(span_of(bytes), "test.onnx", parse_only());  // in place, no copy
     auto view = weight(m).bytes();
     BOOST_TEST(static_cast<const void*>(view.data()) == static_cast<const void*>(bytes.data() + raw_offset));
     BOOST_TEST(static_cast<int>(weight(m).source) == static_cast<int>(TensorSource::Raw));
@@ -195,7 +195,7 @@ BOOST_AUTO_TEST_CASE(strings_are_views_into_the_caller_bytes) {
     // outlive the Model. The exception is a tensor's name, copied because its bytes sit
     // next to weights whose pages the reader releases (read_tensor.cpp).
     std::string bytes = model_with_weight(raw8);
-    Model m = import_model(bytes);
+    Model m = import_bytes(span_of(bytes), "test.onnx", parse_only());  // in place, no copy
     const std::string_view op = m.graph->nodes.at(0).op_type;
     BOOST_TEST(inside(m.producer_name.data(), bytes.data(), bytes.size()));
     BOOST_TEST(inside(op.data(), bytes.data(), bytes.size()));
@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE(typed_field_data_is_converted_into_an_owned_array) {
     WireWriter g = tb::minimal_graph();
     g.message(5, t);
     std::string bytes = tb::model(g).str();
-    Model m = import_model(bytes);
+    auto m = import_model(bytes);
     BOOST_TEST(static_cast<int>(weight(m).source) == static_cast<int>(TensorSource::Typed));
     BOOST_TEST(!inside(weight(m).bytes().data(), bytes.data(), bytes.size()));
     auto copy = weight(m).to_tensor();
@@ -226,7 +226,7 @@ BOOST_AUTO_TEST_CASE(bytes_after_close_throw_io) {
     WireWriter g = tb::minimal_graph();
     g.message(5, tb::tensor_raw("W", 1, {2}, raw8)).message(5, typed);
     std::string two = tb::model(g).str();
-    Model m = import_model(two);
+    auto m = import_model(two);
     BOOST_TEST(!m.is_closed());
     m.close();
     BOOST_TEST(m.is_closed());
@@ -280,7 +280,7 @@ BOOST_AUTO_TEST_CASE(to_tensor_copies_and_the_copy_outlives_close_and_the_model)
 
 BOOST_AUTO_TEST_CASE(moving_a_model_keeps_its_views) {
     std::string bytes = model_with_weight(raw8);
-    Model a = import_model(bytes);
+    auto a = import_model(bytes);
     const void* before = weight(a).bytes().data();
     Model b = std::move(a);
     BOOST_TEST(weight(b).bytes().data() == before);
@@ -293,7 +293,7 @@ BOOST_AUTO_TEST_CASE(empty_tensor_has_empty_bytes_until_close) {
     WireWriter g = tb::minimal_graph();
     g.message(5, WireWriter().int_field(1, 0).int_field(2, 1).bytes_field(8, "E"));
     std::string bytes = tb::model(g).str();
-    Model m = import_model(bytes);
+    auto m = import_model(bytes);
     BOOST_TEST(weight(m).bytes().empty());
     BOOST_TEST(weight(m).to_tensor().empty());
     m.close();

@@ -87,7 +87,7 @@ BOOST_AUTO_TEST_CASE(ir_version_below_3_is_invalid_model_at_its_field) {
 BOOST_AUTO_TEST_CASE(ir_version_3_and_any_larger_version_are_accepted) {
     for (uint64_t v : {uint64_t{3}, uint64_t{11}, uint64_t{1000}, uint64_t{1} << 62, uint64_t{INT64_MAX}}) {
         BOOST_TEST_CONTEXT("ir_version " << v) {
-            Model m = import_model(model_graph_last(graph_bytes(), v));
+            auto m = import_model(model_graph_last(graph_bytes(), v));
             BOOST_TEST(m.has_ir_version);
             BOOST_TEST(static_cast<uint64_t>(m.ir_version) == v);
         }
@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(model_without_a_graph_is_invalid_model) {
 }
 
 BOOST_AUTO_TEST_CASE(an_empty_graph_message_is_a_graph) {
-    Model m = import_model(model_graph_last(""));
+    auto m = import_model(model_graph_last(""));
     BOOST_REQUIRE(m.graph);
     BOOST_TEST(m.graph->nodes.empty());
 }
@@ -121,7 +121,7 @@ BOOST_AUTO_TEST_CASE(model_fields_are_read_as_written) {
                         .message(8, tb::opset("com.example", 3))
                         .message(14, WireWriter().bytes_field(1, "k").bytes_field(2, "v"))
                         .str();
-    Model model = import_model(m);
+    auto model = import_model(m);
     BOOST_TEST(model.ir_version == 10);
     BOOST_TEST(model.producer_name == "prod");
     BOOST_TEST(model.producer_version == "1.2");
@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(model_fields_are_read_as_written) {
 
 BOOST_AUTO_TEST_CASE(minimal_model_imports_with_resolution_on) {
     std::string m = tb::minimal_model();
-    Model model = import_model(m, ImportOptions{});
+    auto model = import_model(m, ImportOptions{});
     BOOST_TEST(model.graph->nodes.at(0).op_type == "Identity");
 }
 
@@ -166,7 +166,7 @@ BOOST_AUTO_TEST_CASE(graph_and_node_fields_are_read_as_written) {
                             .message(16, WireWriter().bytes_field(1, "gk"))
                             .str();
     std::string m = model_graph_last(graph);
-    Model model = import_model(m);
+    auto model = import_model(m);
     const Graph& g = *model.graph;
     BOOST_TEST(g.name == "main");
     BOOST_TEST(g.doc_string == "graph doc");
@@ -199,7 +199,7 @@ BOOST_AUTO_TEST_CASE(attribute_type_is_inferred_from_each_value_field_alone) {
         BOOST_TEST_CONTEXT("field " << field.name) {
             WireWriter attr = WireWriter().bytes_field(1, "a");
             field.write(attr);
-            Model m = import_model(model_with_attribute(attr));
+            auto m = import_model(model_with_attribute(attr));
             BOOST_TEST(type_code(only_attribute(m)) == field.type);
             BOOST_TEST(!only_attribute(m).type_declared);
         }
@@ -216,20 +216,20 @@ BOOST_AUTO_TEST_CASE(attribute_type_inference_follows_the_spec_order_not_the_fil
             WireWriter attr = WireWriter().bytes_field(1, "a");
             fields[k + 1].write(attr);
             fields[k].write(attr);
-            Model m = import_model(model_with_attribute(attr));
+            auto m = import_model(model_with_attribute(attr));
             BOOST_TEST(type_code(only_attribute(m)) == fields[k].type);
         }
     }
     // All fourteen, written in reverse order: f decides.
     WireWriter all = WireWriter().bytes_field(1, "a");
     for (size_t k = fields.size(); k-- > 0;) fields[k].write(all);
-    Model m = import_model(model_with_attribute(all));
+    auto m = import_model(model_with_attribute(all));
     BOOST_TEST(type_code(only_attribute(m)) == 1);
 }
 
 BOOST_AUTO_TEST_CASE(declared_type_wins_over_inference) {
     WireWriter attr = WireWriter().bytes_field(1, "a").float_field(2, 1.0f).int_field(3, 7).int_field(20, 2);
-    Model m = import_model(model_with_attribute(attr));
+    auto m = import_model(model_with_attribute(attr));
     BOOST_TEST(type_code(only_attribute(m)) == 2);
     BOOST_TEST(only_attribute(m).type_declared);
     BOOST_TEST(only_attribute(m).i == 7);
@@ -247,12 +247,12 @@ BOOST_AUTO_TEST_CASE(attribute_with_neither_type_nor_value_is_invalid_model) {
 
 BOOST_AUTO_TEST_CASE(attribute_with_ref_attr_name_carries_no_value_and_is_accepted) {
     WireWriter attr = WireWriter().bytes_field(1, "alpha").bytes_field(21, "outer_alpha");
-    Model m = import_model(model_with_attribute(attr));
+    auto m = import_model(model_with_attribute(attr));
     BOOST_TEST(only_attribute(m).ref_attr_name() == "outer_alpha");
     BOOST_TEST(type_code(only_attribute(m)) == 0);
     // A reference with a declared tensor type needs no tensor either.
     WireWriter typed = WireWriter().bytes_field(1, "w").int_field(20, 4).bytes_field(21, "outer_w");
-    Model n = import_model(model_with_attribute(typed));
+    auto n = import_model(model_with_attribute(typed));
     BOOST_TEST(type_code(only_attribute(n)) == 4);
     BOOST_TEST(!only_attribute(n).t());
 }
@@ -261,7 +261,7 @@ BOOST_AUTO_TEST_CASE(declared_scalar_or_list_attribute_without_its_field_reads_z
     for (int type : {1, 2, 3, 6, 7, 8, 9, 10, 12, 14}) {
         BOOST_TEST_CONTEXT("type " << type) {
             WireWriter attr = WireWriter().bytes_field(1, "a").int_field(20, static_cast<uint64_t>(type));
-            Model m = import_model(model_with_attribute(attr));
+            auto m = import_model(model_with_attribute(attr));
             const Attribute& a = only_attribute(m);
             BOOST_TEST(type_code(a) == type);
             BOOST_TEST(a.f == 0.0f);
@@ -317,7 +317,7 @@ BOOST_AUTO_TEST_CASE(attribute_values_are_read_as_written) {
                           .message(23, sparse_tensor())
                           .message(15, tb::tensor_type(1, {}))
                           .bytes_field(13, "attr doc");
-    Model m = import_model(model_with_attribute(attr));
+    auto m = import_model(model_with_attribute(attr));
     const Attribute& a = only_attribute(m);
     BOOST_TEST(a.name == "all");
     BOOST_TEST(a.doc_string() == "attr doc");
@@ -339,20 +339,20 @@ BOOST_AUTO_TEST_CASE(attribute_values_are_read_as_written) {
 // ---- Types ----------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(type_proto_with_no_member_is_no_type) {
-    Model m = import_model(model_with_input_type(WireWriter()));
+    auto m = import_model(model_with_input_type(WireWriter()));
     BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::None));
     // Only a denotation is still no type.
-    Model d = import_model(model_with_input_type(WireWriter().bytes_field(6, "IMAGE")));
+    auto d = import_model(model_with_input_type(WireWriter().bytes_field(6, "IMAGE")));
     BOOST_TEST(kind_code(input_type(d).kind) == kind_code(TypeProto::Kind::None));
     BOOST_TEST(input_type(d).denotation == "IMAGE");
     // A value_info without a type field at all.
-    Model n = import_model(model_graph_last(WireWriter().message(11, WireWriter().bytes_field(1, "x")).str()));
+    auto n = import_model(model_graph_last(WireWriter().message(11, WireWriter().bytes_field(1, "x")).str()));
     BOOST_TEST(kind_code(input_type(n).kind) == kind_code(TypeProto::Kind::None));
 }
 
 BOOST_AUTO_TEST_CASE(tensor_type_with_a_shape_field_has_a_shape_possibly_rank_0) {
     WireWriter rank0 = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, WireWriter()));
-    Model m = import_model(model_with_input_type(rank0));
+    auto m = import_model(model_with_input_type(rank0));
     BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Tensor));
     BOOST_TEST(input_type(m).has_shape);
     BOOST_TEST(input_type(m).shape.empty());
@@ -360,7 +360,7 @@ BOOST_AUTO_TEST_CASE(tensor_type_with_a_shape_field_has_a_shape_possibly_rank_0)
 
 BOOST_AUTO_TEST_CASE(tensor_type_without_a_shape_field_has_unknown_rank) {
     WireWriter unranked = WireWriter().message(1, WireWriter().int_field(1, 1));
-    Model m = import_model(model_with_input_type(unranked));
+    auto m = import_model(model_with_input_type(unranked));
     BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Tensor));
     BOOST_TEST(input_type(m).elem_type == 1);
     BOOST_TEST(!input_type(m).has_shape);
@@ -375,7 +375,7 @@ BOOST_AUTO_TEST_CASE(dimension_with_neither_value_nor_param_is_unknown) {
                            .message(1, WireWriter().int_field(1, 5).bytes_field(2, "M"))   // last wins: param
                            .message(1, WireWriter().bytes_field(2, "M").int_field(1, 0));  // last wins: value 0
     WireWriter type = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, shape));
-    Model m = import_model(model_with_input_type(type));
+    auto m = import_model(model_with_input_type(type));
     const auto& dims = input_type(m).shape;
     BOOST_REQUIRE(dims.size() == 6u);
     using K = Dimension::Kind;
@@ -390,44 +390,44 @@ BOOST_AUTO_TEST_CASE(dimension_with_neither_value_nor_param_is_unknown) {
 BOOST_AUTO_TEST_CASE(every_type_proto_member_is_read) {
     WireWriter tensor_f = tb::tensor_type(1, {2});
     {  // sequence of tensor
-        Model m = import_model(model_with_input_type(WireWriter().message(4, WireWriter().message(1, tensor_f))));
+        auto m = import_model(model_with_input_type(WireWriter().message(4, WireWriter().message(1, tensor_f))));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
         BOOST_REQUIRE(input_type(m).elem);
         BOOST_TEST(input_type(m).elem->elem_type == 1);
         BOOST_TEST(input_type(m).elem->shape.at(0).value == 2);
     }
     {  // sequence without elem_type
-        Model m = import_model(model_with_input_type(WireWriter().message(4, WireWriter())));
+        auto m = import_model(model_with_input_type(WireWriter().message(4, WireWriter())));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
         BOOST_TEST(!input_type(m).elem);
     }
     {  // map<int64, tensor>
         WireWriter map = WireWriter().int_field(1, 7).message(2, tensor_f);
-        Model m = import_model(model_with_input_type(WireWriter().message(5, map)));
+        auto m = import_model(model_with_input_type(WireWriter().message(5, map)));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Map));
         BOOST_TEST(input_type(m).elem_type == 7);
         BOOST_TEST(input_type(m).elem->elem_type == 1);
     }
     {  // optional of sequence of tensor
         WireWriter seq = WireWriter().message(4, WireWriter().message(1, tensor_f));
-        Model m = import_model(model_with_input_type(WireWriter().message(9, WireWriter().message(1, seq))));
+        auto m = import_model(model_with_input_type(WireWriter().message(9, WireWriter().message(1, seq))));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Optional));
         BOOST_TEST(kind_code(input_type(m).elem->kind) == kind_code(TypeProto::Kind::Sequence));
         BOOST_TEST(input_type(m).elem->elem->elem_type == 1);
     }
     {  // sparse tensor with and without shape
         WireWriter st = WireWriter().int_field(1, 11).message(2, WireWriter().message(1, WireWriter().int_field(1, 9)));
-        Model m = import_model(model_with_input_type(WireWriter().message(8, st)));
+        auto m = import_model(model_with_input_type(WireWriter().message(8, st)));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::SparseTensor));
         BOOST_TEST(input_type(m).elem_type == 11);
         BOOST_TEST(input_type(m).has_shape);
         BOOST_TEST(input_type(m).shape.at(0).value == 9);
-        Model u = import_model(model_with_input_type(WireWriter().message(8, WireWriter().int_field(1, 1))));
+        auto u = import_model(model_with_input_type(WireWriter().message(8, WireWriter().int_field(1, 1))));
         BOOST_TEST(!input_type(u).has_shape);
     }
     {  // opaque, with denotation on the TypeProto
         WireWriter opaque = WireWriter().bytes_field(1, "com.example").bytes_field(2, "Blob");
-        Model m = import_model(model_with_input_type(WireWriter().bytes_field(6, "TEXT").message(7, opaque)));
+        auto m = import_model(model_with_input_type(WireWriter().bytes_field(6, "TEXT").message(7, opaque)));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Opaque));
         BOOST_TEST(input_type(m).opaque_domain == "com.example");
         BOOST_TEST(input_type(m).opaque_name == "Blob");
@@ -439,7 +439,7 @@ BOOST_AUTO_TEST_CASE(type_proto_members_are_a_oneof_and_the_last_wins) {
     // tensor_type with a shape, then sequence_type: no shape or elem_type is left over.
     WireWriter type = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, WireWriter().message(1, WireWriter())))
                           .message(4, WireWriter());
-    Model m = import_model(model_with_input_type(type));
+    auto m = import_model(model_with_input_type(type));
     BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
     BOOST_TEST(input_type(m).elem_type == 0);
     BOOST_TEST(!input_type(m).has_shape);
@@ -466,7 +466,7 @@ BOOST_AUTO_TEST_CASE(functions_are_read_with_attributes_and_attribute_defaults) 
                         .bytes_field(13, "v2")
                         .message(14, WireWriter().bytes_field(1, "fk").bytes_field(2, "fv"));
     std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(25, fn).str();
-    Model model = import_model(m);
+    auto model = import_model(m);
     BOOST_REQUIRE(model.functions.size() == 1u);
     const Function& f = model.functions[0];
     BOOST_TEST(f.name == "MyFn");
@@ -504,7 +504,7 @@ BOOST_AUTO_TEST_CASE(training_info_is_read_as_written) {
                         .message(4, WireWriter().bytes_field(1, "W").bytes_field(2, "W_new"))
                         .message(4, WireWriter().bytes_field(1, "B").bytes_field(2, "B_new"));
     std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(20, ti).message(20, WireWriter()).str();
-    Model model = import_model(m);
+    auto model = import_model(m);
     BOOST_REQUIRE(model.training_info.size() == 2u);
     const TrainingInfo& t = model.training_info[0];
     BOOST_TEST(t.initialization->name == "init");

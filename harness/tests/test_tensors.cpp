@@ -151,7 +151,7 @@ BOOST_AUTO_TEST_CASE(raw_data_of_every_element_type_has_length_ceil_count_times_
             std::string raw;
             for (uint64_t k = 0; k < n; ++k) raw += static_cast<char>(0xA0 + k);
             std::string t = tensor_head(code, {5}).bytes_field(9, raw).str();
-            Model m = import_tensor(t);
+            auto m = import_tensor(t);
             const TensorView& v = m.graph->initializers.at(0);
             BOOST_TEST(v.element_count == 5u);
             BOOST_TEST(v.byte_size() == n);
@@ -190,7 +190,7 @@ BOOST_AUTO_TEST_CASE(typed_field_of_every_element_type_round_trips_into_the_raw_
             BOOST_TEST_CONTEXT("element type " << code << ", " << count << " elements") {
                 Typed typed = typed_entries(code, count);
                 std::string t = tensor_head(code, {count}).raw(typed.fields.str()).str();
-                Model m = import_tensor(t);
+                auto m = import_tensor(t);
                 const TensorView& v = m.graph->initializers.at(0);
                 BOOST_TEST(static_cast<int>(v.source) == static_cast<int>(TensorSource::Typed));
                 BOOST_TEST(v.byte_size() == expected_bytes(code, count));
@@ -356,7 +356,7 @@ BOOST_AUTO_TEST_CASE(element_count_product_that_would_wrap_is_invalid_model) {
 
 BOOST_AUTO_TEST_CASE(a_zero_dimension_makes_zero_elements_whatever_the_others) {
     std::string t = tensor_head(1, {0, uint64_t{1} << 62, uint64_t{1} << 62}).str();
-    Model m = import_tensor(t);
+    auto m = import_tensor(t);
     BOOST_TEST(m.graph->initializers[0].element_count == 0u);
     BOOST_TEST(m.graph->initializers[0].byte_size() == 0u);
 }
@@ -435,7 +435,7 @@ BOOST_AUTO_TEST_CASE(external_tensor_with_raw_data_or_a_typed_field_is_invalid_m
 BOOST_AUTO_TEST_CASE(external_tensor_keeps_its_reference_and_expected_length) {
     WireWriter loc = WireWriter().bytes_field(1, "location").bytes_field(2, "w.bin");
     std::string t = tensor_head(1, {3}).int_field(14, 1).message(13, loc).bytes_field(8, "W").str();
-    Model m = import_tensor(t);
+    auto m = import_tensor(t);
     const TensorView& v = m.graph->initializers[0];
     BOOST_TEST(static_cast<int>(v.source) == static_cast<int>(TensorSource::External));
     BOOST_TEST(v.byte_size() == 12u);
@@ -457,7 +457,7 @@ BOOST_AUTO_TEST_CASE(tensor_with_elements_and_no_source_is_invalid_model) {
 
 BOOST_AUTO_TEST_CASE(tensor_with_zero_elements_and_no_source_is_accepted_empty) {
     for (auto t : {tensor_head(1, {0}).str(), tensor_head(7, {3, 0}).str(), tensor_head(1, {0}).bytes_field(9, "").str()}) {
-        Model m = import_tensor(t);
+        auto m = import_tensor(t);
         const TensorView& v = m.graph->initializers[0];
         BOOST_TEST(v.byte_size() == 0u);
         BOOST_TEST(v.bytes().empty());
@@ -469,7 +469,7 @@ BOOST_AUTO_TEST_CASE(tensor_with_zero_elements_and_no_source_is_accepted_empty) 
 
 BOOST_AUTO_TEST_CASE(string_tensor_needs_one_string_data_entry_per_element) {
     std::string ok = tensor_head(8, {3}).bytes_field(6, "a").bytes_field(6, "").bytes_field(6, "ccc").str();
-    Model m = import_tensor(ok);
+    auto m = import_tensor(ok);
     const TensorView& v = m.graph->initializers[0];
     BOOST_TEST((v.strings.to_vector() == std::vector<std::string_view>{"a", "", "ccc"}));
     BOOST_TEST(static_cast<int>(v.source) == static_cast<int>(TensorSource::Strings));
@@ -497,7 +497,7 @@ BOOST_AUTO_TEST_CASE(tensor_fields_are_read_as_written) {
                         .message(16, WireWriter().bytes_field(1, "mk").bytes_field(2, "mv"))
                         .bytes_field(9, "abcd")
                         .str();
-    Model m = import_tensor(t);
+    auto m = import_tensor(t);
     const TensorView& v = m.graph->initializers[0];
     BOOST_TEST(v.name == "W");
     BOOST_TEST(v.doc_string == "tensor doc");
@@ -523,7 +523,7 @@ BOOST_AUTO_TEST_CASE(sparse_tensor_is_imported_as_written_not_densified) {
     WireWriter indices = WireWriter().int_field(1, 3).int_field(2, 7).packed_varints(7, {0, 5, 9});
     WireWriter sparse = WireWriter().message(1, values).message(2, indices).packed_varints(3, {10});
     std::string graph = WireWriter().message(15, sparse).str();
-    Model m = import_model(model_graph_last(graph));
+    auto m = import_model(model_graph_last(graph));
     const SparseTensor& s = m.graph->sparse_initializers.at(0);
     BOOST_TEST(s.dims.to_vector() == (std::vector<int64_t>{10}));
     BOOST_TEST(s.values.name == "S");
@@ -535,7 +535,7 @@ BOOST_AUTO_TEST_CASE(sparse_tensor_is_imported_as_written_not_densified) {
     // 2-D coordinates [nnz, rank] are kept as written too.
     WireWriter coords = WireWriter().int_field(1, 3).int_field(1, 2).int_field(2, 7).packed_varints(7, {0, 1, 1, 0, 2, 2});
     WireWriter sparse2 = WireWriter().message(1, values).message(2, coords).int_field(3, 3).int_field(3, 3);
-    Model m2 = import_model(model_graph_last(WireWriter().message(15, sparse2).str()));
+    auto m2 = import_model(model_graph_last(WireWriter().message(15, sparse2).str()));
     BOOST_TEST(m2.graph->sparse_initializers[0].indices.dims.to_vector() == (std::vector<int64_t>{3, 2}));
     BOOST_TEST(m2.graph->sparse_initializers[0].dims.to_vector() == (std::vector<int64_t>{3, 3}));
 }

@@ -143,7 +143,7 @@ BOOST_AUTO_TEST_CASE(varint_cut_off_by_the_end_of_its_message_is_malformed_even_
 BOOST_AUTO_TEST_CASE(overlong_varint_encodings_are_accepted) {
     // 0x81 0x80 0x00 is 1 written in three bytes; ir_version 9 likewise.
     std::string m = base + std::string("\x08\x89\x80\x00", 4) + std::string("\x28\x81\x80\x00", 4);
-    Model model = import_model(m);
+    auto model = import_model(m);
     BOOST_TEST(model.ir_version == 9);
     BOOST_TEST(model.model_version == 1);
     // The ten-byte overlong form of 0.
@@ -207,17 +207,17 @@ BOOST_AUTO_TEST_CASE(int32_and_enum_fields_keep_the_low_32_bits) {
     BOOST_TEST(import_tensor(t).graph->initializers[0].data_type == 1);
     // AttributeProto.type 2^32 + 2 reads as INT.
     WireWriter attr = WireWriter().bytes_field(1, "k").int_field(3, 5).int_field(20, (uint64_t{1} << 32) + 2);
-    Model m = import_model(model_with_attribute(attr));
+    auto m = import_model(model_with_attribute(attr));
     BOOST_TEST(static_cast<int>(m.graph->nodes[0].attributes[0].type) == 2);
     // TypeProto.Tensor.elem_type (int32) likewise.
     WireWriter tt = WireWriter().int_field(1, (uint64_t{7} << 32) | 7);
     WireWriter vi = WireWriter().bytes_field(1, "x").message(2, WireWriter().message(1, tt));
-    Model v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
+    auto v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
     BOOST_TEST(v.graph->inputs[0].type.elem_type == 7);
 }
 
 BOOST_AUTO_TEST_CASE(int64_fields_keep_all_64_bits) {
-    Model m = import_model(base + WireWriter().int_field(5, (uint64_t{1} << 40) + 3).str());
+    auto m = import_model(base + WireWriter().int_field(5, (uint64_t{1} << 40) + 3).str());
     BOOST_TEST(m.model_version == (int64_t{1} << 40) + 3);
     std::string t = WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, UINT64_MAX - 1).str();
     auto bytes = import_tensor(t).graph->initializers[0].to_tensor();
@@ -271,23 +271,23 @@ BOOST_AUTO_TEST_CASE(valid_utf8_edge_cases_are_accepted) {
     // U+0000, U+007F, U+0080, U+07FF, U+0800, U+D7FF, U+E000, U+FFFF, U+10000, U+10FFFF.
     std::string s = std::string("\x00\x7F", 2) + "\xC2\x80\xDF\xBF\xE0\xA0\x80\xED\x9F\xBF\xEE\x80\x80\xEF\xBF\xBF" +
                     "\xF0\x90\x80\x80\xF4\x8F\xBF\xBF";
-    Model m = import_model(base + WireWriter().bytes_field(2, s).str());
+    auto m = import_model(base + WireWriter().bytes_field(2, s).str());
     BOOST_TEST(m.producer_name == s);
 }
 
 BOOST_AUTO_TEST_CASE(bytes_fields_are_never_decoded) {
     const std::string junk = "\xFF\xC0\xED\xA0\x80";
     WireWriter attr = WireWriter().bytes_field(1, "s").bytes_field(4, junk).int_field(20, 3);
-    Model m = import_model(model_with_attribute(attr));
+    auto m = import_model(model_with_attribute(attr));
     BOOST_TEST(m.graph->nodes[0].attributes[0].s == junk);
 
     WireWriter strs = WireWriter().bytes_field(1, "ss").bytes_field(9, junk).bytes_field(9, "\x80").int_field(20, 8);
-    Model n = import_model(model_with_attribute(strs));
+    auto n = import_model(model_with_attribute(strs));
     BOOST_TEST(n.graph->nodes[0].attributes[0].strings().size() == 2u);
     BOOST_TEST(n.graph->nodes[0].attributes[0].strings()[0] == junk);
 
     std::string t = WireWriter().int_field(1, 1).int_field(2, 8).bytes_field(6, junk).str();
-    Model tensor = import_tensor(t);
+    auto tensor = import_tensor(t);
     BOOST_TEST(tensor.graph->initializers[0].strings[0] == junk);
 }
 
@@ -311,10 +311,10 @@ BOOST_AUTO_TEST_CASE(packed_and_unpacked_repeated_scalars_mix_in_any_order) {
     std::string packed_f3(reinterpret_cast<const char*>(&f3), 4);
     WireWriter ints = WireWriter().bytes_field(1, "ints").packed_varints(8, {1, 2}).int_field(8, 3).packed_varints(8, {UINT64_MAX});
     WireWriter floats = WireWriter().bytes_field(1, "floats").bytes_field(7, packed_f1).float_field(7, f2).bytes_field(7, packed_f3);
-    Model a = import_model(model_with_attribute(ints));
+    auto a = import_model(model_with_attribute(ints));
     BOOST_TEST(a.graph->nodes[0].attributes[0].ints().to_vector() == (std::vector<int64_t>{1, 2, 3, -1}));
     BOOST_TEST(static_cast<int>(a.graph->nodes[0].attributes[0].type) == 7);
-    Model b = import_model(model_with_attribute(floats));
+    auto b = import_model(model_with_attribute(floats));
     BOOST_TEST(b.graph->nodes[0].attributes[0].floats().to_vector() == (std::vector<float>{f1, f2, f3}));
 }
 
@@ -339,7 +339,7 @@ BOOST_AUTO_TEST_CASE(unknown_fields_of_every_wire_type_are_skipped) {
     WireWriter graph = WireWriter().raw(unknowns()).message(1, node).message(5, init).message(11, vi).raw(unknowns());
     WireWriter opset = WireWriter().raw(unknowns()).int_field(2, 21);
     std::string m = WireWriter().raw(unknowns()).int_field(1, 9).message(8, opset).message(7, graph).raw(unknowns()).str();
-    Model model = import_model(m);
+    auto model = import_model(m);
     BOOST_TEST(model.ir_version == 9);
     BOOST_TEST(model.opset_import.at(0).version == 21);
     BOOST_TEST(model.graph->nodes.at(0).op_type == "Op");
@@ -360,7 +360,7 @@ BOOST_AUTO_TEST_CASE(known_fields_with_the_wrong_wire_type_are_skipped) {
                         .fixed64_field(1, 2)   // a later ir_version of the wrong type does not win
                         .int_field(7, 0)       // nor does a later graph
                         .str();
-    Model model = import_model(m);
+    auto model = import_model(m);
     BOOST_TEST(model.ir_version == 9);
     BOOST_TEST(model.producer_name == "onnx-gauntlet");
     BOOST_TEST(model.graph->nodes.size() == 1u);
@@ -368,13 +368,13 @@ BOOST_AUTO_TEST_CASE(known_fields_with_the_wrong_wire_type_are_skipped) {
 
     // A tensor's data_type as bytes and dims as fixed64 are skipped.
     std::string t = WireWriter().bytes_field(2, "\x07").fixed64_field(1, 9).int_field(1, 1).int_field(2, 1).bytes_field(9, "abcd").str();
-    Model tensor = import_tensor(t);
+    auto tensor = import_tensor(t);
     BOOST_TEST(tensor.graph->initializers[0].data_type == 1);
     BOOST_TEST(tensor.graph->initializers[0].dims.to_vector() == (std::vector<int64_t>{1}));
 
     // A TypeProto member of the wrong wire type leaves "no type".
     WireWriter vi = WireWriter().bytes_field(1, "x").message(2, WireWriter().int_field(1, 1));
-    Model v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
+    auto v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
     BOOST_TEST(static_cast<int>(v.graph->inputs[0].type.kind) == static_cast<int>(TypeProto::Kind::None));
 }
 
@@ -391,7 +391,7 @@ BOOST_AUTO_TEST_CASE(last_occurrence_of_a_singular_scalar_wins) {
     // 9 then 2: the 2 wins, and the refusal points at it.
     std::string bad = base + WireWriter().int_field(1, 2).str();
     expect_model_error(bad, ErrorKind::InvalidModel, base.size(), "ModelProto.ir_version");
-    Model m = import_model(base + WireWriter().bytes_field(2, "second").str());
+    auto m = import_model(base + WireWriter().bytes_field(2, "second").str());
     BOOST_TEST(m.producer_name == "second");
     // Tensor data_type: INT8 then FLOAT; four raw bytes fit FLOAT[1] only.
     std::string t = WireWriter().int_field(1, 1).int_field(2, 3).int_field(2, 1).bytes_field(9, "abcd").str();
@@ -407,7 +407,7 @@ BOOST_AUTO_TEST_CASE(singular_message_given_twice_is_replaced_not_merged) {
     std::string first = tb::minimal_graph().str();
     std::string second = WireWriter().bytes_field(10, "second").str();
     std::string m = WireWriter().int_field(1, 9).message(8, tb::opset("", 21)).bytes_field(7, first).bytes_field(7, second).str();
-    Model model = import_model(m);
+    auto model = import_model(m);
     BOOST_TEST(model.graph->doc_string == "second");
     BOOST_TEST(model.graph->name.empty());
     BOOST_TEST(model.graph->nodes.empty());
@@ -418,7 +418,7 @@ BOOST_AUTO_TEST_CASE(singular_message_given_twice_is_replaced_not_merged) {
                         .bytes_field(1, "x")
                         .message(2, tb::tensor_type(1, {2, 3}))
                         .message(2, WireWriter().message(1, WireWriter().int_field(1, 7)));
-    Model v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
+    auto v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
     BOOST_TEST(v.graph->inputs[0].type.elem_type == 7);
     BOOST_TEST(!v.graph->inputs[0].type.has_shape);
     BOOST_TEST(v.graph->inputs[0].type.shape.empty());
@@ -429,7 +429,7 @@ BOOST_AUTO_TEST_CASE(singular_message_given_twice_is_replaced_not_merged) {
                           .message(5, tb::tensor_raw("first", 1, {1}, "abcd"))
                           .message(5, WireWriter().int_field(2, 7).int_field(7, 1))
                           .int_field(20, 4);
-    Model a = import_model(model_with_attribute(attr));
+    auto a = import_model(model_with_attribute(attr));
     const TensorView& t = *a.graph->nodes[0].attributes[0].t();
     BOOST_TEST(t.name.empty());
     BOOST_TEST(t.data_type == 7);
@@ -485,7 +485,7 @@ BOOST_AUTO_TEST_CASE(graph_in_attribute_in_graph_costs_three_levels) {
     o.max_nesting = 8;
     std::string leaf = WireWriter().bytes_field(4, "Leaf").str();
     std::string ok = model_graph_last(WireWriter().bytes_field(1, wrap(wrap(leaf))).str());
-    Model m = import_model(ok, o);
+    auto m = import_model(ok, o);
     BOOST_TEST(m.graph->nodes[0].attributes[0].g()->nodes[0].attributes[0].g()->nodes[0].op_type == "Leaf");
 
     std::string attr = tb::attr_int("k", 1).str();
@@ -543,7 +543,7 @@ void import_or_refuse_inside(const std::string& bytes) {
 
 BOOST_AUTO_TEST_CASE(rich_model_is_accepted_whole) {
     std::string m = rich_model();
-    Model model = import_model(m);
+    auto model = import_model(m);
     BOOST_TEST(model.graph->nodes.size() == 2u);
     BOOST_TEST(model.functions.size() == 1u);
 }

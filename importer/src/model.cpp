@@ -8,6 +8,11 @@
 
 namespace onnximport {
 
+// The sizes the layout was designed for (model.hpp, list.hpp): a 200,000-node graph holds
+// 800,000 attributes and millions of lists.
+static_assert(sizeof(List<int64_t>) == 16);
+static_assert(sizeof(Attribute) <= 64, "an Attribute stays within one cache line");
+
 namespace {
 
 /// One draw from the OS's random source per process: the value indexes' hash seed
