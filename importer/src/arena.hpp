@@ -37,8 +37,9 @@ public:
         return new (allocate(sizeof(T), alignof(T))) T();
     }
 
-    /// Bytes obtained from the heap so far (all blocks, used or not).
+    /// Bytes obtained from the heap so far (all blocks, used or not), and in how many blocks.
     size_t reserved() const noexcept { return reserved_; }
+    size_t block_count() const noexcept { return blocks_.size(); }
 
 private:
     // Blocks double from 4 KiB (a small model pays little) up to 16 MiB (a large one gets

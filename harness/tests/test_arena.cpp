@@ -1,0 +1,79 @@
+// The model's memory (spec section 6, "Importing therefore allocates only the graph
+// itself"): the arena, the Lists filled from it, and what an import asks of the heap.
+#include "core_support.hpp"
+
+#include "arena.hpp"
+#include "storage.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstdint>
+#include <string>
+
+using namespace onnximport;
+using namespace onnximport::detail;
+using namespace onnximport::testing;
+using namespace core_test;
+
+namespace {
+
+/// A chain of n Relu nodes with a value_info each: the shape of a large graph.
+std::string chain_model(int n) {
+    WireWriter g;
+    for (int i = 0; i < n; ++i)
+        g.message(1, node("Relu", {"c" + std::to_string(i)}, {"c" + std::to_string(i + 1)}));
+    g.bytes_field(2, "chain").message(11, value_info("c0")).message(12, value_info("c" + std::to_string(n)));
+    for (int i = 1; i < n; ++i) g.message(13, value_info("c" + std::to_string(i)));
+    return model(g).str();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(arena)
+
+BOOST_AUTO_TEST_CASE(a_list_keeps_its_elements_in_order_across_growth) {
+    Arena a;
+    List<int64_t> l;
+    for (int64_t i = 0; i < 1000; ++i) ListAccess::push_back(a, l, i * 3);
+    BOOST_TEST(l.size() == 1000u);
+    bool in_order = true;
+    for (int64_t i = 0; i < 1000; ++i) in_order = in_order && l[static_cast<size_t>(i)] == i * 3;
+    BOOST_TEST(in_order);
+    BOOST_CHECK_THROW(l.at(1000), std::out_of_range);
+}
+
+BOOST_AUTO_TEST_CASE(a_reserved_list_does_not_move_while_it_fills) {
+    Arena a;
+    List<std::string_view> l;
+    ListAccess::reserve(a, l, 64);
+    const auto* first = l.data();
+    for (int i = 0; i < 64; ++i) ListAccess::push_back(a, l, std::string_view("x"));
+    BOOST_TEST(l.data() == first);
+    BOOST_TEST(ListAccess::capacity(l) == 64u);
+}
+
+BOOST_AUTO_TEST_CASE(allocations_are_aligned_and_large_blocks_are_huge_page_aligned) {
+    Arena a;
+    for (size_t align : {1, 2, 4, 8, 16, 64}) {
+        void* p = a.allocate(3, align);
+        BOOST_TEST(reinterpret_cast<uintptr_t>(p) % align == 0u);
+    }
+    // A request larger than any small block gets a block of its own, 2 MiB aligned.
+    void* big = a.allocate(3u << 20, 8);
+    BOOST_TEST(reinterpret_cast<uintptr_t>(big) % (2u << 20) == 0u);
+    BOOST_TEST(a.reserved() >= (3u << 20));
+}
+
+BOOST_AUTO_TEST_CASE(blocks_grow_geometrically_with_the_graph) {
+    // 16 times the nodes: a handful more blocks, not 16 times as many (no per-node
+    // allocation), and arena bytes within a small factor of the input size.
+    auto small = import_model(chain_model(1000), ImportOptions{});
+    auto large = import_model(chain_model(16000), ImportOptions{});
+    const Arena& s = small.storage().arena;
+    const Arena& l = large.storage().arena;
+    BOOST_TEST(large.graph->nodes.size() == 16000u);
+    BOOST_TEST(l.block_count() <= s.block_count() + 5);
+    BOOST_TEST(l.reserved() <= 16 * large.input_size());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
