@@ -204,19 +204,20 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
 
 void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g) {
     g.offset = c.offset_of(key_at);
-    // One pass sizes nodes, inputs, outputs and value_info (read_node does the same). It
-    // stops before a large payload (Reader::count_len_fields): lists it did not reach are
-    // sized at their first occurrence instead.
+    // One pass counts nodes, inputs, outputs and value_info (read_node does the same). It
+    // stops before a large payload (Reader::count_len_fields); then each list is counted
+    // at its first occurrence instead. Either way a list is sized at its first occurrence,
+    // so the arena sees the same requests whether or not the weights stopped the scan
+    // (heap use must not depend on the weights' sizes).
     uint32_t counts[14] = {};
-    r.scan_len_keys(r.cursor(), [&](uint32_t field) { counts[field < 14 ? field : 0]++; });
-    Arena& arena = c.storage.arena;
-    ListAccess::reserve(arena, g.nodes, counts[1]);
-    ListAccess::reserve(arena, g.inputs, counts[11]);
-    ListAccess::reserve(arena, g.outputs, counts[12]);
-    ListAccess::reserve(arena, g.value_info, counts[13]);
+    const bool counted = r.scan_len_keys(r.cursor(), [&](uint32_t field) { counts[field < 14 ? field : 0]++; });
+    auto presize = [&](auto& list) {
+        if (counted && ListAccess::capacity(list) == 0) ListAccess::reserve(c.storage.arena, list, counts[r.field()]);
+    };
     while (r.next()) {
         switch (r.field()) {
         case 1:
+            presize(g.nodes);
             read_repeated_message(c, r, "node", g.nodes,
                                   [&](Reader& sub, const uint8_t* at, Node& n) { read_node(c, sub, at, n); });
             break;
@@ -227,14 +228,17 @@ void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g) {
             break;
         case 10: ONNXIMPORT_EXPECT(r, Len) g.doc_string = read_string(c, r, "doc_string"); break;
         case 11:
+            presize(g.inputs);
             read_repeated_message(c, r, "input", g.inputs,
                                   [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); });
             break;
         case 12:
+            presize(g.outputs);
             read_repeated_message(c, r, "output", g.outputs,
                                   [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); });
             break;
         case 13:
+            presize(g.value_info);
             read_repeated_message(c, r, "value_info", g.value_info,
                                   [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); });
             break;

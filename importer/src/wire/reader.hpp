@@ -119,36 +119,38 @@ public:
     /// Calls on_key(field number) for every key with wire type Len from `from` to the end
     /// of the range, with count_len_fields' stopping rules. Called before the first next()
     /// with from = cursor(), it sizes all the repeated fields of a message in one pass.
+    /// Returns whether it got to the end of the range.
     template <class OnKey>
-    void scan_len_keys(const uint8_t* from, OnKey&& on_key) const noexcept {
+    bool scan_len_keys(const uint8_t* from, OnKey&& on_key) const noexcept {
         const uint8_t* p = from;
         while (p < end_) {
             uint64_t key;
-            if (!peek_varint(p, key)) return;
+            if (!peek_varint(p, key)) return false;
             switch (key & 7) {
             case 0: {
                 uint64_t ignored;
-                if (!peek_varint(p, ignored)) return;
+                if (!peek_varint(p, ignored)) return false;
                 break;
             }
             case 1:
-                if (end_ - p < 8) return;
+                if (end_ - p < 8) return false;
                 p += 8;
                 break;
             case 2: {
                 uint64_t len;
-                if (!peek_varint(p, len) || len > static_cast<uint64_t>(end_ - p) || len >= release_threshold) return;
+                if (!peek_varint(p, len) || len > static_cast<uint64_t>(end_ - p) || len >= release_threshold) return false;
                 p += len;
                 if (key <= 0xFFFFFFFFu) on_key(static_cast<uint32_t>(key >> 3));
                 break;
             }
             case 5:
-                if (end_ - p < 4) return;
+                if (end_ - p < 4) return false;
                 p += 4;
                 break;
-            default: return;
+            default: return false;
             }
         }
+        return true;
     }
 
     [[noreturn]] void fail(const std::string& message, const uint8_t* at) const {
