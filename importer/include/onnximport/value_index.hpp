@@ -110,24 +110,15 @@ public:
 
     const Entry* end() const noexcept { return nullptr; }
 
-    /// Starts loading the slot where `name` would be. Resolution calls it a few names
-    /// ahead of each lookup: in a large graph every lookup is a cache miss, and with the
-    /// loads under way side by side their latencies overlap.
+    /// Starts loading the slot where `name` would be. Resolution calls it a few nodes
+    /// ahead of each definition: in a large graph every insertion is a cache miss, and with
+    /// the loads under way side by side their latencies overlap. (Reads mostly take
+    /// find_input's path, which needs no slot.)
     void prefetch(std::string_view name) const noexcept {
         if (slots_) __builtin_prefetch(&slots_[static_cast<size_t>(hash_name(name, seed_)) & mask_]);
     }
 
-    /// The second step, half as far ahead: the slot has arrived by then, so the name it
-    /// holds (a view into the model file, compared on a match) can be loaded too.
-    void prefetch_name(std::string_view name) const noexcept {
-        if (!slots_) return;
-        const uint64_t h = hash_name(name, seed_);
-        const Entry& e = slots_[static_cast<size_t>(h) & mask_];
-        if (e.second != empty_slot && e.tag == static_cast<uint32_t>(h >> 32)) __builtin_prefetch(e.first.data());
-    }
-
-    /// How far ahead (in nodes or names) resolution prefetches slots; names are
-    /// prefetched at half the distance.
+    /// How far ahead (in nodes) resolution prefetches.
     static constexpr size_t prefetch_distance = 8;
 
 private:

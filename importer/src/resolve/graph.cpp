@@ -30,7 +30,7 @@ void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, Re
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
     for (std::string_view in : node.inputs) {
         if (in.empty()) continue;  // an omitted optional input
-        ValueRef r = find_value(s, in);
+        ValueRef r = find_input(s, f, in);
         if (!r.scope)
             refuse(c, node.offset,
                    describe_node(node, f) + " reads " + quoted_name(in) +
@@ -69,13 +69,7 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     size_t input_count = 0;
     for (const Node& node : g.nodes) input_count += node.inputs.size();
     reads.values.reserve(input_count);
-    for (uint32_t f = 0; f < n; ++f) {
-        if (f + ValueIndex::prefetch_distance < n)
-            for (std::string_view in : g.nodes[f + ValueIndex::prefetch_distance].inputs) g.value_index.prefetch(in);
-        if (f + ValueIndex::prefetch_distance / 2 < n)
-            for (std::string_view in : g.nodes[f + ValueIndex::prefetch_distance / 2].inputs) g.value_index.prefetch_name(in);
-        resolve_node(c, s, opsets, f, reads);
-    }
+    for (uint32_t f = 0; f < n; ++f) resolve_node(c, s, opsets, f, reads);
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
 
     std::vector<ValueRef> outputs(g.outputs.size());

@@ -107,7 +107,9 @@ void define_values(Context& c, Scope& s) {
                "sparse initializer " + quoted_name(name) + " is defined twice (first by " + first_definition(s, v) + ")");
     }
 
+    s.node_values.reserve(g.nodes.size() + 1);
     for (size_t f = 0; f < g.nodes.size(); ++f) {
+        s.node_values.push_back(static_cast<uint32_t>(g.values.size()));
         if (f + ValueIndex::prefetch_distance < g.nodes.size())
             for (std::string_view out : g.nodes[f + ValueIndex::prefetch_distance].outputs) g.value_index.prefetch(out);
         const Node& n = g.nodes[f];
@@ -121,6 +123,16 @@ void define_values(Context& c, Scope& s) {
                        ", which is already defined by " + first_definition(s, v));
         }
     }
+    s.node_values.push_back(static_cast<uint32_t>(g.values.size()));
+}
+
+ValueRef find_input(Scope& s, uint32_t f, std::string_view name) {
+    // Node outputs define fresh values only (a repeat is refused), so a name equal to one
+    // of them is that value: the index would answer the same.
+    if (f > 0)
+        for (uint32_t v = s.node_values[f - 1]; v < s.node_values[f]; ++v)
+            if (s.graph.values[v].name == name) return {&s, v};
+    return find_value(s, name);
 }
 
 ValueRef find_value(Scope& s, std::string_view name) {

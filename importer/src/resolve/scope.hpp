@@ -39,6 +39,9 @@ struct Scope {
     Storage& storage;  ///< the Model's: its arena holds what resolution adds to the graph
     /// Per value of `graph`: the file index of the node that produces it, or no_producer.
     std::vector<uint32_t> producer;
+    /// Per node (file index) and one past the last: the first of the values its outputs
+    /// define, which are consecutive (find_value's first guess).
+    std::vector<uint32_t> node_values;
     /// Outer names already read in this graph. Both the cache that keeps a repeated outer
     /// read from walking the scopes again and the set that keeps Graph::captures unique.
     std::unordered_map<std::string_view, ValueRef> captured;
@@ -57,6 +60,11 @@ void define_values(Context& c, Scope& s);
 /// to the captures of s and of every scope between s and the one defining it, in the
 /// order of first read.
 ValueRef find_value(Scope& s, std::string_view name);
+
+/// find_value for an input of node f: first compared with what node f - 1 defined,
+/// which is what most nodes read (exporters write nodes in order, and a chain reads its
+/// predecessor), with no hashing and no random access; then find_value.
+ValueRef find_input(Scope& s, uint32_t f, std::string_view name);
 
 /// "node \"conv1\"" or, for a node without a name, "node #3 (Conv)" (file index).
 std::string describe_node(const Node& n, uint32_t file_index);

@@ -23,16 +23,20 @@ void assign_types(Scope& s, const std::vector<ValueRef>& outputs) {
         Value& v = g.values[outputs[i].value];
         if (!v.type) v.type = &g.outputs[i].type;
     }
-    for (size_t i = 0; i < g.value_info.size(); ++i) {
-        const ValueInfo& vi = g.value_info[i];
-        if (i + ValueIndex::prefetch_distance < g.value_info.size())
-            g.value_index.prefetch(g.value_info[i + ValueIndex::prefetch_distance].name);
-        if (i + ValueIndex::prefetch_distance / 2 < g.value_info.size())
-            g.value_index.prefetch_name(g.value_info[i + ValueIndex::prefetch_distance / 2].name);
+    // Exporters list value_info in the order the values are defined: the value after the
+    // last one found is tried first (names are unique among values, so a match is the
+    // value the index would give), the index only when that guess fails.
+    uint32_t guess = 0;
+    for (const ValueInfo& vi : g.value_info) {
         if (!has_type(vi)) continue;
-        auto it = g.value_index.find(vi.name);
-        if (it == g.value_index.end()) continue;  // names nothing defined here: ignored
-        Value& v = g.values[it->second];
+        uint32_t index = guess;
+        if (index >= g.values.size() || g.values[index].name != vi.name) {
+            auto it = g.value_index.find(vi.name);
+            if (it == g.value_index.end()) continue;  // names nothing defined here: ignored
+            index = it->second;
+        }
+        guess = index + 1;
+        Value& v = g.values[index];
         if (!v.type) v.type = &vi.type;
     }
 }
