@@ -111,9 +111,9 @@ public:
     const Entry* end() const noexcept { return nullptr; }
 
     /// Starts loading the slot where `name` would be. Resolution calls it a few nodes
-    /// ahead of each definition: in a large graph every insertion is a cache miss, and with
-    /// the loads under way side by side their latencies overlap. (Reads mostly take
-    /// find_input's path, which needs no slot.)
+    /// ahead of each definition and of each read the previous node does not answer: in a
+    /// large graph every lookup is a cache miss, and with the loads under way side by side
+    /// their latencies overlap.
     void prefetch(std::string_view name) const noexcept {
         if (slots_) __builtin_prefetch(&slots_[static_cast<size_t>(hash_name(name, seed_)) & mask_]);
     }

@@ -61,9 +61,12 @@ void define_values(Context& c, Scope& s);
 /// order of first read.
 ValueRef find_value(Scope& s, std::string_view name);
 
-/// find_value for an input of node f: first compared with what node f - 1 defined,
-/// which is what most nodes read (exporters write nodes in order, and a chain reads its
-/// predecessor), with no hashing and no random access; then find_value.
+/// The value named `name` among those node f - 1 defined, or no_producer: what most nodes
+/// read (exporters write nodes in order, and a chain reads its predecessor), found with no
+/// hashing and no random access.
+uint32_t defined_just_before(const Scope& s, uint32_t f, std::string_view name);
+
+/// find_value for an input of node f: defined_just_before, then find_value.
 ValueRef find_input(Scope& s, uint32_t f, std::string_view name);
 
 /// "node \"conv1\"" or, for a node without a name, "node #3 (Conv)" (file index).
