@@ -48,10 +48,14 @@ if [ -n "$proto" ] && command -v protoc > /dev/null; then
   sed -e 's/^option.optimize_for.*LITE_RUNTIME.*//' "$proto" > "$gen/onnx_reference.proto"
   protoc --cpp_out="$gen" -I"$gen" "$gen/onnx_reference.proto"
   # shellcheck disable=SC2086
+  # As in harness/fuzz/CMakeLists.txt: the shared mutator under another name, steered by
+  # diff_mutator.cpp towards inputs both parsers read.
   if $CXX $CXXFLAGS -std=c++20 -w -I"$gen" -c "$gen/onnx_reference.pb.cc" -o "$work/onnx_reference.o" &&
+     $CXX $CXXFLAGS "${flags[@]}" -DLLVMFuzzerCustomMutator=gauntlet_proto_mutator \
+       -c "$root/harness/fuzz/proto_mutator.cpp" -o "$work/diff_proto_mutator.o" &&
      $CXX $CXXFLAGS "${flags[@]}" -I"$gen" "$root/harness/fuzz/fuzz_diff_protobuf.cpp" \
-       "$root/harness/fuzz/proto_mutator.cpp" "$work/onnx_reference.o" "$work/libonnximport.a" \
-       $LIB_FUZZING_ENGINE -lprotobuf -lcrypto -o "$OUT/fuzz_diff_protobuf"; then
+       "$root/harness/fuzz/diff_mutator.cpp" "$work/diff_proto_mutator.o" "$work/onnx_reference.o" \
+       "$work/libonnximport.a" $LIB_FUZZING_ENGINE -lprotobuf -lcrypto -o "$OUT/fuzz_diff_protobuf"; then
     targets+=(fuzz_diff_protobuf)
   else
     echo "build.sh: fuzz_diff_protobuf skipped (libprotobuf does not link with these flags)" >&2
