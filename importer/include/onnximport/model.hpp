@@ -283,6 +283,8 @@ class Model {
 public:
     Model();
     ~Model();
+    /// Moves the storage with its views. A moved-from Model may only be assigned to or
+    /// destroyed: its fields still point into the storage it gave away.
     Model(Model&&) noexcept;
     Model& operator=(Model&&) noexcept;
 
