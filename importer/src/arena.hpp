@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <new>
 #include <type_traits>
 #include <vector>
@@ -96,15 +95,6 @@ struct ListAccess {
     template <class T>
     static void push_back(Arena& a, List<T>& l, const T& v) {
         append(a, l) = v;
-    }
-
-    /// A list of exactly n value-initialized elements.
-    template <class T>
-    static void assign(Arena& a, List<T>& l, size_t n) {
-        l = List<T>();
-        reserve(a, l, n);
-        for (size_t i = 0; i < n; ++i) new (l.data_ + i) T();
-        l.size_ = static_cast<uint32_t>(n);
     }
 
     /// The list over n elements someone else placed in the arena (slices of one array).
