@@ -174,18 +174,26 @@ struct Compare {
             differ(std::string(field) + " " + std::to_string(static_cast<int64_t>(ours)) + " vs " +
                    std::to_string(static_cast<int64_t>(ref)));
     }
+    /// A repeated field: the same count, then each pair of entries compared by `same`.
+    template <class Ours, class Ref, class Same>
+    void each(const Ours& ours, const Ref& ref, const char* field, Same&& same) {
+        eq(ours.size(), ref.size(), field);
+        for (int i = 0; i < ref.size(); ++i) same(ours[static_cast<size_t>(i)], ref.Get(i));
+    }
     template <class Ours, class Ref>
     void eq_strings(const Ours& ours, const Ref& ref, const char* field) {
-        eq(ours.size(), ref.size(), field);
-        for (int i = 0; i < ref.size(); ++i) eq_str(ours[static_cast<size_t>(i)], ref.Get(i), field);
+        each(ours, ref, field, [&](std::string_view o, const std::string& r) { eq_str(o, r, field); });
+    }
+    template <class Ours, class Ref>
+    void eq_numbers(const Ours& ours, const Ref& ref, const char* field) {
+        each(ours, ref, field, [&](const auto& o, const auto& r) { eq(o, r, field); });
     }
     template <class Ref>
     void entries(const oi::List<oi::StringStringEntry>& ours, const Ref& ref, const char* field) {
-        eq(ours.size(), ref.size(), field);
-        for (int i = 0; i < ref.size(); ++i) {
-            eq_str(ours[static_cast<size_t>(i)].key, ref.Get(i).key(), field);
-            eq_str(ours[static_cast<size_t>(i)].value, ref.Get(i).value(), field);
-        }
+        each(ours, ref, field, [&](const oi::StringStringEntry& o, const auto& r) {
+            eq_str(o.key, r.key(), field);
+            eq_str(o.value, r.value(), field);
+        });
     }
 
     void type(const oi::TypeProto& t, const onnx::TypeProto& r) {
@@ -271,8 +279,7 @@ struct Compare {
     }
 
     void tensor(const oi::TensorView& t, const onnx::TensorProto& r) {
-        eq(t.dims.size(), r.dims_size(), "dims count");
-        for (int i = 0; i < r.dims_size(); ++i) eq(t.dims[static_cast<size_t>(i)], r.dims(i), "dims");
+        eq_numbers(t.dims, r.dims(), "dims");
         eq(t.data_type, r.data_type(), "data_type");
         eq_str(t.name, r.name(), "tensor name");
         eq_str(t.doc_string, r.doc_string(), "tensor doc_string");
@@ -297,8 +304,7 @@ struct Compare {
         else eq(s.values.data_type, 0, "sparse values absent");
         if (r.has_indices()) tensor(s.indices, r.indices());
         else eq(s.indices.data_type, 0, "sparse indices absent");
-        eq(s.dims.size(), r.dims_size(), "sparse dims count");
-        for (int i = 0; i < r.dims_size(); ++i) eq(s.dims[static_cast<size_t>(i)], r.dims(i), "sparse dims");
+        eq_numbers(s.dims, r.dims(), "sparse dims");
     }
 
     void attribute(const oi::Attribute& a, const onnx::AttributeProto& r) {
@@ -322,20 +328,14 @@ struct Compare {
         if (a.sparse_tensor()) sparse(*a.sparse_tensor(), r.sparse_tensor());
         eq(a.tp() != nullptr, r.has_tp(), "tp present");
         if (a.tp()) type(*a.tp(), r.tp());
-        eq(a.floats().size(), r.floats_size(), "floats count");
-        for (int i = 0; i < r.floats_size(); ++i)
-            eq(std::bit_cast<uint32_t>(a.floats()[static_cast<size_t>(i)]), std::bit_cast<uint32_t>(r.floats(i)), "floats");
-        eq(a.ints().size(), r.ints_size(), "ints count");
-        for (int i = 0; i < r.ints_size(); ++i) eq(a.ints()[static_cast<size_t>(i)], r.ints(i), "ints");
+        each(a.floats(), r.floats(), "floats",
+             [&](float o, float f) { eq(std::bit_cast<uint32_t>(o), std::bit_cast<uint32_t>(f), "floats"); });
+        eq_numbers(a.ints(), r.ints(), "ints");
         eq_strings(a.strings(), r.strings(), "strings");
-        eq(a.tensors().size(), r.tensors_size(), "tensors count");
-        for (int i = 0; i < r.tensors_size(); ++i) tensor(a.tensors()[static_cast<size_t>(i)], r.tensors(i));
-        eq(a.graphs().size(), r.graphs_size(), "graphs count");
-        for (int i = 0; i < r.graphs_size(); ++i) graph(a.graphs()[static_cast<size_t>(i)], r.graphs(i));
-        eq(a.sparse_tensors().size(), r.sparse_tensors_size(), "sparse_tensors count");
-        for (int i = 0; i < r.sparse_tensors_size(); ++i) sparse(a.sparse_tensors()[static_cast<size_t>(i)], r.sparse_tensors(i));
-        eq(a.type_protos().size(), r.type_protos_size(), "type_protos count");
-        for (int i = 0; i < r.type_protos_size(); ++i) type(a.type_protos()[static_cast<size_t>(i)], r.type_protos(i));
+        each(a.tensors(), r.tensors(), "tensors count", [&](const auto& o, const auto& t) { tensor(o, t); });
+        each(a.graphs(), r.graphs(), "graphs count", [&](const auto& o, const auto& g) { graph(o, g); });
+        each(a.sparse_tensors(), r.sparse_tensors(), "sparse_tensors count", [&](const auto& o, const auto& t) { sparse(o, t); });
+        each(a.type_protos(), r.type_protos(), "type_protos count", [&](const auto& o, const auto& t) { type(o, t); });
     }
 
     void node(const oi::Node& n, const onnx::NodeProto& r) {
@@ -345,8 +345,7 @@ struct Compare {
         eq_str(n.op_type, r.op_type(), "op_type");
         eq_str(n.domain, r.domain(), "node domain");
         eq_str(n.doc_string, r.doc_string(), "node doc_string");
-        eq(n.attributes.size(), r.attribute_size(), "attribute count");
-        for (int i = 0; i < r.attribute_size(); ++i) attribute(n.attributes[static_cast<size_t>(i)], r.attribute(i));
+        each(n.attributes, r.attribute(), "attribute count", [&](const auto& o, const auto& a) { attribute(o, a); });
     }
 
     void value_info(const oi::ValueInfo& v, const onnx::ValueInfoProto& r) {
@@ -359,28 +358,24 @@ struct Compare {
     void graph(const oi::Graph& g, const onnx::GraphProto& r) {
         eq_str(g.name, r.name(), "graph name");
         eq_str(g.doc_string, r.doc_string(), "graph doc_string");
-        eq(g.nodes.size(), r.node_size(), "node count");
-        for (int i = 0; i < r.node_size(); ++i) node(g.nodes[static_cast<size_t>(i)], r.node(i));
-        eq(g.initializers.size(), r.initializer_size(), "initializer count");
-        for (int i = 0; i < r.initializer_size(); ++i) tensor(g.initializers[static_cast<size_t>(i)], r.initializer(i));
-        eq(g.sparse_initializers.size(), r.sparse_initializer_size(), "sparse_initializer count");
-        for (int i = 0; i < r.sparse_initializer_size(); ++i)
-            sparse(g.sparse_initializers[static_cast<size_t>(i)], r.sparse_initializer(i));
-        eq(g.inputs.size(), r.input_size(), "graph input count");
-        for (int i = 0; i < r.input_size(); ++i) value_info(g.inputs[static_cast<size_t>(i)], r.input(i));
-        eq(g.outputs.size(), r.output_size(), "graph output count");
-        for (int i = 0; i < r.output_size(); ++i) value_info(g.outputs[static_cast<size_t>(i)], r.output(i));
-        eq(g.value_info.size(), r.value_info_size(), "value_info count");
-        for (int i = 0; i < r.value_info_size(); ++i) value_info(g.value_info[static_cast<size_t>(i)], r.value_info(i));
+        auto with_node = [&](const auto& o, const auto& n) { node(o, n); };
+        auto with_tensor = [&](const auto& o, const auto& t) { tensor(o, t); };
+        auto with_sparse = [&](const auto& o, const auto& t) { sparse(o, t); };
+        auto with_value = [&](const auto& o, const auto& v) { value_info(o, v); };
+        each(g.nodes, r.node(), "node count", with_node);
+        each(g.initializers, r.initializer(), "initializer count", with_tensor);
+        each(g.sparse_initializers, r.sparse_initializer(), "sparse_initializer count", with_sparse);
+        each(g.inputs, r.input(), "graph input count", with_value);
+        each(g.outputs, r.output(), "graph output count", with_value);
+        each(g.value_info, r.value_info(), "value_info count", with_value);
     }
 
     template <class Ref>
     void opsets(const oi::List<oi::OperatorSetId>& ours, const Ref& ref) {
-        eq(ours.size(), ref.size(), "opset_import count");
-        for (int i = 0; i < ref.size(); ++i) {
-            eq_str(ours[static_cast<size_t>(i)].domain, ref.Get(i).domain(), "opset domain");
-            eq(ours[static_cast<size_t>(i)].version, ref.Get(i).version(), "opset version");
-        }
+        each(ours, ref, "opset_import count", [&](const oi::OperatorSetId& o, const auto& r) {
+            eq_str(o.domain, r.domain(), "opset domain");
+            eq(o.version, r.version(), "opset version");
+        });
     }
 
     void model(const oi::Model& m, const onnx::ModelProto& r) {
@@ -395,31 +390,24 @@ struct Compare {
         entries(m.metadata_props, r.metadata_props(), "metadata_props");
         eq(m.graph != nullptr, r.has_graph(), "graph present");
         if (m.graph) graph(*m.graph, r.graph());
-        eq(m.training_info.size(), r.training_info_size(), "training_info count");
-        for (int i = 0; i < r.training_info_size(); ++i) {
-            const auto& t = m.training_info[static_cast<size_t>(i)];
-            const auto& rt = r.training_info(i);
+        each(m.training_info, r.training_info(), "training_info count", [&](const oi::TrainingInfo& t, const auto& rt) {
             eq(t.initialization != nullptr, rt.has_initialization(), "initialization present");
             if (t.initialization) graph(*t.initialization, rt.initialization());
             eq(t.algorithm != nullptr, rt.has_algorithm(), "algorithm present");
             if (t.algorithm) graph(*t.algorithm, rt.algorithm());
             entries(t.initialization_binding, rt.initialization_binding(), "initialization_binding");
             entries(t.update_binding, rt.update_binding(), "update_binding");
-        }
-        eq(m.functions.size(), r.functions_size(), "functions count");
-        for (int i = 0; i < r.functions_size(); ++i) {
-            const auto& f = m.functions[static_cast<size_t>(i)];
-            const auto& rf = r.functions(i);
+        });
+        each(m.functions, r.functions(), "functions count", [&](const oi::Function& f, const auto& rf) {
             eq_str(f.name, rf.name(), "function name");
             eq_str(f.domain, rf.domain(), "function domain");
             eq_str(f.doc_string, rf.doc_string(), "function doc_string");
             eq_strings(f.inputs, rf.input(), "function input");
             eq_strings(f.outputs, rf.output(), "function output");
             eq_strings(f.attributes, rf.attribute(), "function attribute");
-            eq(f.nodes.size(), rf.node_size(), "function node count");
-            for (int k = 0; k < rf.node_size(); ++k) node(f.nodes[static_cast<size_t>(k)], rf.node(k));
+            each(f.nodes, rf.node(), "function node count", [&](const auto& o, const auto& n) { node(o, n); });
             opsets(f.opset_import, rf.opset_import());
-        }
+        });
     }
 };
 

@@ -103,15 +103,11 @@ std::map<std::string, std::string> snapshot(const fs::path& root, const std::set
 
 // ---- Facts --------------------------------------------------------------------------
 
-const Node* find_node(const Graph& g, std::string_view name) {
-    for (const Node& n : g.nodes)
-        if (n.name == name) return &n;
-    return nullptr;
-}
-
-const Attribute* find_attr(const Node& n, std::string_view name) {
-    for (const Attribute& a : n.attributes)
-        if (a.name == name) return &a;
+/// The entry of a list of nodes, attributes, initializers or value infos named `name`.
+template <class T>
+const T* by_name(const List<T>& list, std::string_view name) {
+    for (const T& item : list)
+        if (item.name == name) return &item;
     return nullptr;
 }
 
@@ -133,25 +129,13 @@ const Attribute* attr_at(const Graph& root, const std::string& path) {
     const Attribute* a = nullptr;
     for (size_t i = 0; i + 1 < parts.size(); i += 2) {
         if (!g) return nullptr;
-        const Node* n = find_node(*g, parts[i]);
+        const Node* n = by_name(g->nodes, parts[i]);
         if (!n) return nullptr;
-        a = find_attr(*n, parts[i + 1]);
+        a = by_name(n->attributes, parts[i + 1]);
         if (!a) return nullptr;
         g = a->g() ? a->g() : (a->graphs().empty() ? nullptr : &a->graphs()[0]);
     }
     return a;
-}
-
-const TensorView* find_tensor(const Graph& g, std::string_view name) {
-    for (const TensorView& t : g.initializers)
-        if (t.name == name) return &t;
-    return nullptr;
-}
-
-const ValueInfo* find_input(const Graph& g, std::string_view name) {
-    for (const ValueInfo& v : g.inputs)
-        if (v.name == name) return &v;
-    return nullptr;
 }
 
 std::string bytes_of(const TensorView& t) {
@@ -227,7 +211,7 @@ void check_facts(Model& m, const json& facts) {
                     BOOST_TEST_CONTEXT(name) {
                         if (key == "tensor_sha256" || key == "tensor_bytes" || key == "tensor_data_type" ||
                             key == "tensor_dims" || key == "tensor_strings") {
-                            const TensorView* t = find_tensor(g, name);
+                            const TensorView* t = by_name(g.initializers, name);
                             BOOST_TEST_REQUIRE(t);
                             if (key == "tensor_sha256") BOOST_TEST(hostile::sha256_hex(bytes_of(*t)) == v.get<std::string>());
                             else if (key == "tensor_bytes") BOOST_TEST(t->byte_size() == v.get<uint64_t>());
@@ -254,7 +238,7 @@ void check_facts(Model& m, const json& facts) {
                             std::sort(exp.begin(), exp.end());
                             BOOST_TEST(got == exp, json(got).dump() << " != " << json(exp).dump());
                         } else if (key == "value_shape" || key == "value_decl_elem_type" || key == "value_type_kind") {
-                            const ValueInfo* vi = find_input(g, name);
+                            const ValueInfo* vi = by_name(g.inputs, name);
                             BOOST_TEST_REQUIRE(vi);
                             if (key == "value_shape") BOOST_TEST(shape_json(vi->type) == v, shape_json(vi->type).dump());
                             else if (key == "value_decl_elem_type") BOOST_TEST(vi->type.elem_type == v.get<int32_t>());
@@ -274,7 +258,7 @@ void check_facts(Model& m, const json& facts) {
                                 BOOST_TEST((val->initializer != nullptr) == v.get<bool>());
                             }
                         } else if (key == "opset_version") {
-                            const Node* n = find_node(g, name);
+                            const Node* n = by_name(g.nodes, name);
                             BOOST_TEST_REQUIRE(n);
                             BOOST_TEST(n->opset_version == v.get<int64_t>());
                         } else if (key == "sparse_initializers") {
@@ -294,7 +278,7 @@ void check_facts(Model& m, const json& facts) {
         }
     }
     if (facts.contains("bytes_after_close_throws_io")) {
-        const TensorView* t = find_tensor(g, facts["bytes_after_close_throws_io"].get<std::string>());
+        const TensorView* t = by_name(g.initializers, facts["bytes_after_close_throws_io"].get<std::string>());
         BOOST_TEST_REQUIRE(t);
         m.close();
         bool threw_io = false;
