@@ -158,8 +158,7 @@ struct Walker {
         for (size_t i = 0; i < g.values.size(); ++i) {
             const auto& v = g.values[i];
             GAUNTLET_CHECK(!v.name.empty(), "value without a name");
-            auto it = g.value_index.find(v.name);
-            GAUNTLET_CHECK(it != g.value_index.end() && it->second == i, std::string(v.name));
+            GAUNTLET_CHECK(g.value_index.find(v.name) == i, std::string(v.name));
             if (v.source == onnximport::Value::Source::NodeOutput)
                 GAUNTLET_CHECK(v.producer >= 0 && static_cast<size_t>(v.producer) < n, std::string(v.name));
             for (size_t k = 0; k < v.consumers.size(); ++k) {

@@ -199,7 +199,7 @@ struct Compare {
     void type(const oi::TypeProto& t, const onnx::TypeProto& r) {
         using K = oi::TypeProto::Kind;
         if (t.kind == K::Opaque) return;  // difference 4
-        eq_str(t.denotation, r.denotation(), "denotation");
+        eq_str(t.denotation(), r.denotation(), "denotation");
         switch (r.value_case()) {
         case onnx::TypeProto::kTensorType:
         case onnx::TypeProto::kSparseTensorType: {
@@ -214,13 +214,13 @@ struct Compare {
             for (int i = 0; i < shape.dim_size(); ++i) {
                 const auto& rd = shape.dim(i);
                 const auto& d = t.shape[static_cast<size_t>(i)];
-                eq_str(d.denotation, rd.denotation(), "dim denotation");
+                eq_str(t.dim_denotation(static_cast<size_t>(i)), rd.denotation(), "dim denotation");
                 if (rd.has_dim_value()) {
                     eq(d.kind, oi::Dimension::Kind::Value, "dim kind");
                     eq(d.value, rd.dim_value(), "dim_value");
                 } else if (rd.has_dim_param()) {
                     eq(d.kind, oi::Dimension::Kind::Param, "dim kind");
-                    eq_str(d.param, rd.dim_param(), "dim_param");
+                    eq_str(d.param(), rd.dim_param(), "dim_param");
                 } else {
                     eq(d.kind, oi::Dimension::Kind::Unknown, "dim kind");
                 }
@@ -319,7 +319,7 @@ struct Compare {
         }
         eq(std::bit_cast<uint32_t>(a.f), std::bit_cast<uint32_t>(r.f()), "f");
         eq(a.i, r.i(), "i");
-        eq_str(a.s, r.s(), "s");
+        eq_str(a.s(), r.s(), "s");
         eq(a.t() != nullptr, r.has_t(), "t present");
         if (a.t()) tensor(*a.t(), r.t());
         eq(a.g() != nullptr, r.has_g(), "g present");
@@ -344,13 +344,13 @@ struct Compare {
         eq_str(n.name, r.name(), "node name");
         eq_str(n.op_type, r.op_type(), "op_type");
         eq_str(n.domain, r.domain(), "node domain");
-        eq_str(n.doc_string, r.doc_string(), "node doc_string");
+        eq_str(n.doc_string(), r.doc_string(), "node doc_string");
         each(n.attributes, r.attribute(), "attribute count", [&](const auto& o, const auto& a) { attribute(o, a); });
     }
 
     void value_info(const oi::ValueInfo& v, const onnx::ValueInfoProto& r) {
         eq_str(v.name, r.name(), "value name");
-        eq_str(v.doc_string, r.doc_string(), "value doc_string");
+        eq_str(v.doc_string(), r.doc_string(), "value doc_string");
         if (r.has_type()) type(v.type, r.type());
         else if (v.type.kind != oi::TypeProto::Kind::Opaque) eq(v.type.kind, oi::TypeProto::Kind::None, "no type");
     }

@@ -178,10 +178,10 @@ BOOST_AUTO_TEST_CASE(graph_and_node_fields_are_read_as_written) {
     BOOST_TEST((n.outputs.to_vector() == std::vector<std::string_view>{"Y", ""}));
     BOOST_TEST(n.name == "n0");
     BOOST_TEST(n.op_type == "Add");
-    BOOST_TEST(n.doc_string == "node doc");
+    BOOST_TEST(n.doc_string() == "node doc");
     BOOST_TEST(n.domain == "com.example");
-    BOOST_TEST(n.overload == "ov");
-    BOOST_TEST(n.metadata_props.at(0).key == "nk");
+    BOOST_TEST(n.overload() == "ov");
+    BOOST_TEST(n.metadata_props().at(0).key == "nk");
     BOOST_TEST(g.initializers.at(0).name == "W");
     BOOST_TEST(g.inputs.at(0).name == "X");
     BOOST_TEST(g.outputs.at(0).name == "Y");
@@ -266,7 +266,7 @@ BOOST_AUTO_TEST_CASE(declared_scalar_or_list_attribute_without_its_field_reads_z
             BOOST_TEST(type_code(a) == type);
             BOOST_TEST(a.f == 0.0f);
             BOOST_TEST(a.i == 0);
-            BOOST_TEST(a.s.empty());
+            BOOST_TEST(a.s().empty());
             BOOST_TEST((a.floats().empty() && a.ints().empty() && a.strings().empty() && a.tensors().empty() &&
                         a.graphs().empty() && a.sparse_tensors().empty() && a.type_protos().empty()));
         }
@@ -323,7 +323,7 @@ BOOST_AUTO_TEST_CASE(attribute_values_are_read_as_written) {
     BOOST_TEST(a.doc_string() == "attr doc");
     BOOST_TEST(a.f == 2.5f);
     BOOST_TEST(a.i == -7);
-    BOOST_TEST(a.s == "bytes");
+    BOOST_TEST(a.s() == "bytes");
     BOOST_TEST(a.t()->name == "T");
     BOOST_TEST(a.g()->name == "G");
     BOOST_TEST(a.sparse_tensor()->dims.to_vector() == (std::vector<int64_t>{4}));
@@ -344,7 +344,7 @@ BOOST_AUTO_TEST_CASE(type_proto_with_no_member_is_no_type) {
     // Only a denotation is still no type.
     auto d = import_model(model_with_input_type(WireWriter().bytes_field(6, "IMAGE")));
     BOOST_TEST(kind_code(input_type(d).kind) == kind_code(TypeProto::Kind::None));
-    BOOST_TEST(input_type(d).denotation == "IMAGE");
+    BOOST_TEST(input_type(d).denotation() == "IMAGE");
     // A value_info without a type field at all.
     auto n = import_model(model_graph_last(WireWriter().message(11, WireWriter().bytes_field(1, "x")).str()));
     BOOST_TEST(kind_code(input_type(n).kind) == kind_code(TypeProto::Kind::None));
@@ -380,11 +380,13 @@ BOOST_AUTO_TEST_CASE(dimension_with_neither_value_nor_param_is_unknown) {
     BOOST_REQUIRE(dims.size() == 6u);
     using K = Dimension::Kind;
     BOOST_TEST((dims[0].kind == K::Value && dims[0].value == 3));
-    BOOST_TEST((dims[1].kind == K::Param && dims[1].param == "N"));
+    BOOST_TEST((dims[1].kind == K::Param && dims[1].param() == "N"));
     BOOST_TEST((dims[2].kind == K::Unknown));
-    BOOST_TEST((dims[3].kind == K::Unknown && dims[3].denotation == "CHANNEL"));
-    BOOST_TEST((dims[4].kind == K::Param && dims[4].param == "M" && dims[4].value == 0));
-    BOOST_TEST((dims[5].kind == K::Value && dims[5].value == 0 && dims[5].param.empty()));
+    BOOST_TEST((dims[3].kind == K::Unknown && input_type(m).dim_denotation(3) == "CHANNEL"));
+    BOOST_TEST((dims[4].kind == K::Param && dims[4].param() == "M" && dims[4].value == 0));
+    BOOST_TEST((dims[5].kind == K::Value && dims[5].value == 0 && dims[5].param().empty()));
+    BOOST_TEST(input_type(m).dim_denotation(2).empty());
+    BOOST_TEST(input_type(m).dim_denotation(4).empty());  // past the last denotation read
 }
 
 BOOST_AUTO_TEST_CASE(every_type_proto_member_is_read) {
@@ -429,9 +431,9 @@ BOOST_AUTO_TEST_CASE(every_type_proto_member_is_read) {
         WireWriter opaque = WireWriter().bytes_field(1, "com.example").bytes_field(2, "Blob");
         auto m = import_model(model_with_input_type(WireWriter().bytes_field(6, "TEXT").message(7, opaque)));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Opaque));
-        BOOST_TEST(input_type(m).opaque_domain == "com.example");
-        BOOST_TEST(input_type(m).opaque_name == "Blob");
-        BOOST_TEST(input_type(m).denotation == "TEXT");
+        BOOST_TEST(input_type(m).opaque_domain() == "com.example");
+        BOOST_TEST(input_type(m).opaque_name() == "Blob");
+        BOOST_TEST(input_type(m).denotation() == "TEXT");
     }
 }
 

@@ -279,7 +279,7 @@ BOOST_AUTO_TEST_CASE(bytes_fields_are_never_decoded) {
     const std::string junk = "\xFF\xC0\xED\xA0\x80";
     WireWriter attr = WireWriter().bytes_field(1, "s").bytes_field(4, junk).int_field(20, 3);
     auto m = import_model(model_with_attribute(attr));
-    BOOST_TEST(m.graph->nodes[0].attributes[0].s == junk);
+    BOOST_TEST(m.graph->nodes[0].attributes[0].s() == junk);
 
     WireWriter strs = WireWriter().bytes_field(1, "ss").bytes_field(9, junk).bytes_field(9, "\x80").int_field(20, 8);
     auto n = import_model(model_with_attribute(strs));

@@ -168,7 +168,7 @@ json shape_json(const TypeProto& t) {
     json dims = json::array();
     for (const Dimension& d : t.shape) {
         if (d.kind == Dimension::Kind::Value) dims.push_back(d.value);
-        else if (d.kind == Dimension::Kind::Param) dims.push_back(std::string(d.param));
+        else if (d.kind == Dimension::Kind::Param) dims.push_back(std::string(d.param()));
         else dims.push_back(nullptr);
     }
     return dims;

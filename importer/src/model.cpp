@@ -9,9 +9,14 @@
 namespace onnximport {
 
 // The sizes the layout was designed for (model.hpp, list.hpp): a 200,000-node graph holds
-// 800,000 attributes and millions of lists.
+// 800,000 attributes, 400,000 dimensions and millions of lists.
 static_assert(sizeof(List<int64_t>) == 16);
-static_assert(sizeof(Attribute) <= 64, "an Attribute stays within one cache line");
+static_assert(sizeof(Attribute) == 48);
+static_assert(sizeof(Node) == 128);
+static_assert(sizeof(Dimension) == 24);
+static_assert(sizeof(TypeProto) == 40);
+static_assert(sizeof(ValueInfo) == 72);
+static_assert(sizeof(Value) == 64);
 
 namespace {
 

@@ -56,6 +56,13 @@ public:
     T& back() noexcept { return data_[size_ - 1]; }
     const T& back() const noexcept { return data_[size_ - 1]; }
 
+    /// The empty list that accessors of absent out-of-line fields return. Only the
+    /// importer appends to lists, and never to this one.
+    static List& none() noexcept {
+        static List empty;
+        return empty;
+    }
+
     /// A copy of the elements.
     std::vector<T> to_vector() const { return std::vector<T>(begin(), end()); }
 

@@ -43,14 +43,41 @@ struct OperatorSetId {
     int64_t version = 0;
 };
 
+// ---- Out-of-line fields --------------------------------------------------------------
+//
+// Fields that real models rarely set (doc strings, metadata, overloads, denotations, a
+// string attribute's value, ...) live in a separate arena block that a message points to,
+// allocated only when one of them is read: a 200,000-node graph then holds 200,000 nodes
+// of 128 bytes, not of 168. Their accessors return an empty value when the block is absent.
+
 // ---- Types (TypeProto) --------------------------------------------------------------
 
+/// 24 bytes: a graph of 200,000 values with two dimensions each holds 400,000 of them.
 struct Dimension {
     enum class Kind : uint8_t { Unknown, Value, Param };
-    Kind kind = Kind::Unknown;  ///< neither dim_value nor dim_param: unknown
     int64_t value = 0;
-    std::string_view param;
+
+private:
+    // dim_param as a pointer and a 32-bit length (a model's strings are < 2^31 bytes).
+    const char* param_data_ = nullptr;
+    uint32_t param_size_ = 0;
+
+public:
+    Kind kind = Kind::Unknown;  ///< neither dim_value nor dim_param: unknown
+
+    std::string_view param() const noexcept { return {param_data_, param_size_}; }
+    void set_param(std::string_view p) noexcept {
+        param_data_ = p.data();
+        param_size_ = static_cast<uint32_t>(p.size());
+    }
+};
+
+/// TypeProto's rarely set fields.
+struct TypeFields {
+    std::string_view opaque_domain;
+    std::string_view opaque_name;
     std::string_view denotation;
+    List<std::string_view> dim_denotations;  ///< by dimension index; may be shorter than shape
 };
 
 struct TypeProto {
@@ -62,17 +89,34 @@ struct TypeProto {
     List<Dimension> shape;
     /// Sequence and Optional: elem_type; Map: value_type. Null when absent.
     const TypeProto* elem = nullptr;
-    std::string_view opaque_domain;
-    std::string_view opaque_name;
-    std::string_view denotation;
+    TypeFields* fields = nullptr;
+
+    std::string_view opaque_domain() const noexcept { return fields ? fields->opaque_domain : std::string_view(); }
+    std::string_view opaque_name() const noexcept { return fields ? fields->opaque_name : std::string_view(); }
+    std::string_view denotation() const noexcept { return fields ? fields->denotation : std::string_view(); }
+    /// The denotation of shape[i].
+    std::string_view dim_denotation(size_t i) const noexcept {
+        return fields && i < fields->dim_denotations.size() ? fields->dim_denotations[i] : std::string_view();
+    }
+};
+
+/// ValueInfoProto's and NodeProto's rarely set fields.
+struct DocFields {
+    std::string_view doc_string;
+    std::string_view overload;  ///< NodeProto only
+    List<StringStringEntry> metadata_props;
 };
 
 struct ValueInfo {
     std::string_view name;
     TypeProto type;
-    std::string_view doc_string;
-    List<StringStringEntry> metadata_props;
     uint64_t offset = 0;  ///< of the message in the input
+    DocFields* fields = nullptr;
+
+    std::string_view doc_string() const noexcept { return fields ? fields->doc_string : std::string_view(); }
+    const List<StringStringEntry>& metadata_props() const noexcept {
+        return fields ? fields->metadata_props : List<StringStringEntry>::none();
+    }
 };
 
 // ---- Tensors ------------------------------------------------------------------------
@@ -148,9 +192,10 @@ enum class AttributeType : uint8_t {
 };
 
 /// The fields of an AttributeProto beyond its name and scalar values. Most attributes of
-/// real models carry one int, float or string, so these live out of line: an Attribute
-/// is 64 bytes, and this block is allocated only for an attribute that has one of them.
+/// real models carry one int or float, so these live out of line: an Attribute is 48
+/// bytes, and this block is allocated only for an attribute that has one of them.
 struct AttributeFields {
+    std::string_view s;  ///< bytes, not decoded
     std::string_view doc_string;
     std::string_view ref_attr_name;  ///< function bodies: a reference, no value
     TensorView* t = nullptr;
@@ -168,7 +213,6 @@ struct AttributeFields {
 
 struct Attribute {
     std::string_view name;
-    std::string_view s;  ///< bytes, not decoded
     int64_t i = 0;
     uint64_t offset = 0;
     float f = 0;
@@ -178,26 +222,20 @@ struct Attribute {
     AttributeFields* fields = nullptr;
 
     // The out-of-line fields, empty (or null) when absent.
+    std::string_view s() const noexcept { return fields ? fields->s : std::string_view(); }
     std::string_view doc_string() const noexcept { return fields ? fields->doc_string : std::string_view(); }
     std::string_view ref_attr_name() const noexcept { return fields ? fields->ref_attr_name : std::string_view(); }
     TensorView* t() const noexcept { return fields ? fields->t : nullptr; }
     Graph* g() const noexcept { return fields ? fields->g : nullptr; }
     SparseTensor* sparse_tensor() const noexcept { return fields ? fields->sparse_tensor : nullptr; }
     TypeProto* tp() const noexcept { return fields ? fields->tp : nullptr; }
-    const List<float>& floats() const noexcept { return fields ? fields->floats : empty<float>(); }
-    const List<int64_t>& ints() const noexcept { return fields ? fields->ints : empty<int64_t>(); }
-    const List<std::string_view>& strings() const noexcept { return fields ? fields->strings : empty<std::string_view>(); }
-    const List<TensorView>& tensors() const noexcept { return fields ? fields->tensors : empty<TensorView>(); }
-    List<Graph>& graphs() const noexcept { return fields ? fields->graphs : empty<Graph>(); }
-    const List<SparseTensor>& sparse_tensors() const noexcept { return fields ? fields->sparse_tensors : empty<SparseTensor>(); }
-    const List<TypeProto>& type_protos() const noexcept { return fields ? fields->type_protos : empty<TypeProto>(); }
-
-private:
-    template <class T>
-    static List<T>& empty() noexcept {
-        static List<T> none;  // never appended to: Lists are filled by the importer only
-        return none;
-    }
+    const List<float>& floats() const noexcept { return fields ? fields->floats : List<float>::none(); }
+    const List<int64_t>& ints() const noexcept { return fields ? fields->ints : List<int64_t>::none(); }
+    const List<std::string_view>& strings() const noexcept { return fields ? fields->strings : List<std::string_view>::none(); }
+    const List<TensorView>& tensors() const noexcept { return fields ? fields->tensors : List<TensorView>::none(); }
+    List<Graph>& graphs() const noexcept { return fields ? fields->graphs : List<Graph>::none(); }
+    const List<SparseTensor>& sparse_tensors() const noexcept { return fields ? fields->sparse_tensors : List<SparseTensor>::none(); }
+    const List<TypeProto>& type_protos() const noexcept { return fields ? fields->type_protos : List<TypeProto>::none(); }
 };
 
 struct Node {
@@ -206,28 +244,34 @@ struct Node {
     std::string_view name;
     std::string_view op_type;
     std::string_view domain;
-    std::string_view overload;
-    std::string_view doc_string;
     List<Attribute> attributes;
-    List<StringStringEntry> metadata_props;
     uint64_t offset = 0;
+    DocFields* fields = nullptr;
 
     // Resolution (spec section 4).
     uint32_t file_index = 0;    ///< position in the file; nodes are kept in resolved order
     int64_t opset_version = 0;  ///< version imported for the node's domain
+
+    std::string_view overload() const noexcept { return fields ? fields->overload : std::string_view(); }
+    std::string_view doc_string() const noexcept { return fields ? fields->doc_string : std::string_view(); }
+    const List<StringStringEntry>& metadata_props() const noexcept {
+        return fields ? fields->metadata_props : List<StringStringEntry>::none();
+    }
 };
 
 /// A value of a graph after resolution.
 struct Value {
     enum class Source : uint8_t { Input, Initializer, SparseInitializer, NodeOutput };
     std::string_view name;
-    Source source = Source::Input;
     const TypeProto* type = nullptr;             ///< from declarations, then value_info
     const TensorView* initializer = nullptr;     ///< dense initializer (or an input's default)
     const SparseTensor* sparse_initializer = nullptr;
-    int64_t producer = -1;                       ///< node index (resolved order) for NodeOutput
+    int32_t producer = -1;                       ///< node index (resolved order) for NodeOutput
+    Source source = Source::Input;
     List<uint32_t> consumers;                    ///< node indices in resolved order, each once
 };
+
+using ValueIndex = NameIndex<Value>;
 
 struct Graph {
     std::string_view name;
@@ -249,8 +293,8 @@ struct Graph {
     List<std::string_view> captures;  ///< outer values read here or by own subgraphs
 
     const Value* find_value(std::string_view value_name) const {
-        auto it = value_index.find(value_name);
-        return it == value_index.end() ? nullptr : &values[it->second];
+        uint32_t i = value_index.find(value_name);
+        return i == ValueIndex::npos ? nullptr : &values[i];
     }
 };
 

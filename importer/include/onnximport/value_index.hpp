@@ -1,17 +1,14 @@
 // The name -> value table of a resolved graph (spec section 4, "Values"): open addressing
-// with linear probing, each slot holding the name, the value's index and a hash tag.
+// with linear probing, each slot holding the value's index and a hash tag.
 //
 // Why not std::unordered_map: it allocates one node per name and a lookup follows bucket
-// -> node -> name; here a lookup reads one slot, then the name. The slots live in the
+// -> node -> name; here a lookup reads one slot, then the value's name. The slots live in the
 // Model's arena, sized once by resolution (it knows how many names a graph defines), so
 // the table never grows and needs no destructor.
 //
 // The hash is seeded per import (Storage::hash_seed, from the OS's random source): names
 // crafted to collide under a fixed hash, which would turn every lookup into a long probe
 // sequence, cannot be prepared without knowing the seed.
-//
-// An iterator is a pointer to an Entry with `first` (the name) and `second` (the index
-// into Graph::values).
 #pragma once
 
 #include <bit>
@@ -47,68 +44,69 @@ inline uint64_t hash_name(std::string_view s, uint64_t seed) noexcept {
     return h;
 }
 
-class ValueIndex {
+/// Name -> index into an array of records that have a `name` (Graph::values; model.hpp
+/// names it ValueIndex). A slot holds the record's index and the high half of the name's
+/// hash, 8 bytes: the table of a 200,000-value graph is 4 MiB, and a probe compares a name
+/// only when the tag matches.
+template <class Record>
+class NameIndex {
 public:
-    /// UINT32_MAX marks an empty slot: a graph has fewer values than that, since a model
-    /// is at most 2^31 - 1 bytes and each value costs at least one byte.
-    static constexpr uint32_t empty_slot = UINT32_MAX;
+    /// Returned by find() for an absent name. A graph has fewer values than that, since
+    /// a model is at most 2^31 - 1 bytes and each value costs at least one byte.
+    static constexpr uint32_t npos = UINT32_MAX;
 
-    struct Entry {
-        std::string_view first;
-        uint32_t second = empty_slot;
-        uint32_t tag = 0;  ///< high half of the hash: most mismatches end here
+    struct Slot {
+        uint32_t index = npos;  ///< npos marks an empty slot
+        uint32_t tag = 0;
     };
-    using iterator = const Entry*;
-    using const_iterator = const Entry*;
 
     /// Slots needed for n names: a power of two with at most half of them used.
     static size_t slots_for(size_t n) noexcept {
         return std::bit_ceil(n < 4 ? size_t{8} : 2 * n);
     }
 
-    /// Importer use: the table over `count` (from slots_for) empty slots.
-    void attach(Entry* slots, size_t count, uint64_t seed) noexcept {
+    /// Importer use: the table over `count` (from slots_for) empty slots, naming records
+    /// that stay where they are.
+    void attach(Slot* slots, size_t count, const Record* records, uint64_t seed) noexcept {
         slots_ = slots;
         mask_ = count - 1;
         size_ = 0;
+        records_ = records;
         seed_ = seed;
     }
 
     size_t size() const noexcept { return size_; }
     bool empty() const noexcept { return size_ == 0; }
 
-    /// Inserts name -> value unless the name is present. Returns the entry for the name
-    /// and whether it was inserted. The caller sized the table for every insertion.
-    std::pair<const Entry*, bool> try_emplace(std::string_view name, uint32_t value) noexcept {
+    /// Inserts name -> index unless the name is present; records[index] must be named
+    /// `name` before the next call. Returns the index for the name and whether it was
+    /// inserted. The caller sized the table for every insertion.
+    std::pair<uint32_t, bool> try_emplace(std::string_view name, uint32_t index) noexcept {
         const uint64_t h = hash_name(name, seed_);
         const uint32_t tag = static_cast<uint32_t>(h >> 32);
         for (size_t i = static_cast<size_t>(h) & mask_;; i = (i + 1) & mask_) {
-            Entry& e = slots_[i];
-            if (e.second == empty_slot) {
-                e.first = name;
-                e.second = value;
-                e.tag = tag;
+            Slot& slot = slots_[i];
+            if (slot.index == npos) {
+                slot = {index, tag};
                 ++size_;
-                return {&e, true};
+                return {index, true};
             }
-            if (e.tag == tag && e.first == name) return {&e, false};
+            if (slot.tag == tag && records_[slot.index].name == name) return {slot.index, false};
         }
     }
 
-    /// The entry for `name`, or end().
-    const Entry* find(std::string_view name) const noexcept {
-        if (size_ == 0) return end();
+    /// The index of the record named `name`, or npos.
+    uint32_t find(std::string_view name) const noexcept {
+        if (size_ == 0) return npos;
         const uint64_t h = hash_name(name, seed_);
         const uint32_t tag = static_cast<uint32_t>(h >> 32);
         // Terminates: at least half of the slots are empty.
         for (size_t i = static_cast<size_t>(h) & mask_;; i = (i + 1) & mask_) {
-            const Entry& e = slots_[i];
-            if (e.second == empty_slot) return end();
-            if (e.tag == tag && e.first == name) return &e;
+            const Slot& slot = slots_[i];
+            if (slot.index == npos) return npos;
+            if (slot.tag == tag && records_[slot.index].name == name) return slot.index;
         }
     }
-
-    const Entry* end() const noexcept { return nullptr; }
 
     /// Starts loading the slot where `name` would be. Resolution calls it a few nodes
     /// ahead of each definition and of each read the previous node does not answer: in a
@@ -122,9 +120,10 @@ public:
     static constexpr size_t prefetch_distance = 8;
 
 private:
-    Entry* slots_ = nullptr;
+    Slot* slots_ = nullptr;
     size_t mask_ = 0;
     size_t size_ = 0;
+    const Record* records_ = nullptr;
     uint64_t seed_ = 0;
 };
 

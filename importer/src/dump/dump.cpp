@@ -150,14 +150,15 @@ void dump_type(Writer& w, const TypeProto* t) {
             }
             w.line("shape").num(static_cast<int64_t>(t->shape.size()));
             nested(w, [&] {
-                for (const auto& d : t->shape) {
+                for (size_t i = 0; i < t->shape.size(); ++i) {
+                    const Dimension& d = t->shape[i];
                     w.line("dim");
                     switch (d.kind) {
                     case Dimension::Kind::Value: w.word("value").num(d.value); break;
-                    case Dimension::Kind::Param: w.word("param").str(d.param); break;
+                    case Dimension::Kind::Param: w.word("param").str(d.param()); break;
                     case Dimension::Kind::Unknown: w.word("unknown"); break;
                     }
-                    nested(w, [&] { optional_string(w, "denotation", d.denotation); });
+                    nested(w, [&] { optional_string(w, "denotation", t->dim_denotation(i)); });
                 }
             });
         });
@@ -177,12 +178,12 @@ void dump_type(Writer& w, const TypeProto* t) {
     case TypeProto::Kind::Opaque:
         w.line("type").word("opaque");
         nested(w, [&] {
-            w.line("domain").str(t->opaque_domain);
-            w.line("name").str(t->opaque_name);
+            w.line("domain").str(t->opaque_domain());
+            w.line("name").str(t->opaque_name());
         });
         break;
     }
-    nested(w, [&] { optional_string(w, "denotation", t->denotation); });
+    nested(w, [&] { optional_string(w, "denotation", t->denotation()); });
 }
 
 void dump_value_infos(Writer& w, std::string_view keyword, const List<ValueInfo>& list) {
@@ -190,8 +191,8 @@ void dump_value_infos(Writer& w, std::string_view keyword, const List<ValueInfo>
         w.line(keyword).str(v.name);
         nested(w, [&] {
             dump_type(w, &v.type);
-            optional_string(w, "doc_string", v.doc_string);
-            entries(w, "metadata_props", v.metadata_props);
+            optional_string(w, "doc_string", v.doc_string());
+            entries(w, "metadata_props", v.metadata_props());
         });
     }
 }
@@ -269,7 +270,7 @@ void dump_attribute(Writer& w, const Attribute& a) {
     auto is = [&](AttributeType t) { return a.type == t; };
     if (is(AttributeType::Float) || std::bit_cast<uint32_t>(a.f) != 0) w.line("f").bits(a.f);
     if (is(AttributeType::Int) || a.i != 0) w.line("i").num(a.i);
-    if (is(AttributeType::String) || !a.s.empty()) w.line("s").str(a.s);
+    if (is(AttributeType::String) || !a.s().empty()) w.line("s").str(a.s());
     if (a.t()) {
         w.line("t");
         nested(w, [&] { dump_tensor(w, *a.t()); });
@@ -312,15 +313,15 @@ void dump_node_body(Writer& w, const Node& n) {
     w.line("name").str(n.name);
     w.line("op_type").str(n.op_type);
     w.line("domain").str(n.domain);
-    optional_string(w, "overload", n.overload);
+    optional_string(w, "overload", n.overload());
     for (auto s : n.inputs) w.line("input").str(s);
     for (auto s : n.outputs) w.line("output").str(s);
     for (const auto& a : n.attributes) {
         w.line("attribute").str(a.name);
         nested(w, [&] { dump_attribute(w, a); });
     }
-    optional_string(w, "doc_string", n.doc_string);
-    entries(w, "metadata_props", n.metadata_props);
+    optional_string(w, "doc_string", n.doc_string());
+    entries(w, "metadata_props", n.metadata_props());
 }
 
 /// Nodes in file order: resolution keeps Graph::nodes in resolved order, and

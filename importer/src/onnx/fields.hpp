@@ -83,6 +83,14 @@ inline void read_repeated_int64(Context& c, Reader& r, List<int64_t>& list) {
     }
 }
 
+/// A message's out-of-line fields block (model.hpp), allocated at the first such field.
+template <class Message>
+auto& fields_of(Context& c, Message& m) {
+    using Fields = std::remove_pointer_t<decltype(m.fields)>;
+    if (!m.fields) m.fields = c.storage.arena.make<Fields>();
+    return *m.fields;
+}
+
 inline int64_t read_int64(Reader& r) { return static_cast<int64_t>(r.varint()); }
 /// int32 and enum fields keep the low 32 bits, as protobuf does.
 inline int32_t read_int32(Reader& r) { return static_cast<int32_t>(static_cast<uint32_t>(r.varint())); }

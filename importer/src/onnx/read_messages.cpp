@@ -36,8 +36,8 @@ void read_value_info(Context& c, Reader& r, const uint8_t* key_at, ValueInfo& v)
             v.type = TypeProto{};  // singular messages are replaced, not merged
             read_message(c, r, "type", -1, [&](Reader& sub, const uint8_t*) { read_type(c, sub, v.type); });
             break;
-        case 3: ONNXIMPORT_EXPECT(r, Len) v.doc_string = read_string(c, r, "doc_string"); break;
-        case 4: read_entries(c, r, "metadata_props", v.metadata_props); break;
+        case 3: ONNXIMPORT_EXPECT(r, Len) fields_of(c, v).doc_string = read_string(c, r, "doc_string"); break;
+        case 4: read_entries(c, r, "metadata_props", fields_of(c, v).metadata_props); break;
         default: r.skip();
         }
     }
@@ -48,12 +48,6 @@ namespace {
 bool value_field_required(AttributeType t) {
     return t == AttributeType::Tensor || t == AttributeType::Graph || t == AttributeType::SparseTensor ||
            t == AttributeType::TypeProto;
-}
-
-/// The attribute's out-of-line fields, allocated at the first one read.
-AttributeFields& fields_of(Context& c, Attribute& a) {
-    if (!a.fields) a.fields = c.storage.arena.make<AttributeFields>();
-    return *a.fields;
 }
 
 /// A singular message field of type T: a fresh object replaces an earlier occurrence
@@ -86,7 +80,7 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) 
         case 1: ONNXIMPORT_EXPECT(r, Len) a.name = read_string(c, r, "name"); break;
         case 2: ONNXIMPORT_EXPECT(r, Fixed32) a.f = read_float(r); has_f = true; break;
         case 3: ONNXIMPORT_EXPECT(r, Varint) a.i = read_int64(r); has_i = true; break;
-        case 4: ONNXIMPORT_EXPECT(r, Len) a.s = read_bytes(r); has_s = true; break;
+        case 4: ONNXIMPORT_EXPECT(r, Len) fields_of(c, a).s = read_bytes(r); has_s = true; break;
         case 5:
             ONNXIMPORT_EXPECT(r, Len)
             fields_of(c, a).t = read_singular<TensorView>(
@@ -193,10 +187,10 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
             read_repeated_message(c, r, "attribute", n.attributes,
                                   [&](Reader& sub, const uint8_t* at, Attribute& a) { read_attribute(c, sub, at, a); });
             break;
-        case 6: ONNXIMPORT_EXPECT(r, Len) n.doc_string = read_string(c, r, "doc_string"); break;
+        case 6: ONNXIMPORT_EXPECT(r, Len) fields_of(c, n).doc_string = read_string(c, r, "doc_string"); break;
         case 7: ONNXIMPORT_EXPECT(r, Len) n.domain = read_string(c, r, "domain"); break;
-        case 8: ONNXIMPORT_EXPECT(r, Len) n.overload = read_string(c, r, "overload"); break;
-        case 9: read_entries(c, r, "metadata_props", n.metadata_props); break;
+        case 8: ONNXIMPORT_EXPECT(r, Len) fields_of(c, n).overload = read_string(c, r, "overload"); break;
+        case 9: read_entries(c, r, "metadata_props", fields_of(c, n).metadata_props); break;
         default: r.skip();
         }
     }

@@ -7,22 +7,33 @@ namespace onnximport::detail {
 
 namespace {
 
-void read_dimension(Context& c, Reader& r, Dimension& d) {
+/// A dimension's denotation goes to the type's out-of-line fields, at the dimension's
+/// index (the dimensions before it exist, so the list is bounded by the input).
+void set_dim_denotation(Context& c, TypeProto& t, size_t index, std::string_view denotation) {
+    List<std::string_view>& denotations = fields_of(c, t).dim_denotations;
+    while (denotations.size() <= index) ListAccess::append(c.storage.arena, denotations);
+    denotations[index] = denotation;
+}
+
+void read_dimension(Context& c, Reader& r, TypeProto& t, Dimension& d) {
     while (r.next()) {
         switch (r.field()) {
-        case 1: ONNXIMPORT_EXPECT(r, Varint) d.kind = Dimension::Kind::Value; d.value = read_int64(r); d.param = {}; break;
-        case 2: ONNXIMPORT_EXPECT(r, Len) d.kind = Dimension::Kind::Param; d.param = read_string(c, r, "dim_param"); d.value = 0; break;
-        case 3: ONNXIMPORT_EXPECT(r, Len) d.denotation = read_string(c, r, "denotation"); break;
+        case 1: ONNXIMPORT_EXPECT(r, Varint) d.kind = Dimension::Kind::Value; d.value = read_int64(r); d.set_param({}); break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) d.kind = Dimension::Kind::Param; d.set_param(read_string(c, r, "dim_param")); d.value = 0; break;
+        case 3:
+            ONNXIMPORT_EXPECT(r, Len)
+            set_dim_denotation(c, t, static_cast<size_t>(&d - t.shape.data()), read_string(c, r, "denotation"));
+            break;
         default: r.skip();
         }
     }
 }
 
-void read_shape(Context& c, Reader& r, List<Dimension>& dims) {
+void read_shape(Context& c, Reader& r, TypeProto& t) {
     while (r.next()) {
         if (r.field() == 1) {
-            read_repeated_message(c, r, "dim", dims,
-                                  [&](Reader& sub, const uint8_t*, Dimension& d) { read_dimension(c, sub, d); });
+            read_repeated_message(c, r, "dim", t.shape,
+                                  [&](Reader& sub, const uint8_t*, Dimension& d) { read_dimension(c, sub, t, d); });
         } else {
             r.skip();
         }
@@ -37,8 +48,9 @@ void read_tensor_type(Context& c, Reader& r, TypeProto& t) {
         case 2:
             ONNXIMPORT_EXPECT(r, Len)
             t.has_shape = true;
-            t.shape = {};
-            read_message(c, r, "shape", -1, [&](Reader& sub, const uint8_t*) { read_shape(c, sub, t.shape); });
+            t.shape = {};  // singular messages are replaced, not merged
+            if (t.fields) t.fields->dim_denotations = {};
+            read_message(c, r, "shape", -1, [&](Reader& sub, const uint8_t*) { read_shape(c, sub, t); });
             break;
         default: r.skip();
         }
@@ -73,8 +85,8 @@ void read_map(Context& c, Reader& r, TypeProto& t) {
 void read_opaque(Context& c, Reader& r, TypeProto& t) {
     while (r.next()) {
         switch (r.field()) {
-        case 1: ONNXIMPORT_EXPECT(r, Len) t.opaque_domain = read_string(c, r, "domain"); break;
-        case 2: ONNXIMPORT_EXPECT(r, Len) t.opaque_name = read_string(c, r, "name"); break;
+        case 1: ONNXIMPORT_EXPECT(r, Len) fields_of(c, t).opaque_domain = read_string(c, r, "domain"); break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) fields_of(c, t).opaque_name = read_string(c, r, "name"); break;
         default: r.skip();
         }
     }
@@ -87,8 +99,11 @@ void reset_member(TypeProto& t, TypeProto::Kind kind) {
     t.has_shape = false;
     t.shape = {};
     t.elem = nullptr;
-    t.opaque_domain = {};
-    t.opaque_name = {};
+    if (t.fields) {
+        t.fields->opaque_domain = {};
+        t.fields->opaque_name = {};
+        t.fields->dim_denotations = {};
+    }
 }
 
 }  // namespace
@@ -105,7 +120,7 @@ void read_type(Context& c, Reader& r, TypeProto& t) {
         case 8: kind = TypeProto::Kind::SparseTensor; field = "sparse_tensor_type"; break;
         case 9: kind = TypeProto::Kind::Optional; field = "optional_type"; break;
         case 6:
-            if (r.is(WireType::Len)) t.denotation = read_string(c, r, "denotation");
+            if (r.is(WireType::Len)) fields_of(c, t).denotation = read_string(c, r, "denotation");
             else r.skip();
             continue;
         default: r.skip(); continue;

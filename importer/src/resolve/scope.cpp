@@ -50,19 +50,20 @@ void define_values(Context& c, Scope& s) {
     g.values = {};
     ListAccess::reserve(arena, g.values, total);
     const size_t slots = ValueIndex::slots_for(total);
-    g.value_index.attach(ListAccess::make_array<ValueIndex::Entry>(arena, slots), slots, s.storage.hash_seed);
+    g.value_index.attach(ListAccess::make_array<ValueIndex::Slot>(arena, slots), slots, g.values.data(),
+                         s.storage.hash_seed);
     s.producer.reserve(total);
 
     // Returns the value's index and whether the name was new.
     auto define = [&](std::string_view name, Value::Source source, uint32_t producer) {
-        auto [it, inserted] = g.value_index.try_emplace(name, static_cast<uint32_t>(g.values.size()));
+        auto [index, inserted] = g.value_index.try_emplace(name, static_cast<uint32_t>(g.values.size()));
         if (inserted) {
             Value& v = ListAccess::append(arena, g.values);
             v.name = name;
             v.source = source;
             s.producer.push_back(producer);
         }
-        return std::pair<uint32_t, bool>{it->second, inserted};
+        return std::pair<uint32_t, bool>{index, inserted};
     };
 
     for (size_t i = 0; i < g.inputs.size(); ++i) {
@@ -141,7 +142,7 @@ ValueRef find_input(Scope& s, uint32_t f, std::string_view name) {
 }
 
 ValueRef find_value(Scope& s, std::string_view name) {
-    if (auto it = s.graph.value_index.find(name); it != s.graph.value_index.end()) return {&s, it->second};
+    if (uint32_t v = s.graph.value_index.find(name); v != ValueIndex::npos) return {&s, v};
     if (!s.outer) return {};
     if (auto it = s.captured.find(name); it != s.captured.end()) return it->second;
     // Recursion depth is the graph nesting depth, bounded by the reader's nesting limit.

@@ -31,9 +31,8 @@ void assign_types(Scope& s, const std::vector<ValueRef>& outputs) {
         if (!has_type(vi)) continue;
         uint32_t index = guess;
         if (index >= g.values.size() || g.values[index].name != vi.name) {
-            auto it = g.value_index.find(vi.name);
-            if (it == g.value_index.end()) continue;  // names nothing defined here: ignored
-            index = it->second;
+            index = g.value_index.find(vi.name);
+            if (index == ValueIndex::npos) continue;  // names nothing defined here: ignored
         }
         guess = index + 1;
         Value& v = g.values[index];
