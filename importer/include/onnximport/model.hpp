@@ -191,7 +191,7 @@ enum class AttributeType : uint8_t {
     TypeProtos = 14,
 };
 
-/// The fields of an AttributeProto beyond its name and scalar values. Most attributes of
+/// The fields of an AttributeProto beyond its name, int and float. Most attributes of
 /// real models carry one int or float, so these live out of line: an Attribute is 48
 /// bytes, and this block is allocated only for an attribute that has one of them.
 struct AttributeFields {
