@@ -642,6 +642,22 @@ BOOST_AUTO_TEST_CASE(types_come_from_declarations_then_value_info) {
     BOOST_TEST(value(gr, "U").type->elem_type == 6);
 }
 
+BOOST_AUTO_TEST_CASE(value_info_in_any_order_types_the_value_it_names) {
+    // types.cpp tries the values after and before the last one found before the index:
+    // reverse order, a jump, a repeat (the first declaration wins) and an unknown name.
+    G g;
+    g.in("X").node("Relu", {"X"}, {"H1"}).node("Relu", {"H1"}, {"H2"}).node("Relu", {"H2"}, {"H3"});
+    g.node("Relu", {"H3"}, {"H4"}).out_untyped("H4");
+    g.info("H4", 4).info("H3", 3).info("H2", 2).info("nothing", 5).info("H1", 11).info("H3", 9).info("H1", 9);
+    Loaded m = load(model_of(g));
+    const Graph& gr = m.graph();
+    BOOST_TEST(value(gr, "H4").type == &gr.value_info[0].type);
+    BOOST_TEST(value(gr, "H3").type == &gr.value_info[1].type);
+    BOOST_TEST(value(gr, "H2").type == &gr.value_info[2].type);
+    BOOST_TEST(value(gr, "H1").type == &gr.value_info[4].type);
+    BOOST_TEST(value(gr, "H1").type->elem_type == 11);
+}
+
 BOOST_AUTO_TEST_CASE(subgraph_value_info_for_an_outer_name_is_ignored) {
     G body("body");
     body.node("Neg", {"X"}, {"B"}).info("X", 7).info("B", 10).out_untyped("B");

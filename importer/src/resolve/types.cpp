@@ -23,18 +23,23 @@ void assign_types(Scope& s, const std::vector<ValueRef>& outputs) {
         Value& v = g.values[outputs[i].value];
         if (!v.type) v.type = &g.outputs[i].type;
     }
-    // Exporters list value_info in the order the values are defined: the value after the
-    // last one found is tried first (names are unique among values, so a match is the
-    // value the index would give), the index only when that guess fails.
-    uint32_t guess = 0;
+    // Exporters list value_info in the order the values are defined, or (nodes written
+    // last to first) in the reverse order: the values after and before the last one found
+    // are tried first (names are unique among values, so a match is the value the index
+    // would give), the index only when both guesses fail.
+    uint32_t last = ValueIndex::npos;
+    auto named = [&](uint32_t v, std::string_view name) { return v < g.values.size() && g.values[v].name == name; };
     for (const ValueInfo& vi : g.value_info) {
         if (!has_type(vi)) continue;
-        uint32_t index = guess;
-        if (index >= g.values.size() || g.values[index].name != vi.name) {
-            index = g.value_index.find(vi.name);
-            if (index == ValueIndex::npos) continue;  // names nothing defined here: ignored
+        uint32_t index = last + 1;  // 0 for the first value_info
+        if (!named(index, vi.name)) {
+            index = last - 1;
+            if (!named(index, vi.name)) {
+                index = g.value_index.find(vi.name);
+                if (index == ValueIndex::npos) continue;  // names nothing defined here: ignored
+            }
         }
-        guess = index + 1;
+        last = index;
         Value& v = g.values[index];
         if (!v.type) v.type = &vi.type;
     }
