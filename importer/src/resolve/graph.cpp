@@ -70,12 +70,12 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     for (const Node& node : g.nodes) input_count += node.inputs.size();
     reads.values.reserve(input_count);
     for (uint32_t f = 0; f < n; ++f) {
-        // The inputs the previous node does not answer go to the index: their slots start
+        // The inputs the neighbouring nodes do not answer go to the index: their slots start
         // loading a few nodes ahead (value_index.hpp).
         const uint32_t ahead = f + ValueIndex::prefetch_distance;
         if (ahead < n)
             for (std::string_view in : g.nodes[ahead].inputs)
-                if (defined_just_before(s, ahead, in) == no_producer) g.value_index.prefetch(in);
+                if (defined_next_to(s, ahead, in) == no_producer) g.value_index.prefetch(in);
         resolve_node(c, s, opsets, f, reads);
     }
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));

@@ -127,17 +127,21 @@ void define_values(Context& c, Scope& s) {
     s.node_values.push_back(static_cast<uint32_t>(g.values.size()));
 }
 
-uint32_t defined_just_before(const Scope& s, uint32_t f, std::string_view name) {
+uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name) {
     // Node outputs define fresh values only (a repeat is refused), so a name equal to one
-    // of them is that value: the index would answer the same.
+    // of them is that value: the index would answer the same. node_values has one entry
+    // per node and one past the last.
     if (f > 0)
         for (uint32_t v = s.node_values[f - 1]; v < s.node_values[f]; ++v)
+            if (s.graph.values[v].name == name) return v;
+    if (f + 2 < s.node_values.size())
+        for (uint32_t v = s.node_values[f + 1]; v < s.node_values[f + 2]; ++v)
             if (s.graph.values[v].name == name) return v;
     return no_producer;
 }
 
 ValueRef find_input(Scope& s, uint32_t f, std::string_view name) {
-    if (uint32_t v = defined_just_before(s, f, name); v != no_producer) return {&s, v};
+    if (uint32_t v = defined_next_to(s, f, name); v != no_producer) return {&s, v};
     return find_value(s, name);
 }
 

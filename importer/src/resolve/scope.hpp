@@ -61,12 +61,13 @@ void define_values(Context& c, Scope& s);
 /// order of first read.
 ValueRef find_value(Scope& s, std::string_view name);
 
-/// The value named `name` among those node f - 1 defined, or no_producer: what most nodes
-/// read (exporters write nodes in order, and a chain reads its predecessor), found with no
-/// hashing and no random access.
-uint32_t defined_just_before(const Scope& s, uint32_t f, std::string_view name);
+/// The value named `name` among those node f - 1 defined, else among those node f + 1
+/// defined, or no_producer: what most nodes read (exporters write nodes in order, some
+/// last to first, and a chain reads its neighbour), found with no hashing and no random
+/// access.
+uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name);
 
-/// find_value for an input of node f: defined_just_before, then find_value.
+/// find_value for an input of node f: defined_next_to, then find_value.
 ValueRef find_input(Scope& s, uint32_t f, std::string_view name);
 
 /// "node \"conv1\"" or, for a node without a name, "node #3 (Conv)" (file index).
