@@ -1,4 +1,4 @@
-// A read-only memory mapping of an opened file descriptor (spec sections 5 and 6).
+// A private memory mapping of an opened file descriptor (spec sections 5 and 6).
 #include "external/mapped_file.hpp"
 
 #include <cerrno>
@@ -7,9 +7,10 @@
 
 namespace onnximport::detail {
 
-MappedFile::MappedFile(int fd, uint64_t size, bool map) : fd_(fd), size_(size) {
+MappedFile::MappedFile(int fd, uint64_t size, bool map, bool copy_on_write) : fd_(fd), size_(size) {
     if (map && size > 0) {
-        void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        const int protection = copy_on_write ? PROT_READ | PROT_WRITE : PROT_READ;
+        void* p = ::mmap(nullptr, size, protection, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) addr_ = p;
     }
 }

@@ -6,12 +6,14 @@
 
 namespace onnximport::detail {
 
-/// Owns an open descriptor and, where the platform allows, a read-only mapping of
-/// the whole file. Where mapping fails the descriptor stays open so ranges can be read.
+/// Owns an open descriptor and, where the platform allows, a private mapping of the whole
+/// file. Where mapping fails the descriptor stays open so ranges can be read.
 class MappedFile {
 public:
-    /// Takes ownership of fd. size is the file size (from fstat of the same fd).
-    MappedFile(int fd, uint64_t size, bool map);
+    /// Takes ownership of fd. size is the file size (from fstat of the same fd). The
+    /// mapping is read-only unless `copy_on_write`: then a write changes this process's
+    /// copy of a page, never the file (see fault_in_alone in import.cpp).
+    MappedFile(int fd, uint64_t size, bool map, bool copy_on_write = false);
     ~MappedFile();
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
