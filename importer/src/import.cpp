@@ -44,7 +44,7 @@ void release_passed_input(const Storage& storage, const uint8_t* begin, const ui
     // included: the write changed nothing). A caller's array (import_bytes) is never touched.
     if (!storage.input_mapping || !storage.input) return;
     // What follows the payload (usually the next tensor's header) is read next.
-    if (end < storage.input + storage.input_size) fault_in_alone(end);
+    if (storage.input_mapping->copy_on_write() && end < storage.input + storage.input_size) fault_in_alone(end);
     static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
     // The pages behind the reader are still released: the copied pages, and the pages
     // fault-around maps where fault_in_alone was not used (the first tensor, a header that

@@ -8,11 +8,15 @@
 namespace onnximport::detail {
 
 MappedFile::MappedFile(int fd, uint64_t size, bool map, bool copy_on_write) : fd_(fd), size_(size) {
-    if (map && size > 0) {
-        const int protection = copy_on_write ? PROT_READ | PROT_WRITE : PROT_READ;
-        void* p = ::mmap(nullptr, size, protection, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED) addr_ = p;
-    }
+    if (!map || size == 0) return;
+    // A writable private mapping is charged in full against the commit limit where the
+    // system does not overcommit (vm.overcommit_memory=2): then it is refused, and a
+    // read-only one still is not.
+    void* p = MAP_FAILED;
+    if (copy_on_write) p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_NORESERVE, fd, 0);
+    copy_on_write_ = p != MAP_FAILED;
+    if (p == MAP_FAILED) p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p != MAP_FAILED) addr_ = p;
 }
 
 MappedFile::~MappedFile() { release(); }

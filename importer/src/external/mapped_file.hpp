@@ -11,8 +11,8 @@ namespace onnximport::detail {
 class MappedFile {
 public:
     /// Takes ownership of fd. size is the file size (from fstat of the same fd). The
-    /// mapping is read-only unless `copy_on_write`: then a write changes this process's
-    /// copy of a page, never the file (see fault_in_alone in import.cpp).
+    /// mapping is read-only unless `copy_on_write` is asked for and granted: then a write
+    /// changes this process's copy of a page, never the file (fault_in_alone in import.cpp).
     MappedFile(int fd, uint64_t size, bool map, bool copy_on_write = false);
     ~MappedFile();
     MappedFile(const MappedFile&) = delete;
@@ -22,6 +22,8 @@ public:
     uint64_t size() const noexcept { return size_; }
     /// The mapping, or null where mapping was unavailable or not requested.
     const uint8_t* data() const noexcept { return static_cast<const uint8_t*>(addr_); }
+    /// True when the mapping is writable (copy-on-write).
+    bool copy_on_write() const noexcept { return copy_on_write_; }
     /// Releases the mapping and the descriptor.
     void release() noexcept;
     /// Advise the kernel not to read ahead (keeps resident size to what is touched).
@@ -40,6 +42,7 @@ private:
     int fd_ = -1;
     uint64_t size_ = 0;
     void* addr_ = nullptr;
+    bool copy_on_write_ = false;
 };
 
 }  // namespace onnximport::detail
