@@ -306,7 +306,10 @@ BOOST_AUTO_TEST_CASE(large_payloads_of_a_mapped_file_read_back_exactly_and_the_f
     WireWriter g = tb::minimal_graph();
     for (int i = 0; i < count; ++i) {
         std::string raw = payload(i);
-        g.message(5, tb::tensor_raw("w" + std::to_string(i), 2, {static_cast<int64_t>(raw.size())}, raw));
+        WireWriter t = tb::tensor_raw("w" + std::to_string(i), 2, {static_cast<int64_t>(raw.size())}, raw);
+        // After the payload, on the page faulted in by a write: a string the Model views.
+        t.message(16, WireWriter().bytes_field(1, "k").bytes_field(2, "after " + std::to_string(i)));
+        g.message(5, t);
     }
     const std::string bytes = tb::model(g).str();
     TempFile f(bytes, "large");
@@ -324,9 +327,14 @@ BOOST_AUTO_TEST_CASE(large_payloads_of_a_mapped_file_read_back_exactly_and_the_f
             const std::string want = payload(i);
             BOOST_TEST(t.name == "w" + std::to_string(i));
             BOOST_TEST(std::memcmp(t.bytes().data(), want.data(), want.size()) == 0, "tensor " << i);
+            BOOST_TEST(t.metadata_props.at(0).value == "after " + std::to_string(i));
         }
         BOOST_TEST(m.graph->nodes.at(0).op_type == "Identity");
         BOOST_TEST((file_bytes() == bytes));
+        // close() drops every page of the mapping, copies included: the views read the file again.
+        m.close();
+        for (int i = 0; i < count; ++i)
+            BOOST_TEST(m.graph->initializers[static_cast<size_t>(i)].metadata_props.at(0).value == "after " + std::to_string(i));
     }
     BOOST_TEST((file_bytes() == bytes));
 }
