@@ -2,9 +2,9 @@
 // with linear probing, each slot holding the value's index and a hash tag.
 //
 // Why not std::unordered_map: it allocates one node per name and a lookup follows bucket
-// -> node -> name; here a lookup reads one slot, then the value's name. The slots live in the
-// Model's arena, sized once by resolution (it knows how many names a graph defines), so
-// the table never grows and needs no destructor.
+// -> node -> name; here a lookup reads one slot, then the value's name. The slots live in
+// the Model's arena, sized once by resolution (it knows how many names a graph defines),
+// so the table never grows and needs no destructor.
 //
 // The hash is seeded per import (Storage::hash_seed, from the OS's random source): names
 // crafted to collide under a fixed hash, which would turn every lookup into a long probe
@@ -109,7 +109,7 @@ public:
     }
 
     /// Starts loading the slot where `name` would be. Resolution calls it a few nodes
-    /// ahead of each definition and of each read the previous node does not answer: in a
+    /// ahead of each definition and of each read the neighbouring nodes do not answer: in a
     /// large graph every lookup is a cache miss, and with the loads under way side by side
     /// their latencies overlap.
     void prefetch(std::string_view name) const noexcept {
