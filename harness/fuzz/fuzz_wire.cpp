@@ -20,6 +20,7 @@
 #include "wire/reader.hpp"
 #include "wire/utf8.hpp"
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -62,54 +63,56 @@ bool ref_varint(const uint8_t* d, size_t end, size_t& pos, uint64_t& v, size_t& 
     return false;
 }
 
-Walk ref_walk(const uint8_t* d, size_t begin, size_t end) {
-    Walk w;
+void ref_walk(const uint8_t* d, size_t begin, size_t end, Walk& w) {
+    w.fields.clear();  // the caller's buffer (WalkBuffers)
+    w.error_at = npos;
     size_t pos = begin;
     while (pos < end) {
         const size_t key_at = pos;
         uint64_t key;
-        if (!ref_varint(d, end, pos, key, w.error_at)) return w;
+        if (!ref_varint(d, end, pos, key, w.error_at)) return;
         const unsigned wire = key & 7;
         if (key > 0xFFFFFFFFu || (key >> 3) == 0 || wire == 3 || wire == 4 || wire > 5) {
             w.error_at = key_at;
-            return w;
+            return;
         }
         Field f{static_cast<uint32_t>(key >> 3), wire, 0};
         if (wire == 0) {
-            if (!ref_varint(d, end, pos, f.value, w.error_at)) return w;
+            if (!ref_varint(d, end, pos, f.value, w.error_at)) return;
         } else if (wire == 1 || wire == 5) {
             const size_t width = wire == 1 ? 8 : 4;
-            if (end - pos < width) { w.error_at = pos; return w; }
+            if (end - pos < width) { w.error_at = pos; return; }
             for (size_t i = 0; i < width; ++i) f.value |= static_cast<uint64_t>(d[pos + i]) << (8 * i);
             pos += width;
         } else {
             const size_t len_at = pos;
-            if (!ref_varint(d, end, pos, f.value, w.error_at)) return w;
-            if (f.value > end - pos) { w.error_at = len_at; return w; }
+            if (!ref_varint(d, end, pos, f.value, w.error_at)) return;
+            if (f.value > end - pos) { w.error_at = len_at; return; }
             f.payload = pos;
             pos += f.value;
         }
         w.fields.push_back(f);
     }
-    return w;
+    return;
 }
 
 /// Packed scalars in [begin, end): width 0 for varints.
-Walk ref_packed(const uint8_t* d, size_t len_at, size_t begin, size_t end, unsigned width) {
-    Walk w;
-    if (width && (end - begin) % width) { w.error_at = len_at; return w; }
+void ref_packed(const uint8_t* d, size_t len_at, size_t begin, size_t end, unsigned width, Walk& w) {
+    w.fields.clear();  // the caller's buffer (WalkBuffers)
+    w.error_at = npos;
+    if (width && (end - begin) % width) { w.error_at = len_at; return; }
     size_t pos = begin;
     while (pos < end) {
         Field f{0, 0, 0};
         if (width == 0) {
-            if (!ref_varint(d, end, pos, f.value, w.error_at)) return w;
+            if (!ref_varint(d, end, pos, f.value, w.error_at)) return;
         } else {
             for (size_t i = 0; i < width; ++i) f.value |= static_cast<uint64_t>(d[pos + i]) << (8 * i);
             pos += width;
         }
         w.fields.push_back(f);
     }
-    return w;
+    return;
 }
 
 size_t ref_utf8(const uint8_t* p, size_t n) {
@@ -136,14 +139,26 @@ size_t ref_utf8(const uint8_t* p, size_t n) {
 
 // ---- the importer's reader over the same ranges -----------------------------------
 
+/// Walk buffers kept from input to input: allocating a vector per walk was most of the
+/// run time (under ASan each allocation records a stack). One pair per nesting level (a
+/// level's fields are iterated while deeper levels are walked), one pair for packed readings.
+struct WalkBuffers {
+    std::array<Walk, 8> ours_at, ref_at;
+    Walk ours_packed, ref_packed;
+};
+
 struct Harness {
     const uint8_t* data;
     size_t size;
     Storage storage;
     Context ctx{storage, data, size, 128, "fuzz_wire"};
     int budget = 2000;  ///< sub-walks per input, to keep executions fast
+    WalkBuffers& buf;
 
-    Harness(const uint8_t* d, size_t n) : data(d), size(n) { storage.source_name = "fuzz_wire"; }
+    Harness(const uint8_t* d, size_t n, WalkBuffers& b) : data(d), size(n), buf(b) {
+        storage.source_name = "fuzz_wire";
+    }
+
 
     size_t refusal(const ImportError& e) {
         check_error(e, "fuzz_wire", size);
@@ -151,8 +166,9 @@ struct Harness {
         return static_cast<size_t>(*e.offset());
     }
 
-    Walk our_walk(size_t begin, size_t end) {
-        Walk w;
+    void our_walk(size_t begin, size_t end, Walk& w) {
+        w.fields.clear();  // the caller's buffer (WalkBuffers)
+        w.error_at = npos;
         Reader r(ctx, data + begin, data + end);
         try {
             while (r.next()) {
@@ -173,12 +189,13 @@ struct Harness {
         } catch (const ImportError& e) {
             w.error_at = refusal(e);
         }
-        return w;
+        return;
     }
 
     /// The field whose key is at key_at, read as a packed field by the importer's helpers.
-    Walk our_packed(size_t key_at, size_t end, unsigned width) {
-        Walk w;
+    void our_packed(size_t key_at, size_t end, unsigned width, Walk& w) {
+        w.fields.clear();  // the caller's buffer (WalkBuffers)
+        w.error_at = npos;
         Reader r(ctx, data + key_at, data + end);
         auto push = [&](uint64_t v) { w.fields.push_back(Field{0, 0, v}); };
         try {
@@ -189,7 +206,7 @@ struct Harness {
         } catch (const ImportError& e) {
             w.error_at = refusal(e);
         }
-        return w;
+        return;
     }
 
     void compare(const Walk& ours, const Walk& ref, const char* what, size_t at) {
@@ -202,8 +219,10 @@ struct Harness {
 
     void message(size_t begin, size_t end, int depth) {
         if (--budget < 0) return;
-        Walk ours = our_walk(begin, end);
-        Walk ref = ref_walk(data, begin, end);
+        Walk& ours = buf.ours_at[static_cast<size_t>(depth)];
+        Walk& ref = buf.ref_at[static_cast<size_t>(depth)];
+        our_walk(begin, end, ours);
+        ref_walk(data, begin, end, ref);
         compare(ours, ref, "message walk", begin);
         if (ref.error_at != npos && depth > 0) return;  // a failed sub-walk is not a message
         // Re-walk the keys to find where each field's key is.
@@ -225,8 +244,11 @@ struct Harness {
                 return p;
             }();
             const size_t pb = f.payload, pe = f.payload + f.value;
-            for (unsigned width : {0u, 4u, 8u})
-                compare(our_packed(key_at, end, width), ref_packed(data, len_at, pb, pe, width), "packed field", pb);
+            for (unsigned width : {0u, 4u, 8u}) {
+                our_packed(key_at, end, width, buf.ours_packed);
+                ref_packed(data, len_at, pb, pe, width, buf.ref_packed);
+                compare(buf.ours_packed, buf.ref_packed, "packed field", pb);
+            }
             const uint8_t* bad = onnximport::detail::find_invalid_utf8(data + pb, data + pe);
             const size_t ref_bad = ref_utf8(data + pb, pe - pb);
             GAUNTLET_CHECK((bad ? static_cast<size_t>(bad - data - pb) : npos) == ref_bad,
@@ -239,7 +261,8 @@ struct Harness {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    Harness h(data, size);
+    static WalkBuffers buffers;
+    Harness h(data, size, buffers);
     h.message(0, size, 0);
     return 0;
 }
