@@ -93,7 +93,6 @@ void ref_walk(const uint8_t* d, size_t begin, size_t end, Walk& w) {
         }
         w.fields.push_back(f);
     }
-    return;
 }
 
 /// Packed scalars in [begin, end): width 0 for varints.
@@ -112,7 +111,6 @@ void ref_packed(const uint8_t* d, size_t len_at, size_t begin, size_t end, unsig
         }
         w.fields.push_back(f);
     }
-    return;
 }
 
 size_t ref_utf8(const uint8_t* p, size_t n) {
@@ -159,7 +157,6 @@ struct Harness {
         storage.source_name = "fuzz_wire";
     }
 
-
     size_t refusal(const ImportError& e) {
         check_error(e, "fuzz_wire", size);
         GAUNTLET_CHECK(e.kind() == onnximport::ErrorKind::Malformed, describe(e));
@@ -189,7 +186,6 @@ struct Harness {
         } catch (const ImportError& e) {
             w.error_at = refusal(e);
         }
-        return;
     }
 
     /// The field whose key is at key_at, read as a packed field by the importer's helpers.
@@ -206,7 +202,6 @@ struct Harness {
         } catch (const ImportError& e) {
             w.error_at = refusal(e);
         }
-        return;
     }
 
     void compare(const Walk& ours, const Walk& ref, const char* what, size_t at) {
