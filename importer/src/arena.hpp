@@ -78,6 +78,14 @@ struct ListAccess {
         l.capacity_ = static_cast<uint32_t>(n);
     }
 
+    /// Room for `extra` more elements, at least doubling the capacity when it grows: a
+    /// list filled by many short runs (a packed field repeated) is not copied at each.
+    template <class T>
+    static void reserve_more(Arena& a, List<T>& l, size_t extra) {
+        const size_t need = size_t{l.size_} + extra;
+        if (need > l.capacity_) reserve(a, l, need > 2 * size_t{l.capacity_} ? need : 2 * size_t{l.capacity_});
+    }
+
     template <class T>
     static size_t capacity(const List<T>& l) noexcept {
         return l.capacity_;

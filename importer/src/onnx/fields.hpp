@@ -73,7 +73,7 @@ inline void read_repeated_int64(Context& c, Reader& r, List<int64_t>& list) {
         Reader::Slice s = r.bytes();
         size_t ends = 0;
         for (const uint8_t* p = s.begin; p < s.end; ++p) ends += *p < 0x80;
-        ListAccess::reserve(c.storage.arena, list, list.size() + ends);
+        ListAccess::reserve_more(c.storage.arena, list, ends);
         Reader packed(c, s.begin, s.end);
         while (!packed.at_end()) ListAccess::push_back(c.storage.arena, list, static_cast<int64_t>(packed.varint()));
     } else if (r.is(WireType::Varint)) {
