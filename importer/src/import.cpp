@@ -53,8 +53,8 @@ void release_passed_input(const Storage& storage, const uint8_t* begin, const ui
     // `chunk` (from the input's start) releases, from 128 KiB before the previous multiple
     // to its own last whole page. Every run of large payloads is covered; RSS stays within
     // one chunk's headers: a page each, 64 KiB each at worst (every header across a page
-    // boundary), so at most 17 MiB for a chunk of 256 KiB payloads. 8 MiB chunks took a
-    // fifth longer on the 1 GiB model (make bench); 32 to 512 MiB measured alike.
+    // boundary), so at most 17 MiB for a chunk of 256 KiB payloads. 8 MiB chunks took about
+    // a quarter longer on the 1 GiB model (gauntlet_bench run); 32 to 512 MiB measured alike.
     constexpr uintptr_t chunk = 64u << 20, behind = 128 * 1024;
     const auto base = reinterpret_cast<uintptr_t>(storage.input);
     const uintptr_t b = reinterpret_cast<uintptr_t>(begin) - base, e = reinterpret_cast<uintptr_t>(end) - base;

@@ -51,7 +51,7 @@ struct Storage {
 
     /// Every message object and List of the model (arena.hpp).
     Arena arena;
-    /// Seed of the value indexes' hash (value_index.hpp), drawn once per import.
+    /// Seed of the value indexes' hash (value_index.hpp): the process's, drawn once (model.cpp).
     uint64_t hash_seed = 0;
 
     /// Copies a string made by the importer (not a view of the input) into the arena.
