@@ -389,6 +389,18 @@ BOOST_AUTO_TEST_CASE(dimension_with_neither_value_nor_param_is_unknown) {
     BOOST_TEST(input_type(m).dim_denotation(4).empty());  // past the last denotation read
 }
 
+BOOST_AUTO_TEST_CASE(a_repeated_shape_replaces_the_dimension_denotations_too) {
+    // Singular messages are replaced, not merged: the second shape's dimension has no
+    // denotation, though the first one's had (they live apart from the dimensions).
+    WireWriter first = WireWriter().message(1, WireWriter().int_field(1, 3).bytes_field(3, "BATCH"));
+    WireWriter second = WireWriter().message(1, WireWriter().int_field(1, 4));
+    WireWriter type = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, first).message(2, second));
+    auto m = import_model(model_with_input_type(type));
+    BOOST_REQUIRE(input_type(m).shape.size() == 1u);
+    BOOST_TEST(input_type(m).shape[0].value == 4);
+    BOOST_TEST(input_type(m).dim_denotation(0).empty());
+}
+
 BOOST_AUTO_TEST_CASE(every_type_proto_member_is_read) {
     WireWriter tensor_f = tb::tensor_type(1, {2});
     {  // sequence of tensor
