@@ -2,10 +2,10 @@
 //   gen DIR [--force]        writes the generated models into DIR once (model_gen.cpp)
 //   verify FILE              maps a generated big model and compares every weight
 //   run --importer ours|protobuf --mode map|read|plain-map|parse [--repeat N] [--warmup N]
-//       [--no-resolve] TARGET
+//       [--no-resolve] [--no-block-cache] TARGET
 //                            imports TARGET (a file, or @LIST: one path per line, loaded one
 //                            after another) warmup+repeat times in this process and prints one
-//                            JSON object: times, resident sizes, heap bytes of one import.
+//                            JSON object: times, resident sizes, heap bytes of the first import.
 // Each (importer, model, mode) runs in a fresh process (tools/bench_run.py forks one child per
 // measurement) so VmHWM is the peak of that importer alone.
 #include "measure.hpp"
@@ -13,6 +13,7 @@
 
 #include <onnx.pb.h>
 #include <onnximport/import.hpp>
+#include <onnximport/memory.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -98,7 +99,7 @@ std::vector<std::pair<void*, size_t>>& plain_mappings() {
 }
 
 /// Our importer on one file; `keep` receives the model of the measured pass.
-void ours_one(const RunArgs& a, const std::string& path, Pass& p, bool last, onnximport::Model* keep) {
+void ours_one(const RunArgs& a, const std::string& path, Pass& p, bool first, onnximport::Model* keep) {
     onnximport::ImportOptions o;
     o.resolve = a.resolve;
     o.load_mode = a.mode == "read" ? onnximport::LoadMode::Read : onnximport::LoadMode::Map;
@@ -126,7 +127,7 @@ void ours_one(const RunArgs& a, const std::string& path, Pass& p, bool last, onn
         p.total_seconds += s;
         p.input_bytes += m.input_size();
         if (m.graph) p.payload_bytes += raw_payload(*m.graph);
-        if (last) {
+        if (first) {
             HeapCounters h1 = heap_counters();
             p.heap_bytes += h1.bytes - h0.bytes;
             p.heap_calls += h1.calls - h0.calls;
@@ -138,7 +139,7 @@ void ours_one(const RunArgs& a, const std::string& path, Pass& p, bool last, onn
     }
 }
 
-void protobuf_one(const std::string& path, Pass& p, bool last, std::unique_ptr<onnx::ModelProto>* keep) {
+void protobuf_one(const std::string& path, Pass& p, bool first, std::unique_ptr<onnx::ModelProto>* keep) {
     auto t0 = Clock::now();
     uint64_t size = 0;
     auto buf = read_whole(path, size);
@@ -150,7 +151,7 @@ void protobuf_one(const std::string& path, Pass& p, bool last, std::unique_ptr<o
     p.seconds += parse;
     p.total_seconds += seconds_since(t0);
     p.input_bytes += size;
-    if (last) {
+    if (first) {
         HeapCounters h1 = heap_counters();
         p.heap_bytes += h1.bytes - h0.bytes;
         p.heap_calls += h1.calls - h0.calls;
@@ -179,6 +180,9 @@ int cmd_run(const RunArgs& a) {
     const Resident baseline = read_resident();
     std::vector<double> times, totals;
     Pass last_pass;
+    // Of the first import: the process is fresh then, with no arena blocks kept from an
+    // earlier import (onnximport/memory.hpp), so it counts every byte an import needs.
+    uint64_t heap_bytes = 0, heap_calls = 0;
     Resident after;
     const bool single = a.files.size() == 1;
     for (int k = 0; k < a.warmup + a.repeat; ++k) {
@@ -188,8 +192,8 @@ int cmd_run(const RunArgs& a) {
             onnximport::Model kept;
             std::unique_ptr<onnx::ModelProto> kept_pb;
             for (auto& f : a.files) {
-                if (a.importer == "ours") ours_one(a, f, p, last, last && single ? &kept : nullptr);
-                else protobuf_one(f, p, last, last && single ? &kept_pb : nullptr);
+                if (a.importer == "ours") ours_one(a, f, p, k == 0, last && single ? &kept : nullptr);
+                else protobuf_one(f, p, k == 0, last && single ? &kept_pb : nullptr);
             }
             if (last) after = read_resident();  // the last model is still alive here
         }
@@ -199,6 +203,7 @@ int cmd_run(const RunArgs& a) {
             times.push_back(p.seconds);
             totals.push_back(p.total_seconds);
         }
+        if (k == 0) heap_bytes = p.heap_bytes, heap_calls = p.heap_calls;
         if (last) last_pass = p;
     }
     const Resident end = read_resident();
@@ -218,7 +223,7 @@ int cmd_run(const RunArgs& a) {
     os << "\"baseline_rss_kib\": " << baseline.rss_kib << ", \"peak_rss_kib\": " << end.hwm_kib << ", ";
     os << "\"rss_after_kib\": " << after.rss_kib << ", \"rss_after_file_kib\": " << after.file_kib
        << ", \"rss_after_anon_kib\": " << after.anon_kib << ", ";
-    os << "\"heap_bytes\": " << last_pass.heap_bytes << ", \"heap_calls\": " << last_pass.heap_calls << "}";
+    os << "\"heap_bytes\": " << heap_bytes << ", \"heap_calls\": " << heap_calls << "}";
     std::cout << os.str() << std::endl;
     return 0;
 }
@@ -253,7 +258,7 @@ int usage() {
     std::cerr << "usage: gauntlet_bench gen DIR [--force]\n"
                  "       gauntlet_bench verify BIG_MODEL\n"
                  "       gauntlet_bench run --importer ours|protobuf --mode map|read|plain-map|parse\n"
-                 "                          [--repeat N] [--warmup N] [--no-resolve] FILE|@LIST\n";
+                 "                          [--repeat N] [--warmup N] [--no-resolve] [--no-block-cache] FILE|@LIST\n";
     return 2;
 }
 
@@ -280,6 +285,7 @@ int main(int argc, char** argv) {
             else if (s == "--repeat" && i + 1 < argc) a.repeat = std::max(1, std::atoi(argv[++i]));
             else if (s == "--warmup" && i + 1 < argc) a.warmup = std::max(0, std::atoi(argv[++i]));
             else if (s == "--no-resolve") a.resolve = false;
+            else if (s == "--no-block-cache") onnximport::set_block_cache_limit(0);
             else if (!s.empty() && s[0] == '-') return usage();
             else a.target = s;
         }

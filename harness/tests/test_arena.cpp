@@ -5,9 +5,13 @@
 #include "arena.hpp"
 #include "storage.hpp"
 
+#include <onnximport/dump.hpp>
+#include <onnximport/memory.hpp>
+
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
+#include <sstream>
 #include <string>
 
 using namespace onnximport;
@@ -26,6 +30,33 @@ std::string chain_model(int n) {
     for (int i = 1; i < n; ++i) g.message(13, value_info("c" + std::to_string(i)));
     return model(g).str();
 }
+
+/// Gemm nodes with four attributes each over a chain: other objects in other places than
+/// chain_model's, so that reused blocks hold something else where this model's objects go.
+std::string gemm_model(int n) {
+    WireWriter g;
+    for (int i = 0; i < n; ++i) {
+        WireWriter nd = node("Gemm", {"g" + std::to_string(i)}, {"g" + std::to_string(i + 1)});
+        nd.message(5, WireWriter().bytes_field(1, "alpha").float_field(2, 1.0f).int_field(20, 1));
+        nd.message(5, WireWriter().bytes_field(1, "transB").int_field(3, i & 1).int_field(20, 2));
+        g.message(1, nd);
+    }
+    g.bytes_field(2, "gemm").message(11, value_info("g0")).message(12, value_info("g" + std::to_string(n)));
+    return model(g).str();
+}
+
+std::string dump_of(const Model& m) {
+    std::ostringstream out;
+    write_dump(m, out);
+    return out.str();
+}
+
+/// Restores the process's block cache limit at the end of a test.
+struct CacheLimit {
+    explicit CacheLimit(size_t bytes) : previous(set_block_cache_limit(bytes)) {}
+    ~CacheLimit() { set_block_cache_limit(previous); }
+    size_t previous;
+};
 
 }  // namespace
 
@@ -89,6 +120,52 @@ BOOST_AUTO_TEST_CASE(a_packed_field_repeated_many_times_grows_its_list_geometric
     auto m = import_model(model(g).str(), ImportOptions{});
     BOOST_TEST(m.graph->initializers.at(0).dims.size() == 20000u);
     BOOST_TEST(m.storage().arena.reserved() <= 32 * m.input_size());
+}
+
+BOOST_AUTO_TEST_CASE(large_blocks_are_kept_for_the_next_import_up_to_the_limit) {
+    CacheLimit limit(set_block_cache_limit(0));  // empty to begin with
+    set_block_cache_limit(default_block_cache_limit);
+    const std::string bytes = chain_model(40000);  // an arena of several MiB
+    size_t reserved = 0;
+    {
+        auto m = import_model(bytes, ImportOptions{});
+        reserved = m.storage().arena.reserved();
+        BOOST_TEST(block_cache_size() == 0u);
+    }
+    const size_t kept = block_cache_size();
+    BOOST_TEST(kept > 0u);
+    BOOST_TEST(kept <= reserved);
+    {
+        auto again = import_model(bytes, ImportOptions{});
+        BOOST_TEST(block_cache_size() == 0u);  // the same model takes every block it left
+        BOOST_TEST(again.storage().arena.reserved() == reserved);
+    }
+    BOOST_TEST(block_cache_size() == kept);
+    set_block_cache_limit(kept - 1);  // lowering the limit frees what is beyond it
+    BOOST_TEST(block_cache_size() < kept);
+    set_block_cache_limit(0);
+    BOOST_TEST(block_cache_size() == 0u);
+    { auto m = import_model(bytes, ImportOptions{}); }
+    BOOST_TEST(block_cache_size() == 0u);  // with no room, blocks are freed
+}
+
+BOOST_AUTO_TEST_CASE(a_model_in_reused_blocks_is_the_model_in_fresh_ones) {
+    // Reused blocks hold the last model's bytes, not zeros: every object the importer
+    // places must be fully initialized. The dump reads every field.
+    CacheLimit limit(0);
+    const std::string bytes = gemm_model(20000);
+    std::string fresh;
+    {
+        auto m = import_model(bytes, ImportOptions{});
+        fresh = dump_of(m);
+    }
+    set_block_cache_limit(default_block_cache_limit);
+    { auto filler = import_model(chain_model(60000), ImportOptions{}); }
+    const size_t kept = block_cache_size();
+    BOOST_TEST(kept > 0u);
+    auto reused = import_model(bytes, ImportOptions{});
+    BOOST_TEST(block_cache_size() < kept);  // it took blocks the chain wrote
+    BOOST_TEST((dump_of(reused) == fresh));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

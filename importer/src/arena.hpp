@@ -43,18 +43,17 @@ public:
 private:
     // Blocks double from 4 KiB (a small model pays little) up to 16 MiB (a large one gets
     // few blocks; the unused tail of the last one is never touched, so never resident).
+    // Blocks of 2 MiB and more come from, and go back to, the block cache (block_cache.hpp).
     static constexpr size_t first_block = 4 * 1024;
     static constexpr size_t max_block = 16u << 20;
-    /// Blocks this large are aligned to it and use transparent huge pages where the
-    /// system offers them: a 200,000-node graph spent a quarter of its import in page
-    /// faults of 4 KiB pages (arena.cpp).
-    static constexpr size_t huge_page = 2u << 20;
 
     [[gnu::noinline]] void* grow(size_t n, size_t align);
 
     struct Block {
         void* data;
-        bool huge;  ///< allocated with huge_page alignment
+        size_t size;
+        size_t used;  ///< bytes placed, set when the arena moves on (or is destroyed)
+        bool large;  ///< block_cache.hpp's large_block or more
     };
 
     uintptr_t cur_ = 0;

@@ -1,0 +1,30 @@
+// Large arena blocks kept between imports: the policy is described in onnximport/memory.hpp,
+// which also has the limit's setter.
+#pragma once
+
+#include <cstddef>
+
+namespace onnximport::detail {
+
+/// Blocks this large are aligned to it, use transparent huge pages where the system offers
+/// them (with 4 KiB pages a 200,000-node graph spent a quarter of its import in page
+/// faults), and are kept here between imports.
+inline constexpr size_t large_block = 2u << 20;
+
+struct CachedBlock {
+    void* data = nullptr;
+    size_t size = 0;
+};
+
+/// The smallest kept block of at least `min_size` bytes, removed from the cache; a null
+/// block when there is none.
+CachedBlock take_cached_block(size_t min_size) noexcept;
+
+/// Where a destroyed Model's large block goes: kept for a later import if the limit
+/// allows, else freed. Its first `used` bytes were written.
+void give_back_block(CachedBlock b, size_t used) noexcept;
+
+/// Frees a large block (allocated with large_block alignment).
+void free_large_block(CachedBlock b) noexcept;
+
+}  // namespace onnximport::detail
