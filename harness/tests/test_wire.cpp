@@ -259,6 +259,20 @@ BOOST_AUTO_TEST_CASE(invalid_utf8_in_a_string_field_is_malformed_at_the_bad_sequ
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_byte_above_0x7f_is_seen_at_every_position_of_a_short_string) {
+    // The ASCII fast path reads short strings in overlapping words (fields.hpp): each
+    // length and position must still be covered.
+    for (size_t n = 1; n <= 20; ++n)
+        for (size_t i = 0; i < n; ++i) {
+            BOOST_TEST_CONTEXT("length " << n << ", byte " << i) {
+                std::string s(n, 'a');
+                s[i] = '\x80';
+                std::string m = base + WireWriter().bytes_field(2, s).str();
+                expect_model_error(m, ErrorKind::Malformed, base.size() + 2 + i, "ModelProto.producer_name");
+            }
+        }
+}
+
 BOOST_AUTO_TEST_CASE(invalid_utf8_in_a_nested_string_names_its_field) {
     WireWriter node = WireWriter().bytes_field(1, "X").bytes_field(1, "a\xED\xA0\x80").bytes_field(4, "Add");
     std::string graph = WireWriter().message(1, node).str();

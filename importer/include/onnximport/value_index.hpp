@@ -20,6 +20,25 @@
 
 namespace onnximport {
 
+namespace detail {
+
+/// The n < 8 bytes at p as one word, loaded without a byte loop and without reading past
+/// p + n: two overlapping loads, or three bytes (some bytes may appear twice). For a given
+/// n, different bytes give different words.
+inline uint64_t load_short(const void* p, size_t n) noexcept {
+    const auto* b = static_cast<const unsigned char*>(p);
+    if (n >= 4) {
+        uint32_t lo, hi;
+        std::memcpy(&lo, b, 4);
+        std::memcpy(&hi, b + n - 4, 4);
+        return lo | uint64_t{hi} << 32;
+    }
+    if (n == 0) return 0;
+    return b[0] | uint64_t{b[n / 2]} << 8 | uint64_t{b[n - 1]} << 16;
+}
+
+}  // namespace detail
+
 /// A fast 64-bit hash of short strings (names are mostly under 32 bytes): eight bytes at
 /// a time, each folded in with a multiply, then a final avalanche.
 inline uint64_t hash_name(std::string_view s, uint64_t seed) noexcept {
@@ -33,11 +52,7 @@ inline uint64_t hash_name(std::string_view s, uint64_t seed) noexcept {
         h = (h ^ w) * k;
         h ^= h >> 29;
     }
-    if (n) {
-        uint64_t w = 0;
-        std::memcpy(&w, p, n);
-        h = (h ^ w) * k;
-    }
+    if (n) h = (h ^ detail::load_short(p, n)) * k;
     h ^= h >> 32;
     h *= 0xD6E8FEB86659FD93ull;
     h ^= h >> 32;

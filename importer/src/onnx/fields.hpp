@@ -8,6 +8,7 @@
 #include "wire/utf8.hpp"
 
 #include <onnximport/model.hpp>
+#include <onnximport/value_index.hpp>
 
 #include <bit>
 #include <cstdint>
@@ -33,7 +34,7 @@ inline bool all_ascii(const uint8_t* p, const uint8_t* end) noexcept {
         std::memcpy(&w, p, 8);
         high |= w;
     }
-    for (; p < end; ++p) high |= *p;
+    high |= load_short(p, static_cast<size_t>(end - p));
     return (high & 0x8080808080808080ull) == 0;
 }
 
