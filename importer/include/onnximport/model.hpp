@@ -247,6 +247,9 @@ struct Node {
     List<Attribute> attributes;
     uint64_t offset = 0;
     DocFields* fields = nullptr;
+    /// An attribute holds a graph (type GRAPH with g, or GRAPHS): set by the reader, so that
+    /// resolution looks at the attributes of these nodes only.
+    bool has_subgraphs = false;
 
     // Resolution (spec section 4).
     uint32_t file_index = 0;    ///< position in the file; nodes are kept in resolved order

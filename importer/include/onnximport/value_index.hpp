@@ -97,7 +97,11 @@ public:
     /// `name` before the next call. Returns the index for the name and whether it was
     /// inserted. The caller sized the table for every insertion.
     std::pair<uint32_t, bool> try_emplace(std::string_view name, uint32_t index) noexcept {
-        const uint64_t h = hash_name(name, seed_);
+        return try_emplace(name, index, hash(name));
+    }
+
+    /// try_emplace() with the name's hash() computed already.
+    std::pair<uint32_t, bool> try_emplace(std::string_view name, uint32_t index, uint64_t h) noexcept {
         const uint32_t tag = static_cast<uint32_t>(h >> 32);
         for (size_t i = static_cast<size_t>(h) & mask_;; i = (i + 1) & mask_) {
             Slot& slot = slots_[i];
@@ -111,9 +115,12 @@ public:
     }
 
     /// The index of the record named `name`, or npos.
-    uint32_t find(std::string_view name) const noexcept {
+    uint32_t find(std::string_view name) const noexcept { return find(name, hash(name)); }
+
+    /// find() with the name's hash() computed already (resolution computes it when it
+    /// prefetches the slot, a few nodes ahead).
+    uint32_t find(std::string_view name, uint64_t h) const noexcept {
         if (size_ == 0) return npos;
-        const uint64_t h = hash_name(name, seed_);
         const uint32_t tag = static_cast<uint32_t>(h >> 32);
         // Terminates: at least half of the slots are empty.
         for (size_t i = static_cast<size_t>(h) & mask_;; i = (i + 1) & mask_) {
@@ -123,12 +130,15 @@ public:
         }
     }
 
-    /// Starts loading the slot where `name` would be. Resolution calls it a few nodes
+    /// The hash find() and try_emplace() use for `name` (seeded per import).
+    uint64_t hash(std::string_view name) const noexcept { return hash_name(name, seed_); }
+
+    /// Starts loading the slot of a name with hash h. Resolution calls it a few nodes
     /// ahead of each definition and of each read the neighbouring nodes do not answer: in a
     /// large graph every lookup is a cache miss, and with the loads under way side by side
     /// their latencies overlap.
-    void prefetch(std::string_view name) const noexcept {
-        if (slots_) __builtin_prefetch(&slots_[static_cast<size_t>(hash_name(name, seed_)) & mask_]);
+    void prefetch(uint64_t h) const noexcept {
+        if (slots_) __builtin_prefetch(&slots_[static_cast<size_t>(h) & mask_]);
     }
 
     /// How far ahead (in nodes) resolution prefetches.

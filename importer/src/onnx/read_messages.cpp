@@ -184,8 +184,10 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
         case 3: ONNXIMPORT_EXPECT(r, Len) n.name = read_string(c, r, "name"); break;
         case 4: ONNXIMPORT_EXPECT(r, Len) n.op_type = read_string(c, r, "op_type"); break;
         case 5:
-            read_repeated_message(c, r, "attribute", n.attributes,
-                                  [&](Reader& sub, const uint8_t* at, Attribute& a) { read_attribute(c, sub, at, a); });
+            read_repeated_message(c, r, "attribute", n.attributes, [&](Reader& sub, const uint8_t* at, Attribute& a) {
+                read_attribute(c, sub, at, a);
+                if ((a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs) n.has_subgraphs = true;
+            });
             break;
         case 6: ONNXIMPORT_EXPECT(r, Len) fields_of(c, n).doc_string = read_string(c, r, "doc_string"); break;
         case 7: ONNXIMPORT_EXPECT(r, Len) n.domain = read_string(c, r, "domain"); break;

@@ -2,6 +2,8 @@
 // "Scope"), then the steps that need all of them: types, order, consumers.
 #include "resolve/graph.hpp"
 
+#include <array>
+
 namespace onnximport::detail {
 
 namespace {
@@ -15,7 +17,21 @@ void resolve_subgraph(Context& c, Scope& s, const OpsetTable& opsets, Graph& sub
         if (r.scope == &s) reads.values.push_back(r.value);
 }
 
-void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, ReadLists& reads) {
+/// Inputs prepared per node, ahead of resolve_node (scope.hpp); later ones are prepared
+/// when they are read.
+constexpr uint32_t prepared_per_node = 4;
+/// The nodes in flight: the one being resolved and those prepared ahead of it.
+constexpr uint32_t prepared_nodes = 16;
+static_assert(prepared_nodes > ValueIndex::prefetch_distance);
+using PreparedNode = std::array<PreparedInput, prepared_per_node>;
+
+void prepare_node(const Scope& s, uint32_t f, PreparedNode& prepared) {
+    const List<std::string_view>& inputs = s.graph.nodes[f].inputs;
+    for (uint32_t k = 0; k < inputs.size() && k < prepared_per_node; ++k) prepared[k] = prepare_input(s, f, inputs[k]);
+}
+
+void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, const PreparedNode& prepared,
+                  ReadLists& reads) {
     Node& node = s.graph.nodes[f];
     PathScope at(c, "node", f);
     node.file_index = f;
@@ -28,9 +44,10 @@ void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, Re
     node.opset_version = *version;
 
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
-    for (std::string_view in : node.inputs) {
+    for (uint32_t k = 0; k < node.inputs.size(); ++k) {
+        std::string_view in = node.inputs[k];
         if (in.empty()) continue;  // an omitted optional input
-        ValueRef r = find_input(s, f, in);
+        ValueRef r = find_input(s, in, k < prepared_per_node ? prepared[k] : prepare_input(s, f, in));
         if (!r.scope)
             refuse(c, node.offset,
                    describe_node(node, f) + " reads " + quoted_name(in) +
@@ -38,6 +55,7 @@ void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, Re
         if (r.scope == &s) reads.values.push_back(r.value);
     }
 
+    if (!node.has_subgraphs) return;
     for (size_t j = 0; j < node.attributes.size(); ++j) {
         Attribute& a = node.attributes[j];
         if (a.type == AttributeType::Graph && a.g()) {
@@ -66,17 +84,13 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     const uint32_t n = static_cast<uint32_t>(g.nodes.size());
     ReadLists reads;
     reads.begin.reserve(size_t{n} + 1);
-    size_t input_count = 0;
-    for (const Node& node : g.nodes) input_count += node.inputs.size();
-    reads.values.reserve(input_count);
+    reads.values.reserve(s.input_count);
+    std::array<PreparedNode, prepared_nodes> prepared;
+    const uint32_t distance = ValueIndex::prefetch_distance;
+    for (uint32_t f = 0; f < n && f < distance; ++f) prepare_node(s, f, prepared[f % prepared_nodes]);
     for (uint32_t f = 0; f < n; ++f) {
-        // The inputs the neighbouring nodes do not answer go to the index: their slots start
-        // loading a few nodes ahead (value_index.hpp).
-        const uint32_t ahead = f + ValueIndex::prefetch_distance;
-        if (ahead < n)
-            for (std::string_view in : g.nodes[ahead].inputs)
-                if (defined_next_to(s, ahead, in) == no_producer) g.value_index.prefetch(in);
-        resolve_node(c, s, opsets, f, reads);
+        if (f + distance < n) prepare_node(s, f + distance, prepared[(f + distance) % prepared_nodes]);
+        resolve_node(c, s, opsets, f, prepared[f % prepared_nodes], reads);
     }
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
 

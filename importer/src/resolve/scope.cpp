@@ -3,6 +3,8 @@
 // once per lookup level when it is read.
 #include "resolve/scope.hpp"
 
+#include <array>
+
 namespace onnximport::detail {
 
 std::string quoted_name(std::string_view name) {
@@ -44,7 +46,11 @@ std::string first_definition(const Scope& s, uint32_t v) {
 void define_values(Context& c, Scope& s) {
     Graph& g = s.graph;
     size_t total = g.inputs.size() + g.initializers.size() + g.sparse_initializers.size();
-    for (const Node& n : g.nodes) total += n.outputs.size();
+    s.input_count = 0;
+    for (const Node& n : g.nodes) {
+        total += n.outputs.size();
+        s.input_count += n.inputs.size();
+    }
     // Sized once: the table never grows, and the values stay where Value pointers see them.
     Arena& arena = s.storage.arena;
     g.values = {};
@@ -55,8 +61,8 @@ void define_values(Context& c, Scope& s) {
     s.producer.reserve(total);
 
     // Returns the value's index and whether the name was new.
-    auto define = [&](std::string_view name, Value::Source source, uint32_t producer) {
-        auto [index, inserted] = g.value_index.try_emplace(name, static_cast<uint32_t>(g.values.size()));
+    auto define = [&](std::string_view name, Value::Source source, uint32_t producer, uint64_t hash) {
+        auto [index, inserted] = g.value_index.try_emplace(name, static_cast<uint32_t>(g.values.size()), hash);
         if (inserted) {
             Value& v = ListAccess::append(arena, g.values);
             v.name = name;
@@ -70,14 +76,14 @@ void define_values(Context& c, Scope& s) {
         const ValueInfo& in = g.inputs[i];
         PathScope at(c, "input", static_cast<int64_t>(i));
         if (in.name.empty()) refuse(c, in.offset, "graph input " + std::to_string(i) + " has an empty name");
-        auto [v, fresh] = define(in.name, Value::Source::Input, no_producer);
+        auto [v, fresh] = define(in.name, Value::Source::Input, no_producer, g.value_index.hash(in.name));
         if (!fresh) refuse(c, in.offset, "graph input " + quoted_name(in.name) + " is declared more than once");
     }
 
     for (size_t i = 0; i < g.initializers.size(); ++i) {
         const TensorView& t = g.initializers[i];
         if (t.name.empty()) continue;  // names nothing, so nothing can read it
-        auto [v, fresh] = define(t.name, Value::Source::Initializer, no_producer);
+        auto [v, fresh] = define(t.name, Value::Source::Initializer, no_producer, g.value_index.hash(t.name));
         Value& value = g.values[v];
         if (fresh) {
             value.initializer = &t;
@@ -98,7 +104,7 @@ void define_values(Context& c, Scope& s) {
         const SparseTensor& t = g.sparse_initializers[i];
         std::string_view name = t.values.name;  // a sparse tensor is named by its values
         if (name.empty()) continue;
-        auto [v, fresh] = define(name, Value::Source::SparseInitializer, no_producer);
+        auto [v, fresh] = define(name, Value::Source::SparseInitializer, no_producer, g.value_index.hash(name));
         if (fresh) {
             g.values[v].sparse_initializer = &t;
             continue;
@@ -108,15 +114,28 @@ void define_values(Context& c, Scope& s) {
                "sparse initializer " + quoted_name(name) + " is defined twice (first by " + first_definition(s, v) + ")");
     }
 
-    s.node_values.reserve(g.nodes.size() + 1);
-    for (size_t f = 0; f < g.nodes.size(); ++f) {
+    // A node's first output (most have one) is hashed a few nodes ahead, when its slot is
+    // prefetched, and defined with that hash.
+    const size_t n_nodes = g.nodes.size();
+    constexpr size_t distance = ValueIndex::prefetch_distance;
+    std::array<uint64_t, 2 * distance> first_output_hash;
+    auto prepare = [&](size_t f) {
+        const List<std::string_view>& outs = g.nodes[f].outputs;
+        if (outs.empty()) return;
+        first_output_hash[f % first_output_hash.size()] = g.value_index.hash(outs[0]);
+        g.value_index.prefetch(first_output_hash[f % first_output_hash.size()]);
+    };
+    for (size_t f = 0; f < n_nodes && f < distance; ++f) prepare(f);
+    s.node_values.reserve(n_nodes + 1);
+    for (size_t f = 0; f < n_nodes; ++f) {
         s.node_values.push_back(static_cast<uint32_t>(g.values.size()));
-        if (f + ValueIndex::prefetch_distance < g.nodes.size())
-            for (std::string_view out : g.nodes[f + ValueIndex::prefetch_distance].outputs) g.value_index.prefetch(out);
+        if (f + distance < n_nodes) prepare(f + distance);
         const Node& n = g.nodes[f];
-        for (std::string_view out : n.outputs) {
+        for (size_t k = 0; k < n.outputs.size(); ++k) {
+            std::string_view out = n.outputs[k];
             if (out.empty()) continue;  // an omitted optional output
-            auto [v, fresh] = define(out, Value::Source::NodeOutput, static_cast<uint32_t>(f));
+            const uint64_t hash = k == 0 ? first_output_hash[f % first_output_hash.size()] : g.value_index.hash(out);
+            auto [v, fresh] = define(out, Value::Source::NodeOutput, static_cast<uint32_t>(f), hash);
             if (fresh) continue;
             PathScope at(c, "node", static_cast<int64_t>(f));
             refuse(c, n.offset,
@@ -140,9 +159,20 @@ uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name) {
     return no_producer;
 }
 
-ValueRef find_input(Scope& s, uint32_t f, std::string_view name) {
-    if (uint32_t v = defined_next_to(s, f, name); v != no_producer) return {&s, v};
-    return find_value(s, name);
+PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name) {
+    PreparedInput p;
+    p.value = defined_next_to(s, f, name);
+    if (p.value == no_producer) {
+        p.hash = s.graph.value_index.hash(name);
+        s.graph.value_index.prefetch(p.hash);
+    }
+    return p;
+}
+
+ValueRef find_input(Scope& s, std::string_view name, const PreparedInput& prepared) {
+    if (prepared.value != no_producer) return {&s, prepared.value};
+    if (uint32_t v = s.graph.value_index.find(name, prepared.hash); v != ValueIndex::npos) return {&s, v};
+    return find_value(s, name);  // an enclosing graph's, or undefined: rare
 }
 
 ValueRef find_value(Scope& s, std::string_view name) {

@@ -47,6 +47,8 @@ struct Scope {
     std::unordered_map<std::string_view, ValueRef> captured;
     /// Parallel to graph.captures: where each captured value lives.
     std::vector<ValueRef> capture_refs;
+    /// The inputs of all nodes, counted by define_values (it walks the nodes anyway).
+    size_t input_count = 0;
 };
 
 /// Defines the values of s.graph in the spec's order: inputs, initializers (an initializer
@@ -67,8 +69,17 @@ ValueRef find_value(Scope& s, std::string_view name);
 /// access.
 uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name);
 
-/// find_value for an input of node f: defined_next_to, then find_value.
-ValueRef find_input(Scope& s, uint32_t f, std::string_view name);
+/// An input of node f looked up in two steps: prepare_input a few nodes ahead of its use
+/// (ValueIndex::prefetch_distance), so that the slot it needs is loading meanwhile, then
+/// find_input. Each name is compared with the neighbours' outputs and hashed once.
+struct PreparedInput {
+    uint32_t value = no_producer;  ///< defined_next_to's answer
+    uint64_t hash = 0;             ///< when it had none: the value index's hash of the name
+};
+PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name);
+
+/// find_value for a prepared input.
+ValueRef find_input(Scope& s, std::string_view name, const PreparedInput& prepared);
 
 /// "node \"conv1\"" or, for a node without a name, "node #3 (Conv)" (file index).
 std::string describe_node(const Node& n, uint32_t file_index);
