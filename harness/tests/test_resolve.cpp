@@ -801,6 +801,42 @@ BOOST_AUTO_TEST_CASE(value_index_finds_every_name_in_a_table_sized_once) {
     BOOST_TEST(index.find("") == ValueIndex::npos);
 }
 
+BOOST_AUTO_TEST_CASE(names_differing_in_any_one_byte_are_different_names) {
+    // same_name and the hash read short names as overlapping words (value_index.hpp): every
+    // length and position must count. Names 0..40 bytes, each byte changed in turn.
+    std::vector<std::string> names;
+    for (size_t n = 0; n <= 40; ++n) {
+        std::string base(n, 'a');
+        for (size_t i = 0; i < n; ++i) base[i] = static_cast<char>('a' + i % 26);
+        names.push_back(base);
+        for (size_t i = 0; i < n; ++i) {
+            std::string other = base;
+            other[i] = '#';
+            names.push_back(other);
+        }
+    }
+    bool equal_to_itself = true, unequal_to_others = true;
+    for (size_t i = 0; i < names.size(); ++i) {
+        std::string copy = names[i];  // other storage, same bytes
+        equal_to_itself = equal_to_itself && detail::same_name(names[i], copy);
+        for (size_t j = 0; j < names.size(); ++j)
+            if (i != j) unequal_to_others = unequal_to_others && !detail::same_name(names[i], names[j]);
+    }
+    BOOST_TEST(equal_to_itself);
+    BOOST_TEST(unequal_to_others);
+
+    std::vector<Value> values(names.size());
+    for (size_t i = 0; i < names.size(); ++i) values[i].name = names[i];
+    std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(names.size()));
+    ValueIndex index;
+    index.attach(slots.data(), slots.size(), values.data(), 0x5EED);
+    bool all_new = true, all_found = true;
+    for (uint32_t i = 0; i < names.size(); ++i) all_new = all_new && index.try_emplace(names[i], i).second;
+    for (uint32_t i = 0; i < names.size(); ++i) all_found = all_found && index.find(names[i]) == i;
+    BOOST_TEST(all_new);
+    BOOST_TEST(all_found);
+}
+
 BOOST_AUTO_TEST_CASE(resolution_can_be_switched_off) {
     G g;
     g.in("X").node("Relu", {"nowhere"}, {"Y"}).out("Y");

@@ -37,6 +37,21 @@ inline uint64_t load_short(const void* p, size_t n) noexcept {
     return b[0] | uint64_t{b[n / 2]} << 8 | uint64_t{b[n - 1]} << 16;
 }
 
+/// a == b, without a call to memcmp for names of up to 16 bytes (nearly all of them):
+/// resolution compares a name with each value it finds.
+inline bool same_name(std::string_view a, std::string_view b) noexcept {
+    const size_t n = a.size();
+    if (n != b.size()) return false;
+    if (n < 8) return load_short(a.data(), n) == load_short(b.data(), n);
+    if (n > 16) return std::memcmp(a.data(), b.data(), n) == 0;
+    uint64_t a0, a1, b0, b1;  // two overlapping words each
+    std::memcpy(&a0, a.data(), 8);
+    std::memcpy(&b0, b.data(), 8);
+    std::memcpy(&a1, a.data() + n - 8, 8);
+    std::memcpy(&b1, b.data() + n - 8, 8);
+    return a0 == b0 && a1 == b1;
+}
+
 }  // namespace detail
 
 /// A fast 64-bit hash of short strings (names are mostly under 32 bytes): eight bytes at
@@ -110,7 +125,7 @@ public:
                 ++size_;
                 return {index, true};
             }
-            if (slot.tag == tag && records_[slot.index].name == name) return {slot.index, false};
+            if (slot.tag == tag && detail::same_name(records_[slot.index].name, name)) return {slot.index, false};
         }
     }
 
@@ -126,7 +141,7 @@ public:
         for (size_t i = static_cast<size_t>(h) & mask_;; i = (i + 1) & mask_) {
             const Slot& slot = slots_[i];
             if (slot.index == npos) return npos;
-            if (slot.tag == tag && records_[slot.index].name == name) return slot.index;
+            if (slot.tag == tag && detail::same_name(records_[slot.index].name, name)) return slot.index;
         }
     }
 

@@ -5,7 +5,7 @@ namespace onnximport::detail {
 
 std::string Context::path_string(std::string_view leaf) const {
     std::string s;
-    for (size_t i = 0; i < path.size(); ++i) {
+    for (size_t i = 0; i < path_size && i < max_path; ++i) {
         if (i) s += '.';
         s += path[i].name;
         if (path[i].index >= 0) {

@@ -5,11 +5,11 @@
 #include "storage.hpp"
 
 #include <onnximport/error.hpp>
+#include <onnximport/options.hpp>
 
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace onnximport::detail {
 
@@ -18,8 +18,7 @@ public:
     Context(Storage& storage, const uint8_t* base, uint64_t size, int max_nesting,
             std::string_view root_message)
         : storage(storage), base(base), size(size), max_nesting(max_nesting) {
-        path.reserve(64);
-        path.push_back({root_message, -1});
+        push_path(root_message, -1);
     }
 
     Storage& storage;
@@ -32,7 +31,19 @@ public:
         std::string_view name;
         int64_t index;  ///< -1 for a singular field
     };
-    std::vector<Segment> path;
+    /// The reader pushes a segment per message it enters, at most the nesting limit and
+    /// the root; resolution three per graph level (node, attribute, g) and the root graph.
+    /// A fixed array: a segment is pushed for each of millions of messages.
+    static constexpr size_t max_path = ImportOptions::max_nesting_limit + 8;
+    Segment path[max_path];
+    size_t path_size = 0;  ///< may exceed max_path only if the bounds above were wrong: the path is then cut
+
+    void push_path(std::string_view name, int64_t index) noexcept {
+        if (path_size < max_path) [[likely]]
+            path[path_size] = {name, index};
+        ++path_size;
+    }
+    void pop_path() noexcept { --path_size; }
 
     uint64_t offset_of(const uint8_t* p) const { return static_cast<uint64_t>(p - base); }
 
@@ -48,9 +59,9 @@ public:
 class PathScope {
 public:
     PathScope(Context& c, std::string_view name, int64_t index = -1) : c_(c) {
-        c_.path.push_back({name, index});
+        c_.push_path(name, index);
     }
-    ~PathScope() { c_.path.pop_back(); }
+    ~PathScope() { c_.pop_path(); }
     PathScope(const PathScope&) = delete;
     PathScope& operator=(const PathScope&) = delete;
 

@@ -152,10 +152,10 @@ uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name) {
     // per node and one past the last.
     if (f > 0)
         for (uint32_t v = s.node_values[f - 1]; v < s.node_values[f]; ++v)
-            if (s.graph.values[v].name == name) return v;
+            if (same_name(s.graph.values[v].name, name)) return v;
     if (f + 2 < s.node_values.size())
         for (uint32_t v = s.node_values[f + 1]; v < s.node_values[f + 2]; ++v)
-            if (s.graph.values[v].name == name) return v;
+            if (same_name(s.graph.values[v].name, name)) return v;
     return no_producer;
 }
 

@@ -164,7 +164,8 @@ private:
     bool set_key(uint64_t key) {
         // Wire types 0, 1, 2 and 5 are read: bit w of 0b100111 is set for those.
         const unsigned wire = static_cast<unsigned>(key & 7);
-        if (key > 0xFFFFFFFFu || key < 8 || !((0x27u >> wire) & 1)) [[unlikely]] fail_key(key);
+        // Field numbers 1..2^29-1: key - 8 wraps around for keys below 8.
+        if ((key - 8 > 0xFFFFFFFFu - 8) | !((0x27u >> wire) & 1)) [[unlikely]] fail_key(key);
         field_ = static_cast<uint32_t>(key >> 3);
         wire_ = static_cast<WireType>(wire);
         return true;
@@ -184,6 +185,12 @@ private:
 
     /// A varint of two bytes or more, or one cut off by the end of the range.
     [[gnu::noinline]] uint64_t varint_slow() {
+        // Two bytes first: the keys of fields 16 and up, and lengths of 128 to 16,383 bytes.
+        if (end_ - cur_ >= 2 && cur_[1] < 0x80) {
+            const uint64_t value = (cur_[0] & 0x7Fu) | uint64_t{cur_[1]} << 7;
+            cur_ += 2;
+            return value;
+        }
         const uint8_t* start = cur_;
         if (end_ - cur_ >= 10) {
             // Ten bytes remain: no bounds check per byte.
