@@ -45,12 +45,8 @@ void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
     g.nodes_were_reordered = order.reordered;
     auto file_index = [&](uint32_t k) { return order.reordered ? order.order[k] : k; };
 
-    for (size_t v = 0; v < g.values.size(); ++v) {
-        uint32_t p = s.producer[v];
-        if (p != no_producer) g.values[v].producer = order.reordered ? position[p] : p;
-    }
-
-    // Two passes: count each value's readers, then fill slices of one array in the arena.
+    // Two passes: count each value's readers, then fill slices of one array in the arena
+    // (the walk between them over the values also sets their producers).
     // `last` holds the last resolved index counted for a value: a node's reads of one
     // value are consecutive in this walk, so it is enough to keep each node once.
     const size_t value_count = g.values.size();
@@ -68,12 +64,17 @@ void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
             }
         }
     };
-    for_each_read_once([&](uint32_t v, uint32_t) { ++count[v]; });
     size_t total = 0;
-    for (uint32_t c : count) total += c;
+    for_each_read_once([&](uint32_t v, uint32_t) {
+        ++count[v];
+        ++total;
+    });
     uint32_t* all = ListAccess::make_array<uint32_t>(s.storage.arena, total);
     for (size_t v = 0; v < value_count; ++v) {
-        ListAccess::view(g.values[v].consumers, all, 0);
+        Value& value = g.values[v];
+        const uint32_t p = s.producer[v];
+        if (p != no_producer) value.producer = static_cast<int32_t>(order.reordered ? position[p] : p);
+        ListAccess::view(value.consumers, all, 0);
         all += count[v];
     }
     for_each_read_once([&](uint32_t v, uint32_t k) {
