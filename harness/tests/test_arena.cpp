@@ -123,7 +123,7 @@ BOOST_AUTO_TEST_CASE(a_packed_field_repeated_many_times_grows_its_list_geometric
 }
 
 BOOST_AUTO_TEST_CASE(large_blocks_are_kept_for_the_next_import_up_to_the_limit) {
-    CacheLimit limit(set_block_cache_limit(0));  // empty to begin with
+    CacheLimit limit(0);  // empty to begin with
     set_block_cache_limit(default_block_cache_limit);
     const std::string bytes = chain_model(40000);  // an arena of several MiB
     size_t reserved = 0;
