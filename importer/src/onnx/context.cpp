@@ -7,7 +7,7 @@ std::string Context::path_string(std::string_view leaf) const {
     std::string s;
     for (size_t i = 0; i < path_size && i < max_path; ++i) {
         if (i) s += '.';
-        s += path[i].name;
+        s.append(path[i].name, path[i].name_size);
         if (path[i].index >= 0) {
             s += '[';
             s += std::to_string(path[i].index);

@@ -27,8 +27,11 @@ public:
     int max_nesting;
     int depth = 0;
 
+    /// A string_view in parts: a trivial type, so that the array below is not written
+    /// when a Context is made (one per import and one per resolution).
     struct Segment {
-        std::string_view name;
+        const char* name;
+        size_t name_size;
         int64_t index;  ///< -1 for a singular field
     };
     /// The reader pushes a segment per message it enters, at most the nesting limit and
@@ -40,7 +43,7 @@ public:
 
     void push_path(std::string_view name, int64_t index) noexcept {
         if (path_size < max_path) [[likely]]
-            path[path_size] = {name, index};
+            path[path_size] = {name.data(), name.size(), index};
         ++path_size;
     }
     void pop_path() noexcept { --path_size; }
