@@ -5,11 +5,13 @@ usage: bench_run.py [--build DIR] [--out DIR] [--repeat N] [--data DIR] [--only 
                     [--publish]
 
 Generates the models once into OUT (default BUILD/bench) with `gauntlet_bench gen`,
-then runs one fresh child process per (model, importer, mode): gauntlet_bench for our
+then times each (model, importer, mode) in fresh child processes: gauntlet_bench for our
 importer and libprotobuf's ParseFromArray, tools/bench_onnx_load.py for onnx.load. Each
-child does one warm-up and N timed runs (default 9: on a shared machine the median of 5
-moved by a tenth between runs) and reports its own medians, peak
-resident size and heap bytes. Writes OUT/results.json, OUT/results.md and OUT/perf.png;
+importer runs in 3 rounds that alternate with the other importers of the model, each a child
+doing one warm-up and N/3 timed runs (N default 9: on a shared machine whose speed drifts
+over minutes, rows run minutes apart moved ratios by a fifth); onnx.load runs in one child.
+The row's median is over all runs of its children, with their highest peak resident size
+and the first one's heap bytes. Writes OUT/results.json, OUT/results.md and OUT/perf.png;
 --publish also copies the table and the plot to docs/ (the README links them).
 
 Models: big (1 GiB inline), big-external, wide (200,000 nodes), reversed, backend (every
@@ -23,6 +25,7 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 
@@ -107,6 +110,27 @@ def run_child(cmd: list) -> dict:
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
+ROUNDS = 3
+
+
+def merge_rounds(parts: list) -> dict:
+    """One result from the children of one (model, importer): all their timed runs, the
+    highest peak, the heap of the first (each child's first import is a fresh process's)."""
+    for p in parts:
+        if "error" in p:
+            return p
+    r = dict(parts[0])
+    for key in ("times", "total_times"):
+        r[key] = [t for p in parts for t in p[key]]
+    times, totals = sorted(r["times"]), sorted(r["total_times"])
+    r["median"], r["min"], r["max"] = statistics.median(times), times[0], times[-1]
+    r["median_total"] = statistics.median(totals)
+    r["peak_rss_kib"] = max(p["peak_rss_kib"] for p in parts)
+    r["failed"] = sum(p.get("failed", 0) for p in parts)
+    r["children"] = len(parts)
+    return r
+
+
 def derive(models: dict) -> None:
     """Per result: peak above baseline, metadata throughput, ratios to the peers."""
     for m in models.values():
@@ -180,7 +204,8 @@ def markdown(res: dict) -> str:
     lines = [
         f"Machine: {mc['cpu']}, {mc['cores']} cores, {mc['mem_mib']} MiB, Linux {mc['kernel']}; "
         f"load average {res['load_before']} before, {res['load_after']} after; {res['date']}.",
-        f"Command: `{res['command']}`. Median of {res['repeat']} runs after a warm-up, one process per row.",
+        f"Command: `{res['command']}`. Median of {res['repeat']} runs per row, from {ROUNDS} child processes that "
+        f"take turns with the other rows of the model, each after a warm-up (onnx.load: one child).",
         "",
         "| model | importer | time ms, median (min-max) | peak RSS MiB (above baseline) | RSS after import MiB "
         "| heap MiB | protobuf / ours | python / ours | peak vs protobuf | metadata MB/s |",
@@ -269,13 +294,21 @@ def main(argv: list) -> int:
         if only and name not in only:
             continue
         m = res["models"].setdefault(name, {"path": paths[name], "results": {}})
+        # Our importer and libprotobuf take turns, ROUNDS children each, so that a machine
+        # whose speed drifts over minutes weighs on both alike; onnx.load, ten times slower,
+        # runs once.
+        parts = {imp: [] for imp in imps}
+        for rnd in range(ROUNDS):
+            for imp in imps:
+                if imp == "python":
+                    if rnd == 0:
+                        cmd = [PY, os.path.join(ROOT, "tools", "bench_onnx_load.py"), "--repeat", str(repeat)]
+                        parts[imp].append(run_child(cmd + ["--warmup", "1", paths[name]]))
+                    continue
+                runs = -(-repeat // ROUNDS)
+                parts[imp].append(run_child([exe, "run"] + OURS[imp] + ["--repeat", str(runs), "--warmup", "1", paths[name]]))
         for imp in imps:
-            if imp == "python":
-                cmd = [PY, os.path.join(ROOT, "tools", "bench_onnx_load.py")]
-            else:
-                cmd = [exe, "run"] + OURS[imp]
-            cmd += ["--repeat", str(repeat), "--warmup", "1", paths[name]]
-            r = run_child(cmd)
+            r = merge_rounds(parts[imp])
             r["load"] = load()
             m["results"][imp] = r
             log(f"{name:13s} {imp:19s} " + (f"median {r['median'] * 1e3:10.2f} ms  peak {r['peak_rss_kib'] / 1024:8.1f} MiB"
