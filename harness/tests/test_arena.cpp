@@ -10,6 +10,18 @@
 
 #include <boost/test/unit_test.hpp>
 
+// AddressSanitizer builds: GCC says so with __SANITIZE_ADDRESS__, clang with __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define GAUNTLET_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GAUNTLET_ASAN 1
+#endif
+#endif
+#ifdef GAUNTLET_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -148,6 +160,23 @@ BOOST_AUTO_TEST_CASE(large_blocks_are_kept_for_the_next_import_up_to_the_limit) 
     { auto m = import_model(bytes, ImportOptions{}); }
     BOOST_TEST(block_cache_size() == 0u);  // with no room, blocks are freed
 }
+
+#ifdef GAUNTLET_ASAN
+BOOST_AUTO_TEST_CASE(a_kept_block_reads_as_freed_memory_under_asan) {
+    // A view into a destroyed Model must still be caught by AddressSanitizer although its
+    // block is kept for the next import (block_cache.cpp poisons it).
+    CacheLimit limit(default_block_cache_limit);
+    const void* node = nullptr;
+    {
+        auto m = import_model(chain_model(40000), ImportOptions{});
+        node = &m.graph->nodes[20000];  // in a block of 2 MiB or more
+        BOOST_TEST(!__asan_address_is_poisoned(node));
+    }
+    BOOST_TEST(block_cache_size() > 0u);
+    BOOST_TEST(__asan_address_is_poisoned(node));
+    set_block_cache_limit(0);
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(a_model_in_reused_blocks_is_the_model_in_fresh_ones) {
     // Reused blocks hold the last model's bytes, not zeros: every object the importer
