@@ -512,6 +512,32 @@ BOOST_AUTO_TEST_CASE(graph_in_attribute_in_graph_costs_three_levels) {
     BOOST_CHECK_NO_THROW(import_model(deep, o));
 }
 
+BOOST_AUTO_TEST_CASE(the_field_path_is_whole_at_the_deepest_nesting_allowed) {
+    // Context::path is a fixed array sized from the nesting limit (context.hpp): at the
+    // limit of 250, a resolution error in the innermost of 82 nested subgraphs (node at
+    // level 248) still names every step.
+    auto wrap = [](const std::string& inner_node) {
+        std::string attr = WireWriter().bytes_field(1, "body").int_field(20, 5).str() +
+                           WireWriter().bytes_field(6, WireWriter().bytes_field(1, inner_node).str()).str();
+        return WireWriter().bytes_field(4, "If").bytes_field(5, attr).str();
+    };
+    std::string node = WireWriter().bytes_field(1, "nowhere").bytes_field(4, "Leaf").str();
+    std::string path = "ModelProto.graph.node[0]";
+    for (int i = 0; i < 82; ++i) {
+        node = wrap(node);
+        path += ".attribute[0].g.node[0]";
+    }
+    ImportOptions o;
+    o.max_nesting = ImportOptions::max_nesting_limit;
+    std::string m = model_graph_last(WireWriter().bytes_field(1, node).str());
+    ImportError e = refusal_of([&] { import_model(m, o); });
+    BOOST_TEST((e.kind() == ErrorKind::InvalidModel));
+    BOOST_TEST(e.field_path() == path);
+    // One level deeper than the limit allows is the reader's refusal.
+    std::string deeper = model_graph_last(WireWriter().bytes_field(1, wrap(node)).str());
+    BOOST_TEST((refusal_of([&] { import_model(deeper, o); }).kind() == ErrorKind::Malformed));
+}
+
 // ---- Short buffers and corrupted bytes ------------------------------------------------
 
 namespace {
