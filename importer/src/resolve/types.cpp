@@ -28,7 +28,9 @@ void assign_types(Scope& s, const std::vector<ValueRef>& outputs) {
     // are tried first (names are unique among values, so a match is the value the index
     // would give), the index only when both guesses fail.
     uint32_t last = ValueIndex::npos;
-    auto named = [&](uint32_t v, std::string_view name) { return v < g.values.size() && same_name(g.values[v].name, name); };
+    auto named = [&](uint32_t v, std::string_view name) {
+        return v < g.values.size() && same_name(g.values[v].name, name);
+    };
     for (const ValueInfo& vi : g.value_info) {
         if (!has_type(vi)) continue;
         uint32_t index = last + 1;  // 0 for the first value_info
