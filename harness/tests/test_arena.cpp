@@ -138,18 +138,20 @@ BOOST_AUTO_TEST_CASE(large_blocks_are_kept_for_the_next_import_up_to_the_limit) 
     CacheLimit limit(0);  // empty to begin with
     set_block_cache_limit(default_block_cache_limit);
     const std::string bytes = chain_model(40000);  // an arena of several MiB
-    size_t reserved = 0;
+    size_t reserved = 0, scratch = 0;
     {
         auto m = import_model(bytes, ImportOptions{});
         reserved = m.storage().arena.reserved();
-        BOOST_TEST(block_cache_size() == 0u);
+        // While the Model lives, the cache holds what resolution worked in (resolve/scratch.hpp).
+        scratch = block_cache_size();
+        BOOST_TEST(scratch > 0u);
     }
     const size_t kept = block_cache_size();
-    BOOST_TEST(kept > 0u);
-    BOOST_TEST(kept <= reserved);
+    BOOST_TEST(kept > scratch);
+    BOOST_TEST(kept <= reserved + scratch);
     {
         auto again = import_model(bytes, ImportOptions{});
-        BOOST_TEST(block_cache_size() == 0u);  // the same model takes every block it left
+        BOOST_TEST(block_cache_size() == scratch);  // the same model takes every block it left
         BOOST_TEST(again.storage().arena.reserved() == reserved);
     }
     BOOST_TEST(block_cache_size() == kept);

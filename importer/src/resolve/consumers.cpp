@@ -13,9 +13,9 @@ namespace {
 /// Puts node order[k] at position k for every k, in place: each cycle of the permutation
 /// is rotated through one saved Node (copying a Node copies views; attributes and
 /// subgraphs stay where they are).
-void permute_nodes(List<Node>& nodes, const std::vector<uint32_t>& order) {
+void permute_nodes(List<Node>& nodes, std::span<const uint32_t> order, Scratch& scratch) {
     const uint32_t n = static_cast<uint32_t>(nodes.size());
-    std::vector<uint8_t> placed(n, 0);
+    ScratchVector<uint8_t> placed(n, 0, &scratch);
     for (uint32_t start = 0; start < n; ++start) {
         if (placed[start]) continue;
         // Slot k receives order[k]; follow the cycle from `start`.
@@ -36,11 +36,11 @@ void permute_nodes(List<Node>& nodes, const std::vector<uint32_t>& order) {
 void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
     Graph& g = s.graph;
     const uint32_t n = static_cast<uint32_t>(g.nodes.size());
-    std::vector<uint32_t> position;  // file index -> resolved index
+    ScratchVector<uint32_t> position(&s.scratch);  // file index -> resolved index
     if (order.reordered) {
         position.resize(n);
         for (uint32_t k = 0; k < n; ++k) position[order.order[k]] = k;
-        permute_nodes(g.nodes, order.order);
+        permute_nodes(g.nodes, order.order, s.scratch);
     }
     g.nodes_were_reordered = order.reordered;
     auto file_index = [&](uint32_t k) { return order.reordered ? order.order[k] : k; };
@@ -50,8 +50,8 @@ void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
     // `last` holds the last resolved index counted for a value: a node's reads of one
     // value are consecutive in this walk, so it is enough to keep each node once.
     const size_t value_count = g.values.size();
-    std::vector<uint32_t> count(value_count, 0);
-    std::vector<uint32_t> last(value_count);
+    ScratchVector<uint32_t> count(value_count, 0, &s.scratch);
+    ScratchVector<uint32_t> last(value_count, &s.scratch);
     auto for_each_read_once = [&](auto&& visit) {
         std::fill(last.begin(), last.end(), no_producer);
         for (uint32_t k = 0; k < n; ++k) {

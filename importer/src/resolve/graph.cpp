@@ -11,7 +11,7 @@ namespace {
 /// Resolves one subgraph of the node being read and adds what it captures from this
 /// graph to the node's reads: a node reads what its subgraphs read.
 void resolve_subgraph(Context& c, Scope& s, const OpsetTable& opsets, Graph& sub, ReadLists& reads) {
-    Scope inner(sub, &s, s.storage);
+    Scope inner(sub, &s, s.storage, s.scratch);
     resolve_graph(c, inner, opsets);
     for (const ValueRef& r : inner.capture_refs)
         if (r.scope == &s) reads.values.push_back(r.value);
@@ -82,7 +82,7 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     // Node f's reads are recorded while its subgraphs resolve, so the rows are built in
     // file order, one node after the other.
     const uint32_t n = static_cast<uint32_t>(g.nodes.size());
-    ReadLists reads;
+    ReadLists reads(s.scratch);
     reads.begin.reserve(size_t{n} + 1);
     reads.values.reserve(s.input_count);
     std::array<PreparedNode, prepared_nodes> prepared;
@@ -94,7 +94,7 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     }
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
 
-    std::vector<ValueRef> outputs(g.outputs.size());
+    ScratchVector<ValueRef> outputs(g.outputs.size(), &s.scratch);
     for (size_t i = 0; i < g.outputs.size(); ++i) {
         const ValueInfo& out = g.outputs[i];
         PathScope at(c, "output", static_cast<int64_t>(i));
@@ -107,7 +107,7 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
 
     assign_types(s, outputs);
 
-    NodeOrder order = order_nodes(reads, s.producer);
+    NodeOrder order = order_nodes(reads, s.producer, s.scratch);
     if (order.cycle) {
         const Node& node = g.nodes[order.cycle_node];
         PathScope at(c, "node", order.cycle_node);

@@ -10,7 +10,7 @@
 
 #include <onnximport/model.hpp>
 
-#include <vector>
+#include <span>
 
 namespace onnximport::detail {
 
@@ -21,7 +21,7 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets);
 
 /// Value::type from input and output declarations, then value_info.
 /// @param outputs per graph output, where its name was found.
-void assign_types(Scope& s, const std::vector<ValueRef>& outputs);
+void assign_types(Scope& s, std::span<const ValueRef> outputs);
 
 /// Puts the nodes in resolved order and fills Value::producer and Value::consumers.
 void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order);

@@ -6,12 +6,13 @@
 
 #include <algorithm>
 #include <functional>
+#include <vector>
 
 namespace onnximport::detail {
 
 namespace {
 
-bool already_topological(const ReadLists& reads, const std::vector<uint32_t>& producer, uint32_t n) {
+bool already_topological(const ReadLists& reads, std::span<const uint32_t> producer, uint32_t n) {
     for (uint32_t f = 0; f < n; ++f)
         for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
             uint32_t p = producer[reads.values[i]];
@@ -23,8 +24,8 @@ bool already_topological(const ReadLists& reads, const std::vector<uint32_t>& pr
 /// Called when Kahn's algorithm stopped early. Every node not emitted reads at least one
 /// value produced by another node not emitted, so following "first such producer" from
 /// any of them must come back to a node already seen: that node is on a cycle.
-void find_cycle(const ReadLists& reads, const std::vector<uint32_t>& producer,
-                const std::vector<uint8_t>& emitted, NodeOrder& out) {
+void find_cycle(const ReadLists& reads, std::span<const uint32_t> producer,
+                std::span<const uint8_t> emitted, NodeOrder& out) {
     const uint32_t n = static_cast<uint32_t>(emitted.size());
     auto step = [&](uint32_t f, uint32_t& value) {
         for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
@@ -38,7 +39,7 @@ void find_cycle(const ReadLists& reads, const std::vector<uint32_t>& producer,
     };
     uint32_t start = 0;
     while (start < n && emitted[start]) ++start;
-    std::vector<uint8_t> seen(n, 0);
+    std::vector<uint8_t> seen(n, 0);  // only when refusing
     uint32_t f = start, value = 0;
     while (!seen[f]) {
         seen[f] = 1;
@@ -64,16 +65,16 @@ void find_cycle(const ReadLists& reads, const std::vector<uint32_t>& producer,
 
 }  // namespace
 
-NodeOrder order_nodes(const ReadLists& reads, const std::vector<uint32_t>& producer) {
-    NodeOrder out;
+NodeOrder order_nodes(const ReadLists& reads, std::span<const uint32_t> producer, Scratch& scratch) {
+    NodeOrder out(scratch);
     const uint32_t n = static_cast<uint32_t>(reads.begin.size() - 1);
     if (already_topological(reads, producer, n)) return out;
     out.reordered = true;
 
     // Edges producer -> reader, one per read (repeats included, and counted alike in
     // the in-degree), as compressed rows.
-    std::vector<uint32_t> indegree(n, 0);
-    std::vector<uint32_t> edge_begin(n + 1, 0);
+    ScratchVector<uint32_t> indegree(n, 0, &scratch);
+    ScratchVector<uint32_t> edge_begin(n + 1, 0, &scratch);
     for (uint32_t f = 0; f < n; ++f)
         for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
             uint32_t p = producer[reads.values[i]];
@@ -82,9 +83,9 @@ NodeOrder order_nodes(const ReadLists& reads, const std::vector<uint32_t>& produ
             ++edge_begin[p + 1];
         }
     for (uint32_t f = 0; f < n; ++f) edge_begin[f + 1] += edge_begin[f];
-    std::vector<uint32_t> edges(edge_begin[n]);
+    ScratchVector<uint32_t> edges(edge_begin[n], &scratch);
     {
-        std::vector<uint32_t> fill(edge_begin.begin(), edge_begin.end() - 1);
+        ScratchVector<uint32_t> fill(edge_begin.begin(), edge_begin.end() - 1, &scratch);
         for (uint32_t f = 0; f < n; ++f)
             for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
                 uint32_t p = producer[reads.values[i]];
@@ -94,11 +95,12 @@ NodeOrder order_nodes(const ReadLists& reads, const std::vector<uint32_t>& produ
 
     // A min-heap of ready file indices. Seeded in increasing order, which is already a
     // valid min-heap.
-    std::vector<uint32_t> ready;
+    ScratchVector<uint32_t> ready(&scratch);
+    ready.reserve(n);
     for (uint32_t f = 0; f < n; ++f)
         if (indegree[f] == 0) ready.push_back(f);
     const auto later = std::greater<uint32_t>();
-    std::vector<uint8_t> emitted(n, 0);
+    ScratchVector<uint8_t> emitted(n, 0, &scratch);
     out.order.reserve(n);
     while (!ready.empty()) {
         std::pop_heap(ready.begin(), ready.end(), later);

@@ -3,8 +3,10 @@
 // the smallest file index. O((nodes + reads) log nodes).
 #pragma once
 
+#include "resolve/scratch.hpp"
+
 #include <cstdint>
-#include <vector>
+#include <span>
 
 namespace onnximport::detail {
 
@@ -12,14 +14,16 @@ namespace onnximport::detail {
 /// reads values[begin[f] .. begin[f + 1]). Includes what its subgraphs capture from this
 /// graph; reads of enclosing graphs' values are left out (they are always available).
 struct ReadLists {
-    std::vector<uint32_t> begin;   ///< node count + 1 entries
-    std::vector<uint32_t> values;  ///< indices into Graph::values
+    explicit ReadLists(Scratch& scratch) : begin(&scratch), values(&scratch) {}
+    ScratchVector<uint32_t> begin;   ///< node count + 1 entries
+    ScratchVector<uint32_t> values;  ///< indices into Graph::values
 };
 
 struct NodeOrder {
+    explicit NodeOrder(Scratch& scratch) : order(&scratch) {}
     bool reordered = false;
     /// File indices in resolved order; empty when the file order is kept.
-    std::vector<uint32_t> order;
+    ScratchVector<uint32_t> order;
     /// Set when the nodes have a cycle: a node on it (the smallest file index on the
     /// cycle found) and the value it reads from its predecessor on the cycle.
     bool cycle = false;
@@ -28,6 +32,7 @@ struct NodeOrder {
 };
 
 /// @param producer per value, the file index of the node producing it, or no_producer.
-NodeOrder order_nodes(const ReadLists& reads, const std::vector<uint32_t>& producer);
+/// The order and the working arrays are placed in `scratch`.
+NodeOrder order_nodes(const ReadLists& reads, std::span<const uint32_t> producer, Scratch& scratch);
 
 }  // namespace onnximport::detail

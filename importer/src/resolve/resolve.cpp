@@ -20,7 +20,8 @@ void resolve_model(Model& model) {
     Context c(storage, storage.input, storage.input_size, 0, "ModelProto");
     PathScope at(c, "graph");
     OpsetTable opsets(model.opset_import);
-    Scope main(*model.graph, nullptr, storage);
+    Scratch scratch(model.graph->nodes.size());
+    Scope main(*model.graph, nullptr, storage, scratch);
     resolve_graph(c, main, opsets);
 }
 

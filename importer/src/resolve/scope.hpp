@@ -4,6 +4,7 @@
 #pragma once
 
 #include "onnx/context.hpp"
+#include "resolve/scratch.hpp"
 
 #include <onnximport/model.hpp>
 
@@ -11,7 +12,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <vector>
 
 namespace onnximport::detail {
 
@@ -30,23 +30,26 @@ inline constexpr uint32_t no_producer = UINT32_MAX;
 /// The state of one graph while it and its subgraphs resolve. Lives on the stack of the
 /// resolution of its graph; subgraph scopes point to their enclosing scope.
 struct Scope {
-    Scope(Graph& g, Scope* enclosing, Storage& storage) : graph(g), outer(enclosing), storage(storage) {}
+    Scope(Graph& g, Scope* enclosing, Storage& storage, Scratch& scratch)
+        : graph(g), outer(enclosing), storage(storage), scratch(scratch), producer(&scratch), node_values(&scratch),
+          capture_refs(&scratch) {}
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 
     Graph& graph;
     Scope* outer;
     Storage& storage;  ///< the Model's: its arena holds what resolution adds to the graph
+    Scratch& scratch;  ///< what resolution needs only while it runs
     /// Per value of `graph`: the file index of the node that produces it, or no_producer.
-    std::vector<uint32_t> producer;
+    ScratchVector<uint32_t> producer;
     /// Per node (file index) and one past the last: the first of the values its outputs
     /// define, which are consecutive (find_value's first guess).
-    std::vector<uint32_t> node_values;
+    ScratchVector<uint32_t> node_values;
     /// Outer names already read in this graph. Both the cache that keeps a repeated outer
     /// read from walking the scopes again and the set that keeps Graph::captures unique.
     std::unordered_map<std::string_view, ValueRef> captured;
     /// Parallel to graph.captures: where each captured value lives.
-    std::vector<ValueRef> capture_refs;
+    ScratchVector<ValueRef> capture_refs;
     /// The inputs of all nodes, counted by define_values (it walks the nodes anyway).
     size_t input_count = 0;
 };

@@ -12,7 +12,7 @@ bool has_type(const ValueInfo& vi) { return vi.type.kind != TypeProto::Kind::Non
 
 }  // namespace
 
-void assign_types(Scope& s, const std::vector<ValueRef>& outputs) {
+void assign_types(Scope& s, std::span<const ValueRef> outputs) {
     Graph& g = s.graph;
     // Inputs are defined first and are unique, so input i is value i.
     for (size_t i = 0; i < g.inputs.size(); ++i)
