@@ -11,7 +11,7 @@ namespace onnximport {
 // The sizes the layout was designed for (model.hpp, list.hpp): a 200,000-node graph holds
 // 800,000 attributes, 400,000 dimensions and millions of lists.
 static_assert(sizeof(List<int64_t>) == 16);
-static_assert(sizeof(Attribute) == 48);
+static_assert(sizeof(Attribute) == 40);
 static_assert(sizeof(Node) == 128);
 static_assert(sizeof(Dimension) == 24);
 static_assert(sizeof(TypeProto) == 40);

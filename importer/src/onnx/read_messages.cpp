@@ -71,7 +71,6 @@ const char* value_field_name(AttributeType t) {
 }  // namespace
 
 void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) {
-    a.offset = c.offset_of(key_at);
     bool has_f = false, has_i = false, has_s = false;
     int32_t declared = 0;
     const uint8_t* declared_at = key_at;
