@@ -45,31 +45,14 @@ void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
     g.nodes_were_reordered = order.reordered;
     auto file_index = [&](uint32_t k) { return order.reordered ? order.order[k] : k; };
 
-    // Two passes: count each value's readers, then fill slices of one array in the arena
-    // (the walk between them over the values also sets their producers).
-    // `last` holds the last resolved index counted for a value: a node's reads of one
-    // value are consecutive in this walk, so it is enough to keep each node once.
+    // Two passes: count each value's reads, then fill slices of one array in the arena
+    // (the walk between them over the values also sets their producers). A node's reads
+    // of one value are consecutive in the second walk, so a node already last in the
+    // value's consumers is not added again (its slice keeps the repeat's room unused).
     const size_t value_count = g.values.size();
     ScratchVector<uint32_t> count(value_count, 0, &s.scratch);
-    ScratchVector<uint32_t> last(value_count, &s.scratch);
-    auto for_each_read_once = [&](auto&& visit) {
-        std::fill(last.begin(), last.end(), no_producer);
-        for (uint32_t k = 0; k < n; ++k) {
-            uint32_t f = file_index(k);
-            for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
-                uint32_t v = reads.values[i];
-                if (last[v] == k) continue;
-                last[v] = k;
-                visit(v, k);
-            }
-        }
-    };
-    size_t total = 0;
-    for_each_read_once([&](uint32_t v, uint32_t) {
-        ++count[v];
-        ++total;
-    });
-    uint32_t* all = ListAccess::make_array<uint32_t>(s.storage.arena, total);
+    for (uint32_t v : reads.values) ++count[v];
+    uint32_t* all = ListAccess::make_array<uint32_t>(s.storage.arena, reads.values.size());
     for (size_t v = 0; v < value_count; ++v) {
         Value& value = g.values[v];
         const uint32_t p = s.producer[v];
@@ -77,11 +60,15 @@ void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
         ListAccess::view(value.consumers, all, 0);
         all += count[v];
     }
-    for_each_read_once([&](uint32_t v, uint32_t k) {
-        List<uint32_t>& consumers = g.values[v].consumers;
-        ListAccess::view(consumers, consumers.data(), consumers.size() + 1);
-        consumers[consumers.size() - 1] = k;
-    });
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t f = file_index(k);
+        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
+            List<uint32_t>& consumers = g.values[reads.values[i]].consumers;
+            if (!consumers.empty() && consumers[consumers.size() - 1] == k) continue;
+            ListAccess::view(consumers, consumers.data(), consumers.size() + 1);
+            consumers[consumers.size() - 1] = k;
+        }
+    }
 }
 
 }  // namespace onnximport::detail
