@@ -216,13 +216,13 @@ struct Compare {
                 const auto& d = t.shape[static_cast<size_t>(i)];
                 eq_str(t.dim_denotation(static_cast<size_t>(i)), rd.denotation(), "dim denotation");
                 if (rd.has_dim_value()) {
-                    eq(d.kind, oi::Dimension::Kind::Value, "dim kind");
-                    eq(d.value, rd.dim_value(), "dim_value");
+                    eq(d.kind(), oi::Dimension::Kind::Value, "dim kind");
+                    eq(d.value(), rd.dim_value(), "dim_value");
                 } else if (rd.has_dim_param()) {
-                    eq(d.kind, oi::Dimension::Kind::Param, "dim kind");
+                    eq(d.kind(), oi::Dimension::Kind::Param, "dim kind");
                     eq_str(d.param(), rd.dim_param(), "dim_param");
                 } else {
-                    eq(d.kind, oi::Dimension::Kind::Unknown, "dim kind");
+                    eq(d.kind(), oi::Dimension::Kind::Unknown, "dim kind");
                 }
             }
             break;

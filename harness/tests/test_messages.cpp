@@ -378,12 +378,12 @@ BOOST_AUTO_TEST_CASE(dimension_with_neither_value_nor_param_is_unknown) {
     const auto& dims = input_type(m).shape;
     BOOST_REQUIRE(dims.size() == 6u);
     using K = Dimension::Kind;
-    BOOST_TEST((dims[0].kind == K::Value && dims[0].value == 3));
-    BOOST_TEST((dims[1].kind == K::Param && dims[1].param() == "N"));
-    BOOST_TEST((dims[2].kind == K::Unknown));
-    BOOST_TEST((dims[3].kind == K::Unknown && input_type(m).dim_denotation(3) == "CHANNEL"));
-    BOOST_TEST((dims[4].kind == K::Param && dims[4].param() == "M" && dims[4].value == 0));
-    BOOST_TEST((dims[5].kind == K::Value && dims[5].value == 0 && dims[5].param().empty()));
+    BOOST_TEST((dims[0].kind() == K::Value && dims[0].value() == 3));
+    BOOST_TEST((dims[1].kind() == K::Param && dims[1].param() == "N"));
+    BOOST_TEST((dims[2].kind() == K::Unknown));
+    BOOST_TEST((dims[3].kind() == K::Unknown && input_type(m).dim_denotation(3) == "CHANNEL"));
+    BOOST_TEST((dims[4].kind() == K::Param && dims[4].param() == "M" && dims[4].value() == 0));
+    BOOST_TEST((dims[5].kind() == K::Value && dims[5].value() == 0 && dims[5].param().empty()));
     BOOST_TEST(input_type(m).dim_denotation(2).empty());
     BOOST_TEST(input_type(m).dim_denotation(4).empty());  // past the last denotation read
 }
@@ -396,7 +396,7 @@ BOOST_AUTO_TEST_CASE(a_repeated_shape_replaces_the_dimension_denotations_too) {
     WireWriter type = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, first).message(2, second));
     auto m = import_model(model_with_input_type(type));
     BOOST_REQUIRE(input_type(m).shape.size() == 1u);
-    BOOST_TEST(input_type(m).shape[0].value == 4);
+    BOOST_TEST(input_type(m).shape[0].value() == 4);
     BOOST_TEST(input_type(m).dim_denotation(0).empty());
 }
 
@@ -407,7 +407,7 @@ BOOST_AUTO_TEST_CASE(every_type_proto_member_is_read) {
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
         BOOST_REQUIRE(input_type(m).elem);
         BOOST_TEST(input_type(m).elem->elem_type == 1);
-        BOOST_TEST(input_type(m).elem->shape.at(0).value == 2);
+        BOOST_TEST(input_type(m).elem->shape.at(0).value() == 2);
     }
     {  // sequence without elem_type
         auto m = import_model(model_with_input_type(WireWriter().message(4, WireWriter())));
@@ -434,7 +434,7 @@ BOOST_AUTO_TEST_CASE(every_type_proto_member_is_read) {
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::SparseTensor));
         BOOST_TEST(input_type(m).elem_type == 11);
         BOOST_TEST(input_type(m).has_shape);
-        BOOST_TEST(input_type(m).shape.at(0).value == 9);
+        BOOST_TEST(input_type(m).shape.at(0).value() == 9);
         auto u = import_model(model_with_input_type(WireWriter().message(8, WireWriter().int_field(1, 1))));
         BOOST_TEST(!input_type(u).has_shape);
     }

@@ -359,7 +359,7 @@ BOOST_AUTO_TEST_CASE(unknown_fields_of_every_wire_type_are_skipped) {
     BOOST_TEST(model.graph->nodes.at(0).op_type == "Op");
     BOOST_TEST(model.graph->nodes[0].attributes.at(0).i == 4);
     BOOST_TEST(model.graph->initializers.at(0).byte_size() == 4u);
-    BOOST_TEST(model.graph->inputs.at(0).type.shape.at(0).value == 4);
+    BOOST_TEST(model.graph->inputs.at(0).type.shape.at(0).value() == 4);
 }
 
 BOOST_AUTO_TEST_CASE(known_fields_with_the_wrong_wire_type_are_skipped) {

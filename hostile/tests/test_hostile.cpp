@@ -167,8 +167,8 @@ json shape_json(const TypeProto& t) {
     if (!t.has_shape) return nullptr;
     json dims = json::array();
     for (const Dimension& d : t.shape) {
-        if (d.kind == Dimension::Kind::Value) dims.push_back(d.value);
-        else if (d.kind == Dimension::Kind::Param) dims.push_back(std::string(d.param()));
+        if (d.kind() == Dimension::Kind::Value) dims.push_back(d.value());
+        else if (d.kind() == Dimension::Kind::Param) dims.push_back(std::string(d.param()));
         else dims.push_back(nullptr);
     }
     return dims;

@@ -13,7 +13,7 @@ namespace onnximport {
 static_assert(sizeof(List<int64_t>) == 16);
 static_assert(sizeof(Attribute) == 40);
 static_assert(sizeof(Node) == 128);
-static_assert(sizeof(Dimension) == 24);
+static_assert(sizeof(Dimension) == 16);
 static_assert(sizeof(TypeProto) == 40);
 static_assert(sizeof(ValueInfo) == 72);
 static_assert(sizeof(Value) == 64);

@@ -55,21 +55,34 @@ struct OperatorSetId {
 /// 24 bytes: a graph of 200,000 values with two dimensions each holds 400,000 of them.
 struct Dimension {
     enum class Kind : uint8_t { Unknown, Value, Param };
-    int64_t value = 0;
 
-private:
-    // dim_param as a pointer and a 32-bit length (a model's strings are < 2^31 bytes).
-    const char* param_data_ = nullptr;
-    uint32_t param_size_ = 0;
+    Kind kind() const noexcept { return kind_; }  ///< neither dim_value nor dim_param: unknown
+    /// dim_value; 0 unless kind() is Value.
+    int64_t value() const noexcept { return kind_ == Kind::Value ? value_ : 0; }
+    /// dim_param; empty unless kind() is Param.
+    std::string_view param() const noexcept {
+        return kind_ == Kind::Param ? std::string_view(param_data_, param_size_) : std::string_view();
+    }
 
-public:
-    Kind kind = Kind::Unknown;  ///< neither dim_value nor dim_param: unknown
-
-    std::string_view param() const noexcept { return {param_data_, param_size_}; }
+    void set_value(int64_t v) noexcept {
+        value_ = v;
+        kind_ = Kind::Value;
+    }
     void set_param(std::string_view p) noexcept {
         param_data_ = p.data();
-        param_size_ = static_cast<uint32_t>(p.size());
+        param_size_ = static_cast<uint32_t>(p.size());  // a model's strings are < 2^31 bytes
+        kind_ = Kind::Param;
     }
+
+private:
+    // The two are a oneof, so they share 8 bytes: 16 bytes a dimension, not 24 (a graph
+    // with value_info has one or more per value).
+    union {
+        int64_t value_ = 0;
+        const char* param_data_;
+    };
+    uint32_t param_size_ = 0;
+    Kind kind_ = Kind::Unknown;
 };
 
 /// TypeProto's rarely set fields.

@@ -153,8 +153,8 @@ void dump_type(Writer& w, const TypeProto* t) {
                 for (size_t i = 0; i < t->shape.size(); ++i) {
                     const Dimension& d = t->shape[i];
                     w.line("dim");
-                    switch (d.kind) {
-                    case Dimension::Kind::Value: w.word("value").num(d.value); break;
+                    switch (d.kind()) {
+                    case Dimension::Kind::Value: w.word("value").num(d.value()); break;
                     case Dimension::Kind::Param: w.word("param").str(d.param()); break;
                     case Dimension::Kind::Unknown: w.word("unknown"); break;
                     }

@@ -18,8 +18,8 @@ void set_dim_denotation(Context& c, TypeProto& t, size_t index, std::string_view
 void read_dimension(Context& c, Reader& r, TypeProto& t, Dimension& d) {
     while (r.next()) {
         switch (r.field()) {
-        case 1: ONNXIMPORT_EXPECT(r, Varint) d.kind = Dimension::Kind::Value; d.value = read_int64(r); d.set_param({}); break;
-        case 2: ONNXIMPORT_EXPECT(r, Len) d.kind = Dimension::Kind::Param; d.set_param(read_string(c, r, "dim_param")); d.value = 0; break;
+        case 1: ONNXIMPORT_EXPECT(r, Varint) d.set_value(read_int64(r)); break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) d.set_param(read_string(c, r, "dim_param")); break;
         case 3:
             ONNXIMPORT_EXPECT(r, Len)
             set_dim_denotation(c, t, static_cast<size_t>(&d - t.shape.data()), read_string(c, r, "denotation"));
