@@ -21,6 +21,7 @@
 #ifdef GAUNTLET_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
+#include <valgrind/memcheck.h>
 
 #include <cstdint>
 #include <sstream>
@@ -61,6 +62,19 @@ std::string dump_of(const Model& m) {
     std::ostringstream out;
     write_dump(m, out);
     return out.str();
+}
+
+/// Whether memcheck counts the bytes of *p as addressable (querying raises no error).
+template <class T>
+bool addressable_under_valgrind(const T* p) {
+    char vbits[sizeof(T)];
+    return VALGRIND_GET_VBITS(p, vbits, sizeof(T)) == 1;
+}
+
+boost::test_tools::assertion_result running_on_valgrind(boost::unit_test::test_unit_id) {
+    boost::test_tools::assertion_result on(RUNNING_ON_VALGRIND != 0);
+    on.message() << "skipped: not running under valgrind (ctest -L valgrind runs it)";
+    return on;
 }
 
 /// Restores the process's block cache limit at the end of a test.
@@ -179,6 +193,25 @@ BOOST_AUTO_TEST_CASE(a_kept_block_reads_as_freed_memory_under_asan) {
     set_block_cache_limit(0);
 }
 #endif
+
+BOOST_AUTO_TEST_CASE(a_kept_block_is_unaddressable_under_valgrind,
+                     *boost::unit_test::precondition(running_on_valgrind)) {
+    // The same for memcheck (block_cache.cpp): a kept block is no access, and one taken
+    // again holds undefined bytes until the import writes them.
+    CacheLimit limit(default_block_cache_limit);
+    const std::string bytes = chain_model(40000);
+    const Node* node = nullptr;
+    {
+        auto m = import_model(bytes, ImportOptions{});
+        node = &m.graph->nodes[20000];  // in a block of 2 MiB or more
+        BOOST_TEST(addressable_under_valgrind(node));
+    }
+    BOOST_TEST(block_cache_size() > 0u);
+    BOOST_TEST(!addressable_under_valgrind(node));
+    auto again = import_model(bytes, ImportOptions{});
+    BOOST_TEST(addressable_under_valgrind(&again.graph->nodes[20000]));
+    set_block_cache_limit(0);
+}
 
 BOOST_AUTO_TEST_CASE(a_model_in_reused_blocks_is_the_model_in_fresh_ones) {
     // Reused blocks hold the last model's bytes, not zeros: every object the importer

@@ -6,6 +6,14 @@
 #include <sanitizer/asan_interface.h>
 #include <sys/mman.h>
 
+// Valgrind's memcheck is told the same as AddressSanitizer (no-ops when not under valgrind).
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#else
+#define VALGRIND_MAKE_MEM_NOACCESS(addr, len) ((void)0)
+#define VALGRIND_MAKE_MEM_UNDEFINED(addr, len) ((void)0)
+#endif
+
 #include <mutex>
 #include <new>
 #include <vector>
@@ -31,6 +39,7 @@ BlockCache& cache() {
 
 void free_large_block(CachedBlock b) noexcept {
     ASAN_UNPOISON_MEMORY_REGION(b.data, b.size);
+    VALGRIND_MAKE_MEM_UNDEFINED(b.data, b.size);
     ::operator delete[](b.data, std::align_val_t{large_block});
 }
 
@@ -48,6 +57,8 @@ CachedBlock take_cached_block(size_t min_size) noexcept {
     c.blocks.erase(best);
     c.bytes -= b.size;
     ASAN_UNPOISON_MEMORY_REGION(b.data, b.size);
+    // Its bytes are an earlier import's: memcheck reports a read of one not written again.
+    VALGRIND_MAKE_MEM_UNDEFINED(b.data, b.size);
     return b;
 }
 
@@ -64,6 +75,7 @@ void give_back_block(CachedBlock b, size_t used) noexcept {
     // Under AddressSanitizer a kept block reads as freed memory: a view that outlives its
     // Model is still reported, as it would be had the block gone back to the heap.
     ASAN_POISON_MEMORY_REGION(b.data, b.size);
+    VALGRIND_MAKE_MEM_NOACCESS(b.data, b.size);
     BlockCache& c = cache();
     {
         std::lock_guard lock(c.mutex);
