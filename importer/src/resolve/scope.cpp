@@ -172,11 +172,15 @@ PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name) {
 ValueRef find_input(Scope& s, std::string_view name, const PreparedInput& prepared) {
     if (prepared.value != no_producer) return {&s, prepared.value};
     if (uint32_t v = s.graph.value_index.find(name, prepared.hash); v != ValueIndex::npos) return {&s, v};
-    return find_value(s, name);  // an enclosing graph's, or undefined: rare
+    return find_outside(s, name);  // an enclosing graph's, or undefined: rare
 }
 
 ValueRef find_value(Scope& s, std::string_view name) {
     if (uint32_t v = s.graph.value_index.find(name); v != ValueIndex::npos) return {&s, v};
+    return find_outside(s, name);
+}
+
+ValueRef find_outside(Scope& s, std::string_view name) {
     if (!s.outer) return {};
     if (auto it = s.captured.find(name); it != s.captured.end()) return it->second;
     // Recursion depth is the graph nesting depth, bounded by the reader's nesting limit.

@@ -66,6 +66,9 @@ void define_values(Context& c, Scope& s);
 /// order of first read.
 ValueRef find_value(Scope& s, std::string_view name);
 
+/// find_value for a name s itself does not define.
+ValueRef find_outside(Scope& s, std::string_view name);
+
 /// The value named `name` among those node f - 1 defined, else among those node f + 1
 /// defined, or no_producer: what most nodes read (exporters write nodes in order, some
 /// last to first, and a chain reads its neighbour), found with no hashing and no random
