@@ -4,6 +4,7 @@
 #include <onnximport/error.hpp>
 #include <onnximport/model.hpp>
 
+#include <cstddef>
 #include <random>
 
 namespace onnximport {
@@ -17,6 +18,9 @@ static_assert(sizeof(Dimension) == 16);
 static_assert(sizeof(TypeProto) == 40);
 static_assert(sizeof(ValueInfo) == 72);
 static_assert(sizeof(Value) == 64);
+// What resolution touches of a node and of a value lies in one 64-byte line.
+static_assert(alignof(Node) == 64 && offsetof(Node, has_subgraphs) < 64);
+static_assert(alignof(Value) == 64);
 
 namespace {
 

@@ -253,22 +253,26 @@ struct Attribute {
     const List<TypeProto>& type_protos() const noexcept { return fields ? fields->type_protos : List<TypeProto>::none(); }
 };
 
-struct Node {
+/// Two cache lines: what resolution reads and writes of every node is in the first, so its
+/// walks over a large graph's nodes load one line per node, not two or three.
+struct alignas(64) Node {
     List<std::string_view> inputs;
     List<std::string_view> outputs;
-    std::string_view name;
-    std::string_view op_type;
     std::string_view domain;
-    List<Attribute> attributes;
-    uint64_t offset = 0;
-    DocFields* fields = nullptr;
+
+    // Resolution (spec section 4).
+    int64_t opset_version = 0;  ///< version imported for the node's domain
+    uint32_t file_index = 0;    ///< position in the file; nodes are kept in resolved order
+
     /// An attribute holds a graph (type GRAPH with g, or GRAPHS): set by the reader, so that
     /// resolution looks at the attributes of these nodes only.
     bool has_subgraphs = false;
 
-    // Resolution (spec section 4).
-    uint32_t file_index = 0;    ///< position in the file; nodes are kept in resolved order
-    int64_t opset_version = 0;  ///< version imported for the node's domain
+    std::string_view name;
+    std::string_view op_type;
+    List<Attribute> attributes;
+    uint64_t offset = 0;
+    DocFields* fields = nullptr;
 
     std::string_view overload() const noexcept { return fields ? fields->overload : std::string_view(); }
     std::string_view doc_string() const noexcept { return fields ? fields->doc_string : std::string_view(); }
@@ -277,8 +281,9 @@ struct Node {
     }
 };
 
-/// A value of a graph after resolution.
-struct Value {
+/// A value of a graph after resolution: one cache line (resolution visits a large graph's
+/// values several times, each visit one load).
+struct alignas(64) Value {
     enum class Source : uint8_t { Input, Initializer, SparseInitializer, NodeOutput };
     std::string_view name;
     const TypeProto* type = nullptr;             ///< from declarations, then value_info
