@@ -307,6 +307,10 @@ struct Graph {
     List<ValueInfo> value_info;
     List<StringStringEntry> metadata_props;
     uint64_t offset = 0;
+    /// The inputs and outputs of all nodes, counted by the reader as it reads each node:
+    /// resolution sizes its tables with them instead of walking the nodes once more.
+    uint32_t node_input_count = 0;
+    uint32_t node_output_count = 0;
 
     // Resolution (spec section 4).
     bool resolved = false;

@@ -213,8 +213,11 @@ void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g) {
         switch (r.field()) {
         case 1:
             presize(g.nodes);
-            read_repeated_message(c, r, "node", g.nodes,
-                                  [&](Reader& sub, const uint8_t* at, Node& n) { read_node(c, sub, at, n); });
+            read_repeated_message(c, r, "node", g.nodes, [&](Reader& sub, const uint8_t* at, Node& n) {
+                read_node(c, sub, at, n);
+                g.node_input_count += n.inputs.size();
+                g.node_output_count += n.outputs.size();
+            });
             break;
         case 2: ONNXIMPORT_EXPECT(r, Len) g.name = read_string(c, r, "name"); break;
         case 5:

@@ -84,7 +84,7 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     const uint32_t n = static_cast<uint32_t>(g.nodes.size());
     ReadLists reads(s.scratch);
     reads.begin.reserve(size_t{n} + 1);
-    reads.values.reserve(s.input_count);
+    reads.values.reserve(g.node_input_count);
     std::array<PreparedNode, prepared_nodes> prepared;
     const uint32_t distance = ValueIndex::prefetch_distance;
     for (uint32_t f = 0; f < n && f < distance; ++f) prepare_node(s, f, prepared[f % prepared_nodes]);

@@ -45,12 +45,8 @@ std::string first_definition(const Scope& s, uint32_t v) {
 
 void define_values(Context& c, Scope& s) {
     Graph& g = s.graph;
-    size_t total = g.inputs.size() + g.initializers.size() + g.sparse_initializers.size();
-    s.input_count = 0;
-    for (const Node& n : g.nodes) {
-        total += n.outputs.size();
-        s.input_count += n.inputs.size();
-    }
+    const size_t total =
+        size_t{g.inputs.size()} + g.initializers.size() + g.sparse_initializers.size() + g.node_output_count;
     // Sized once: the table never grows, and the values stay where Value pointers see them.
     Arena& arena = s.storage.arena;
     g.values = {};

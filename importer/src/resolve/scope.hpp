@@ -50,8 +50,6 @@ struct Scope {
     std::unordered_map<std::string_view, ValueRef> captured;
     /// Parallel to graph.captures: where each captured value lives.
     ScratchVector<ValueRef> capture_refs;
-    /// The inputs of all nodes, counted by define_values (it walks the nodes anyway).
-    size_t input_count = 0;
 };
 
 /// Defines the values of s.graph in the spec's order: inputs, initializers (an initializer
