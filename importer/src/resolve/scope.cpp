@@ -142,31 +142,16 @@ void define_values(Context& c, Scope& s) {
     s.node_values.push_back(static_cast<uint32_t>(g.values.size()));
 }
 
-namespace {
-
-/// The value node g's outputs define under `name`, or no_producer. Its non-empty outputs
-/// define the values from node_values[g] on, in order (define_values). The names are read
-/// from the node's outputs, which lie next to the inputs resolution reads anyway, not from
-/// the values.
-uint32_t defined_by(const Scope& s, uint32_t g, std::string_view name) {
-    uint32_t v = s.node_values[g];
-    for (std::string_view out : s.graph.nodes[g].outputs) {
-        if (out.empty()) continue;
-        if (same_name(out, name)) return v;
-        ++v;
-    }
-    return no_producer;
-}
-
-}  // namespace
-
 uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name) {
     // Node outputs define fresh values only (a repeat is refused), so a name equal to one
-    // of them is that value: the index would answer the same.
-    const uint32_t n = static_cast<uint32_t>(s.graph.nodes.size());
+    // of them is that value: the index would answer the same. node_values has one entry
+    // per node and one past the last.
     if (f > 0)
-        if (uint32_t v = defined_by(s, f - 1, name); v != no_producer) return v;
-    if (f + 1 < n) return defined_by(s, f + 1, name);
+        for (uint32_t v = s.node_values[f - 1]; v < s.node_values[f]; ++v)
+            if (same_name(s.graph.values[v].name, name)) return v;
+    if (f + 2 < s.node_values.size())
+        for (uint32_t v = s.node_values[f + 1]; v < s.node_values[f + 2]; ++v)
+            if (same_name(s.graph.values[v].name, name)) return v;
     return no_producer;
 }
 
