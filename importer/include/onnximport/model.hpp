@@ -52,7 +52,7 @@ struct OperatorSetId {
 
 // ---- Types (TypeProto) --------------------------------------------------------------
 
-/// 24 bytes: a graph of 200,000 values with two dimensions each holds 400,000 of them.
+/// 16 bytes: a graph of 200,000 values with two dimensions each holds 400,000 of them.
 struct Dimension {
     enum class Kind : uint8_t { Unknown, Value, Param };
 
