@@ -3,8 +3,7 @@
 // resolved order, each node once. A node reads what its subgraphs capture.
 #include "resolve/graph.hpp"
 
-#include <algorithm>
-#include <utility>
+#include <span>
 
 namespace onnximport::detail {
 
