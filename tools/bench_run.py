@@ -246,7 +246,8 @@ def markdown(res: dict) -> str:
     lines += ["", "protobuf: `onnx::ModelProto::ParseFromArray` alone on bytes already in memory (its read of the "
               "file is in results.json as total_times). python: `onnx.load(path)`, external data loaded. "
               "ours-plain-map: the same import over a mapping without madvise (the \"before\"). "
-              "heap: bytes requested from operator new during the first import of the process (replaced allocator; later ones reuse the arena blocks the first one left, onnximport/memory.hpp).", "",
+              "heap: bytes requested from operator new during the first import of the process (replaced "
+              "allocator; later ones reuse the arena blocks the first one left, onnximport/memory.hpp).", "",
               "| target | measured | met |", "| --- | --- | --- |"]
     for t in res["targets"]:
         lines.append(f"| {t['target']} | {t['value']} | {'yes' if t['met'] else 'NO'} |")

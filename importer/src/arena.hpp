@@ -17,8 +17,8 @@ namespace onnximport::detail {
 class Arena {
 public:
     Arena() = default;
-    /// An arena whose first block is `first_block` bytes (resolution's scratch knows its
-    /// size in advance).
+    /// An arena whose first block is `first_block_size` bytes (resolution's scratch knows
+    /// what it needs in advance).
     explicit Arena(size_t first_block_size) : next_block_(first_block_size) {}
     ~Arena();
     Arena(const Arena&) = delete;

@@ -1,11 +1,11 @@
 // The process-wide cache of large arena blocks. A Model's objects live in arena blocks
 // (importer/src/arena.hpp); when a Model is destroyed, its blocks of 2 MiB and more are kept
-// for the next import instead of going back to the system, up to a limit. Resolution's
-// working memory does the same when resolution ends. A fresh page costs
-// a fault and the kernel's zeroing at first touch: on the 200,000-node bench model, kernel
-// time went from 34-44 to 13-23 ms per import with the cache. Kept blocks are marked
-// MADV_FREE, so under memory pressure the kernel takes their pages back without swapping
-// them; otherwise the next import reuses them.
+// for the next import instead of going back to the system, up to a limit; resolution's
+// working memory does the same when resolution ends. A fresh page costs a fault and the
+// kernel's zeroing at first touch: on the 200,000-node bench model, kernel time went from
+// 34-44 to 13-23 ms per import with the cache. Kept blocks are marked MADV_FREE, so under
+// memory pressure the kernel takes their pages back without swapping them; otherwise the
+// next import reuses them.
 #pragma once
 
 #include <cstddef>

@@ -43,7 +43,7 @@ struct Scope {
     /// Per value of `graph`: the file index of the node that produces it, or no_producer.
     ScratchVector<uint32_t> producer;
     /// Per node (file index) and one past the last: the first of the values its outputs
-    /// define, which are consecutive (find_value's first guess).
+    /// define, which are consecutive (defined_next_to looks there first).
     ScratchVector<uint32_t> node_values;
     /// Outer names already read in this graph. Both the cache that keeps a repeated outer
     /// read from walking the scopes again and the set that keeps Graph::captures unique.
