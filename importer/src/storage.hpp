@@ -49,8 +49,12 @@ struct Storage {
     /// loading external data has nothing to walk the graph for.
     bool has_external_tensors = false;
 
-    /// Every message object and List of the model (arena.hpp).
+    /// Every message object and List of the model (arena.hpp), except the next one's.
     Arena arena;
+    /// The nodes' input and output lists, one after the other in file order with nothing
+    /// between them: resolution walks them node by node three times (define_values, the
+    /// node loop, consumers), and so it reads one stream instead of a line per list.
+    Arena node_edges;
     /// Seed of the value indexes' hash (value_index.hpp): the process's, drawn once (model.cpp).
     uint64_t hash_seed = 0;
 

@@ -172,10 +172,9 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
     // (nodes are the bulk of a large graph; three separate counts cost a sixth of the read).
     uint32_t counts[6] = {};
     r.scan_len_keys(r.cursor(), [&](uint32_t field) { counts[field < 6 ? field : 0]++; });
-    Arena& arena = c.storage.arena;
-    ListAccess::reserve(arena, n.inputs, counts[1]);
-    ListAccess::reserve(arena, n.outputs, counts[2]);
-    ListAccess::reserve(arena, n.attributes, counts[5]);
+    ListAccess::reserve(c.storage.node_edges, n.inputs, counts[1]);
+    ListAccess::reserve(c.storage.node_edges, n.outputs, counts[2]);
+    ListAccess::reserve(c.storage.arena, n.attributes, counts[5]);
     while (r.next()) {
         switch (r.field()) {
         case 1: read_repeated_string(c, r, "input", n.inputs); break;
