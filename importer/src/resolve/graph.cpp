@@ -89,6 +89,7 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     const uint32_t distance = ValueIndex::prefetch_distance;
     for (uint32_t f = 0; f < n && f < distance; ++f) prepare_node(s, f, prepared[f % prepared_nodes]);
     for (uint32_t f = 0; f < n; ++f) {
+        if (f + 2 * distance < n) prefetch_names(g.nodes[f + 2 * distance]);
         if (f + distance < n) prepare_node(s, f + distance, prepared[(f + distance) % prepared_nodes]);
         resolve_node(c, s, opsets, f, prepared[f % prepared_nodes], reads);
     }

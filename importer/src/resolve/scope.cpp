@@ -125,6 +125,7 @@ void define_values(Context& c, Scope& s) {
     s.node_values.reserve(n_nodes + 1);
     for (size_t f = 0; f < n_nodes; ++f) {
         s.node_values.push_back(static_cast<uint32_t>(g.values.size()));
+        if (f + 2 * distance < n_nodes) prefetch_names(g.nodes[f + 2 * distance]);
         if (f + distance < n_nodes) prepare(f + distance);
         const Node& n = g.nodes[f];
         for (size_t k = 0; k < n.outputs.size(); ++k) {
