@@ -39,6 +39,14 @@ public:
         return new (allocate(sizeof(T), alignof(T))) T();
     }
 
+    /// Lengthens the allocation that ends at `end` by n bytes, if it is the latest one and
+    /// its block has room: a list being filled grows without a copy (ListAccess::grow_in_place).
+    bool extend(const void* end, size_t n) noexcept {
+        if (reinterpret_cast<uintptr_t>(end) != cur_ || n > end_ - cur_) return false;
+        cur_ += n;
+        return true;
+    }
+
     /// Bytes obtained from the heap so far (all blocks, used or not), and in how many blocks.
     size_t reserved() const noexcept { return reserved_; }
     size_t block_count() const noexcept { return blocks_.size(); }
@@ -99,6 +107,19 @@ struct ListAccess {
     static T& append(Arena& a, List<T>& l) {
         if (l.size_ == l.capacity_) [[unlikely]]
             reserve(a, l, l.capacity_ ? size_t{l.capacity_} * 2 : 4);
+        return *new (l.data_ + l.size_++) T();
+    }
+
+    /// Appends to a list whose final size is not known, leaving no room unused: while the
+    /// list is the arena's latest allocation (nothing else was placed since it last grew),
+    /// it grows in place by one element; otherwise it moves, doubling. A node's inputs,
+    /// outputs and attributes are filled so, with no scan of the node to count them first.
+    template <class T>
+    static T& append_in_place(Arena& a, List<T>& l) {
+        if (l.size_ == l.capacity_) {
+            if (l.data_ && a.extend(l.data_ + l.capacity_, sizeof(T))) ++l.capacity_;
+            else reserve(a, l, l.capacity_ ? size_t{l.capacity_} * 2 : 1);
+        }
         return *new (l.data_ + l.size_++) T();
     }
 

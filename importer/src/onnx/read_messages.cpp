@@ -168,25 +168,26 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) 
 
 void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
     n.offset = c.offset_of(key_at);
-    // One pass over the node's keys sizes its inputs, outputs and attributes at once
-    // (nodes are the bulk of a large graph; three separate counts cost a sixth of the read).
-    uint32_t counts[6] = {};
-    r.scan_len_keys(r.cursor(), [&](uint32_t field) { counts[field < 6 ? field : 0]++; });
-    ListAccess::reserve(c.storage.node_edges, n.inputs, counts[1]);
-    ListAccess::reserve(c.storage.node_edges, n.outputs, counts[2]);
-    ListAccess::reserve(c.storage.arena, n.attributes, counts[5]);
+    // The inputs and outputs go to an arena of their own (Storage::node_edges); each list,
+    // and the attributes, grow in place as read (ListAccess::append_in_place): no pass
+    // over the node's keys counts them first.
+    Arena& edges = c.storage.node_edges;
     while (r.next()) {
         switch (r.field()) {
-        case 1: read_repeated_string(c, r, "input", n.inputs); break;
-        case 2: read_repeated_string(c, r, "output", n.outputs); break;
+        case 1: ONNXIMPORT_EXPECT(r, Len) ListAccess::append_in_place(edges, n.inputs) = read_string(c, r, "input"); break;
+        case 2: ONNXIMPORT_EXPECT(r, Len) ListAccess::append_in_place(edges, n.outputs) = read_string(c, r, "output"); break;
         case 3: ONNXIMPORT_EXPECT(r, Len) n.name = read_string(c, r, "name"); break;
         case 4: ONNXIMPORT_EXPECT(r, Len) n.op_type = read_string(c, r, "op_type"); break;
-        case 5:
-            read_repeated_message(c, r, "attribute", n.attributes, [&](Reader& sub, const uint8_t* at, Attribute& a) {
+        case 5: {
+            ONNXIMPORT_EXPECT(r, Len)
+            const auto index = static_cast<int64_t>(n.attributes.size());
+            Attribute& a = ListAccess::append_in_place(c.storage.arena, n.attributes);
+            read_message(c, r, "attribute", index, [&](Reader& sub, const uint8_t* at) {
                 read_attribute(c, sub, at, a);
                 if ((a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs) n.has_subgraphs = true;
             });
             break;
+        }
         case 6: ONNXIMPORT_EXPECT(r, Len) fields_of(c, n).doc_string = read_string(c, r, "doc_string"); break;
         case 7: ONNXIMPORT_EXPECT(r, Len) n.domain = read_string(c, r, "domain"); break;
         case 8: ONNXIMPORT_EXPECT(r, Len) fields_of(c, n).overload = read_string(c, r, "overload"); break;
@@ -198,11 +199,11 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
 
 void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g) {
     g.offset = c.offset_of(key_at);
-    // One pass counts nodes, inputs, outputs and value_info (read_node does the same). It
-    // stops before a large payload (Reader::count_len_fields); then each list is counted
-    // at its first occurrence instead. Either way a list is sized at its first occurrence,
-    // so the arena sees the same requests whether or not the weights stopped the scan
-    // (heap use must not depend on the weights' sizes).
+    // One pass counts nodes, inputs, outputs and value_info. It stops before a large
+    // payload (Reader::count_len_fields); then each list is counted at its first
+    // occurrence instead. Either way a list is sized at its first occurrence, so the arena
+    // sees the same requests whether or not the weights stopped the scan (heap use must
+    // not depend on the weights' sizes).
     uint32_t counts[14] = {};
     const bool counted = r.scan_len_keys(r.cursor(), [&](uint32_t field) { counts[field < 14 ? field : 0]++; });
     auto presize = [&](auto& list) {

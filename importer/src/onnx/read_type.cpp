@@ -29,14 +29,17 @@ void read_dimension(Context& c, Reader& r, TypeProto& t, Dimension& d) {
     }
 }
 
+/// The dimensions grow in place (ListAccess::append_in_place): a dimension places nothing
+/// in the arena unless it has a denotation, so no pass over the shape counts them first.
 void read_shape(Context& c, Reader& r, TypeProto& t) {
     while (r.next()) {
-        if (r.field() == 1) {
-            read_repeated_message(c, r, "dim", t.shape,
-                                  [&](Reader& sub, const uint8_t*, Dimension& d) { read_dimension(c, sub, t, d); });
-        } else {
+        if (r.field() != 1 || !r.is(WireType::Len)) {
             r.skip();
+            continue;
         }
+        const auto index = static_cast<int64_t>(t.shape.size());
+        Dimension& d = ListAccess::append_in_place(c.storage.arena, t.shape);
+        read_message(c, r, "dim", index, [&](Reader& sub, const uint8_t*) { read_dimension(c, sub, t, d); });
     }
 }
 
