@@ -42,13 +42,16 @@ inline std::string_view as_view(Reader::Slice s) noexcept {
     return {reinterpret_cast<const char*>(s.begin), static_cast<size_t>(s.size())};
 }
 
+/// The full UTF-8 check of a string that is not all ASCII, and its refusal: out of line,
+/// so that read_string (millions of calls) is a few instructions inlined.
+[[gnu::noinline]] void check_utf8(Context& c, Reader::Slice s, std::string_view field);
+
 /// A string field: valid UTF-8, a view into the input (zero-copy; the input lives as
 /// long as the Model).
-inline std::string_view read_string(Context& c, Reader& r, std::string_view field) {
+[[gnu::always_inline]] inline std::string_view read_string(Context& c, Reader& r, std::string_view field) {
     Reader::Slice s = r.bytes();
     if (!all_ascii(s.begin, s.end)) [[unlikely]]
-        if (const uint8_t* bad = find_invalid_utf8(s.begin, s.end))
-            c.fail(ErrorKind::Malformed, bad, "string field is not valid UTF-8", field);
+        check_utf8(c, s, field);
     return as_view(s);
 }
 
