@@ -2,7 +2,7 @@
 //   gen DIR [--force]        writes the generated models into DIR once (model_gen.cpp)
 //   verify FILE              maps a generated big model and compares every weight
 //   run --importer ours|protobuf --mode map|read|plain-map|parse [--repeat N] [--warmup N]
-//       [--no-resolve] [--no-block-cache] TARGET
+//       [--no-resolve] [--one-thread] [--no-block-cache] TARGET
 //                            imports TARGET (a file, or @LIST: one path per line, loaded one
 //                            after another) warmup+repeat times in this process and prints one
 //                            JSON object: times, resident sizes, heap bytes of the first import.
@@ -40,6 +40,7 @@ struct RunArgs {
     int repeat = 5;
     int warmup = 1;
     bool resolve = true;
+    bool parallel_read = true;  ///< --one-thread: ImportOptions::parallel_read off
     std::vector<std::string> files;
     std::string target;
 };
@@ -102,6 +103,7 @@ std::vector<std::pair<void*, size_t>>& plain_mappings() {
 void ours_one(const RunArgs& a, const std::string& path, Pass& p, bool first, onnximport::Model* keep) {
     onnximport::ImportOptions o;
     o.resolve = a.resolve;
+    o.parallel_read = a.parallel_read;
     o.load_mode = a.mode == "read" ? onnximport::LoadMode::Read : onnximport::LoadMode::Map;
     HeapCounters h0 = heap_counters();
     auto t0 = Clock::now();
@@ -258,7 +260,8 @@ int usage() {
     std::cerr << "usage: gauntlet_bench gen DIR [--force]\n"
                  "       gauntlet_bench verify BIG_MODEL\n"
                  "       gauntlet_bench run --importer ours|protobuf --mode map|read|plain-map|parse\n"
-                 "                          [--repeat N] [--warmup N] [--no-resolve] [--no-block-cache] FILE|@LIST\n";
+                 "                          [--repeat N] [--warmup N] [--no-resolve] [--one-thread]\n"
+                 "                          [--no-block-cache] FILE|@LIST\n";
     return 2;
 }
 
@@ -285,6 +288,7 @@ int main(int argc, char** argv) {
             else if (s == "--repeat" && i + 1 < argc) a.repeat = std::max(1, std::atoi(argv[++i]));
             else if (s == "--warmup" && i + 1 < argc) a.warmup = std::max(0, std::atoi(argv[++i]));
             else if (s == "--no-resolve") a.resolve = false;
+            else if (s == "--one-thread") a.parallel_read = false;
             else if (s == "--no-block-cache") onnximport::set_block_cache_limit(0);
             else if (!s.empty() && s[0] == '-') return usage();
             else a.target = s;

@@ -213,6 +213,24 @@ BOOST_AUTO_TEST_CASE(a_kept_block_is_unaddressable_under_valgrind,
     set_block_cache_limit(0);
 }
 
+BOOST_AUTO_TEST_CASE(a_kept_block_goes_back_to_the_same_kind_of_arena) {
+    CacheLimit limit(default_block_cache_limit);
+    set_block_cache_limit(0);  // empty to begin with
+    set_block_cache_limit(default_block_cache_limit);
+    auto block = [] { return ::operator new[](large_block, std::align_val_t{large_block}); };
+    void* objects = block();
+    void* scratch = block();
+    give_back_block({objects, large_block, BlockUse::Objects}, large_block);
+    give_back_block({scratch, large_block, BlockUse::Scratch}, large_block);
+    const CachedBlock first = take_cached_block(large_block, BlockUse::Scratch);
+    BOOST_TEST(first.data == scratch);  // not the first of the two in the cache
+    const CachedBlock second = take_cached_block(large_block, BlockUse::NodeEdges);
+    BOOST_TEST(second.data == objects);  // none of its use is left: any that fits
+    BOOST_TEST(!take_cached_block(large_block, BlockUse::Objects).data);
+    free_large_block(first);
+    free_large_block(second);
+}
+
 BOOST_AUTO_TEST_CASE(a_model_in_reused_blocks_is_the_model_in_fresh_ones) {
     // Reused blocks hold the last model's bytes, not zeros: every object the importer
     // places must be fully initialized. The dump reads every field.

@@ -11,7 +11,7 @@ namespace onnximport::detail {
 Arena::~Arena() {
     if (!blocks_.empty()) blocks_.back().used = cur_ - reinterpret_cast<uintptr_t>(blocks_.back().data);
     for (const Block& b : blocks_) {
-        if (b.large) give_back_block({b.data, b.size}, b.used);
+        if (b.large) give_back_block({b.data, b.size, use_}, b.used);
         else ::operator delete[](b.data);
     }
 }
@@ -25,7 +25,7 @@ void* Arena::grow(size_t n, size_t align) {
     if (!blocks_.empty()) blocks_.back().used = cur_ - reinterpret_cast<uintptr_t>(blocks_.back().data);
     if (b.large) {
         b.size = (size + large_block - 1) & ~(large_block - 1);
-        if (CachedBlock kept = take_cached_block(b.size); kept.data) {
+        if (CachedBlock kept = take_cached_block(b.size, use_); kept.data) {
             b.data = kept.data;
             b.size = kept.size;
         } else {

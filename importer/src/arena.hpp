@@ -3,6 +3,8 @@
 // by one, and no destructor runs, so only trivially destructible objects go here.
 #pragma once
 
+#include "block_cache.hpp"
+
 #include <onnximport/list.hpp>
 
 #include <cstddef>
@@ -16,10 +18,9 @@ namespace onnximport::detail {
 
 class Arena {
 public:
-    Arena() = default;
-    /// An arena whose first block is `first_block_size` bytes (resolution's scratch knows
-    /// what it needs in advance).
-    explicit Arena(size_t first_block_size) : next_block_(first_block_size) {}
+    /// `first_block_size`: resolution's scratch knows what it needs in advance.
+    explicit Arena(BlockUse use = BlockUse::Objects, size_t first_block_size = first_block)
+        : next_block_(first_block_size), use_(use) {}
     ~Arena();
     Arena(const Arena&) = delete;
     Arena& operator=(const Arena&) = delete;
@@ -70,6 +71,7 @@ private:
     uintptr_t cur_ = 0;
     uintptr_t end_ = 0;
     size_t next_block_ = first_block;
+    BlockUse use_;
     size_t reserved_ = 0;
     std::vector<Block> blocks_;
 };
@@ -126,6 +128,21 @@ struct ListAccess {
     template <class T>
     static void push_back(Arena& a, List<T>& l, const T& v) {
         append(a, l) = v;
+    }
+
+    /// Makes l an empty list over room for n elements at data, which another list owns
+    /// (a helper thread fills it: onnx/parallel_graph.hpp).
+    template <class T>
+    static void room(List<T>& l, T* data, size_t n) noexcept {
+        l.data_ = data;
+        l.size_ = 0;
+        l.capacity_ = static_cast<uint32_t>(n);
+    }
+
+    /// Counts the elements [size, n), which another thread constructed in the list's room.
+    template <class T>
+    static void adopt(List<T>& l, size_t n) noexcept {
+        l.size_ = static_cast<uint32_t>(n);
     }
 
     /// The list over n elements someone else placed in the arena (slices of one array).

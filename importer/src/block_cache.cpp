@@ -43,15 +43,21 @@ void free_large_block(CachedBlock b) noexcept {
     ::operator delete[](b.data, std::align_val_t{large_block});
 }
 
-CachedBlock take_cached_block(size_t min_size) noexcept {
+CachedBlock take_cached_block(size_t min_size, BlockUse use) noexcept {
     BlockCache& c = cache();
     std::lock_guard lock(c.mutex);
-    // The first of the smallest that fit: blocks come back in the order a Model took them,
-    // so importing one model again gives each request the block it had, written as far as
-    // it will be written again (give_back_block drops what lies beyond).
+    // The first of the smallest that fit, of the same use if there is one: blocks come back
+    // in the order a Model took them, so importing one model again gives each request the
+    // block it had, written as far as it will be written again (give_back_block drops what
+    // lies beyond).
     auto best = c.blocks.end();
+    auto better = [&](auto it) {
+        if (best == c.blocks.end()) return true;
+        if ((it->use == use) != (best->use == use)) return it->use == use;
+        return it->size < best->size;
+    };
     for (auto it = c.blocks.begin(); it != c.blocks.end(); ++it)
-        if (it->size >= min_size && (best == c.blocks.end() || it->size < best->size)) best = it;
+        if (it->size >= min_size && better(it)) best = it;
     if (best == c.blocks.end()) return {};
     CachedBlock b = *best;
     c.blocks.erase(best);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace onnximport::detail {
 
@@ -11,14 +12,20 @@ namespace onnximport::detail {
 /// faults), and are kept here between imports.
 inline constexpr size_t large_block = 2u << 20;
 
+/// Which arena a block served. A kept block goes back, preferably, to the same arena in
+/// the next import: importing a model again then writes each block as far as before, where
+/// a block that served a fuller arena would keep pages resident that no one writes again.
+enum class BlockUse : uint8_t { Objects, NodeEdges, HelperObjects, HelperNodeEdges, Scratch };
+
 struct CachedBlock {
     void* data = nullptr;
     size_t size = 0;
+    BlockUse use = BlockUse::Objects;
 };
 
-/// The smallest kept block of at least `min_size` bytes, removed from the cache; a null
-/// block when there is none.
-CachedBlock take_cached_block(size_t min_size) noexcept;
+/// The smallest kept block of at least `min_size` bytes that served `use`, else the smallest
+/// of any use, removed from the cache; a null block when there is none.
+CachedBlock take_cached_block(size_t min_size, BlockUse use) noexcept;
 
 /// Where a destroyed Model's large block goes: kept for a later import if the limit
 /// allows, else freed. Its first `used` bytes were written.

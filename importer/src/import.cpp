@@ -94,6 +94,7 @@ void check_size(const std::string& name, uint64_t size) {
 void read_into(Model& m, const ImportOptions& o, const std::filesystem::path* model_dir) {
     auto& s = m.storage();
     detail::Context c(s, s.input, s.input_size, o.max_nesting, "ModelProto");
+    c.may_split = o.parallel_read;
     detail::Reader r(c, s.input, s.input + s.input_size);
     try {
         detail::read_model(c, r, m);

@@ -54,6 +54,7 @@ void Model::close() noexcept {
     if (s.input_mapping) s.input_mapping->drop_pages();
     for (auto& [path, file] : s.external_files) file->release();
     s.owned_buffers.clear();
+    for (auto& heap : s.helper_heaps) heap->owned_buffers.clear();
 }
 
 std::span<const std::byte> TensorView::bytes() const {

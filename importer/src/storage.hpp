@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,6 +16,22 @@
 #include <vector>
 
 namespace onnximport::detail {
+
+/// A zeroed buffer of n bytes, added to `buffers`.
+inline std::byte* allocate_owned_in(std::vector<std::unique_ptr<std::byte[]>>& buffers, size_t n) {
+    buffers.emplace_back(new std::byte[n ? n : 1]());
+    return buffers.back().get();
+}
+
+/// What a helper thread places the objects it reads in while it reads part of a large
+/// graph's nodes (onnx/parallel_graph.hpp). The Model keeps it (Storage::helper_heaps):
+/// the objects are the graph's.
+struct HelperHeap {
+    Arena arena{BlockUse::HelperObjects};
+    Arena node_edges{BlockUse::HelperNodeEdges};
+    std::vector<std::unique_ptr<std::byte[]>> owned_buffers;
+    bool has_external_tensors = false;
+};
 
 struct Storage {
     std::string source_name;
@@ -54,23 +69,14 @@ struct Storage {
     /// The nodes' input and output lists, one after the other in file order with nothing
     /// between them: resolution walks them node by node three times (define_values, the
     /// node loop, consumers), and so it reads one stream instead of a line per list.
-    Arena node_edges;
+    Arena node_edges{BlockUse::NodeEdges};
+    /// The helper threads' heaps, if a graph was read by more than one thread.
+    std::vector<std::unique_ptr<HelperHeap>> helper_heaps;
     /// Seed of the value indexes' hash (value_index.hpp): the process's, drawn once (model.cpp).
     uint64_t hash_seed = 0;
 
-    /// Copies a string made by the importer (not a view of the input) into the arena.
-    std::string_view keep(std::string_view s) {
-        if (s.empty()) return {};
-        auto* p = static_cast<char*>(arena.allocate(s.size(), 1));
-        std::memcpy(p, s.data(), s.size());
-        return {p, s.size()};
-    }
-
     /// A zeroed owned buffer of n bytes, released with the Model (or by close()).
-    std::byte* allocate_owned(size_t n) {
-        owned_buffers.emplace_back(new std::byte[n ? n : 1]());
-        return owned_buffers.back().get();
-    }
+    std::byte* allocate_owned(size_t n) { return allocate_owned_in(owned_buffers, n); }
 };
 
 }  // namespace onnximport::detail

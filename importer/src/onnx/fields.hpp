@@ -66,8 +66,8 @@ inline void read_repeated_string(Context& c, Reader& r, std::string_view field, 
         r.skip();
         return;
     }
-    if (ListAccess::capacity(list) == 0) ListAccess::reserve(c.storage.arena, list, r.count_len_fields(r.field()));
-    ListAccess::push_back(c.storage.arena, list, read_string(c, r, field));
+    if (ListAccess::capacity(list) == 0) ListAccess::reserve(c.arena, list, r.count_len_fields(r.field()));
+    ListAccess::push_back(c.arena, list, read_string(c, r, field));
 }
 
 /// A repeated int64 field, packed or not, appended to `list`. A packed run is sized from
@@ -77,11 +77,11 @@ inline void read_repeated_int64(Context& c, Reader& r, List<int64_t>& list) {
         Reader::Slice s = r.bytes();
         size_t ends = 0;
         for (const uint8_t* p = s.begin; p < s.end; ++p) ends += *p < 0x80;
-        ListAccess::reserve_more(c.storage.arena, list, ends);
+        ListAccess::reserve_more(c.arena, list, ends);
         Reader packed(c, s.begin, s.end);
-        while (!packed.at_end()) ListAccess::push_back(c.storage.arena, list, static_cast<int64_t>(packed.varint()));
+        while (!packed.at_end()) ListAccess::push_back(c.arena, list, static_cast<int64_t>(packed.varint()));
     } else if (r.is(WireType::Varint)) {
-        ListAccess::push_back(c.storage.arena, list, static_cast<int64_t>(r.varint()));
+        ListAccess::push_back(c.arena, list, static_cast<int64_t>(r.varint()));
     } else {
         r.skip();
     }
@@ -91,7 +91,7 @@ inline void read_repeated_int64(Context& c, Reader& r, List<int64_t>& list) {
 template <class Message>
 auto& fields_of(Context& c, Message& m) {
     using Fields = std::remove_pointer_t<decltype(m.fields)>;
-    if (!m.fields) m.fields = c.storage.arena.make<Fields>();
+    if (!m.fields) m.fields = c.arena.make<Fields>();
     return *m.fields;
 }
 
@@ -183,23 +183,39 @@ void read_model(Context& c, Reader& r, Model& m);
 /// of a mapped model per tensor, and make the heap use depend on the weights' sizes (where
 /// the scan stops). The item is read in place: nothing a nested read does can append to
 /// this same list.
+/// `index_base`: elements of the field that another thread reads (parallel_graph.hpp),
+/// for the index in the field path.
 template <class T, class Read>
-void read_repeated_message(Context& c, Reader& r, std::string_view field, List<T>& list, Read&& read) {
+void read_repeated_message(Context& c, Reader& r, std::string_view field, List<T>& list, Read&& read,
+                           uint32_t index_base = 0) {
     if (!r.is(WireType::Len)) {
         r.skip();
         return;
     }
     if constexpr (!std::is_same_v<T, TensorView>) {
-        if (ListAccess::capacity(list) == 0) ListAccess::reserve(c.storage.arena, list, r.count_len_fields(r.field()));
+        if (ListAccess::capacity(list) == 0) ListAccess::reserve(c.arena, list, r.count_len_fields(r.field()));
     }
-    int64_t index = static_cast<int64_t>(list.size());
-    T& item = ListAccess::append(c.storage.arena, list);
+    const auto index = static_cast<int64_t>(index_base) + static_cast<int64_t>(list.size());
+    T& item = ListAccess::append(c.arena, list);
     read_message(c, r, field, index, [&](Reader& sub, const uint8_t* key_at) { read(sub, key_at, item); });
 }
 
-inline void read_entries(Context& c, Reader& r, std::string_view field, List<StringStringEntry>& list) {
-    read_repeated_message(c, r, field, list,
-                          [&](Reader& sub, const uint8_t*, StringStringEntry& e) { read_entry(c, sub, e); });
+inline void read_entries(Context& c, Reader& r, std::string_view field, List<StringStringEntry>& list,
+                         uint32_t index_base = 0) {
+    read_repeated_message(
+        c, r, field, list, [&](Reader& sub, const uint8_t*, StringStringEntry& e) { read_entry(c, sub, e); }, index_base);
 }
+
+/// What the scan of a GraphProto's keys found (read_graph).
+struct GraphCounts {
+    static constexpr uint32_t fields = 17;  ///< GraphProto's field numbers are below this
+    uint32_t total[fields] = {};            ///< Len keys per field number (0: others)
+    uint32_t before_split[fields] = {};     ///< of those, before the split position
+    uint32_t index_base[fields] = {};       ///< elements read elsewhere before this range
+    bool exact = false;                     ///< the scan got to the end: total is exact
+};
+
+/// Reads the fields of a GraphProto into g, up to the key at `stop` (or the end).
+void read_graph_fields(Context& c, Reader& r, Graph& g, const GraphCounts& counts, const uint8_t* stop);
 
 }  // namespace onnximport::detail

@@ -3,6 +3,10 @@
 // OperatorSetIdProto, StringStringEntryProto, FunctionProto and TrainingInfoProto.
 // Field numbers are those of onnx.proto; unknown fields are skipped.
 #include "onnx/fields.hpp"
+#include "onnx/parallel_graph.hpp"
+
+#include <optional>
+#include <system_error>
 
 namespace onnximport::detail {
 
@@ -54,7 +58,7 @@ bool value_field_required(AttributeType t) {
 /// (singular messages are not merged).
 template <class T, class Read>
 T* read_singular(Context& c, Reader& r, std::string_view field, Read&& read) {
-    T* item = c.storage.arena.make<T>();
+    T* item = c.arena.make<T>();
     read_message(c, r, field, -1, [&](Reader& sub, const uint8_t* at) { read(sub, at, *item); });
     return item;
 }
@@ -92,11 +96,11 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) 
             break;
         case 7: {
             List<float>& floats = fields_of(c, a).floats;
-            read_repeated_fixed32(c, r, [&](uint32_t v) { ListAccess::push_back(c.storage.arena, floats, std::bit_cast<float>(v)); });
+            read_repeated_fixed32(c, r, [&](uint32_t v) { ListAccess::push_back(c.arena, floats, std::bit_cast<float>(v)); });
             break;
         }
         case 8: read_repeated_int64(c, r, fields_of(c, a).ints); break;
-        case 9: ONNXIMPORT_EXPECT(r, Len) ListAccess::push_back(c.storage.arena, fields_of(c, a).strings, read_bytes(r)); break;
+        case 9: ONNXIMPORT_EXPECT(r, Len) ListAccess::push_back(c.arena, fields_of(c, a).strings, read_bytes(r)); break;
         case 10:
             read_repeated_message(c, r, "tensors", fields_of(c, a).tensors,
                                   [&](Reader& sub, const uint8_t* at, TensorView& t) { read_tensor(c, sub, at, t); });
@@ -171,7 +175,7 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
     // The inputs and outputs go to an arena of their own (Storage::node_edges); each list,
     // and the attributes, grow in place as read (ListAccess::append_in_place): no pass
     // over the node's keys counts them first.
-    Arena& edges = c.storage.node_edges;
+    Arena& edges = c.node_edges;
     while (r.next()) {
         switch (r.field()) {
         case 1: ONNXIMPORT_EXPECT(r, Len) ListAccess::append_in_place(edges, n.inputs) = read_string(c, r, "input"); break;
@@ -181,7 +185,7 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
         case 5: {
             ONNXIMPORT_EXPECT(r, Len)
             const auto index = static_cast<int64_t>(n.attributes.size());
-            Attribute& a = ListAccess::append_in_place(c.storage.arena, n.attributes);
+            Attribute& a = ListAccess::append_in_place(c.arena, n.attributes);
             read_message(c, r, "attribute", index, [&](Reader& sub, const uint8_t* at) {
                 read_attribute(c, sub, at, a);
                 if ((a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs) n.has_subgraphs = true;
@@ -197,19 +201,13 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
     }
 }
 
-void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g) {
-    g.offset = c.offset_of(key_at);
-    // One pass counts nodes, inputs, outputs and value_info. It stops before a large
-    // payload (Reader::count_len_fields); then each list is counted at its first
-    // occurrence instead. Either way a list is sized at its first occurrence, so the arena
-    // sees the same requests whether or not the weights stopped the scan (heap use must
-    // not depend on the weights' sizes).
-    uint32_t counts[14] = {};
-    const bool counted = r.scan_len_keys(r.cursor(), [&](uint32_t field) { counts[field < 14 ? field : 0]++; });
+void read_graph_fields(Context& c, Reader& r, Graph& g, const GraphCounts& counts, const uint8_t* stop) {
     auto presize = [&](auto& list) {
-        if (counted && ListAccess::capacity(list) == 0) ListAccess::reserve(c.storage.arena, list, counts[r.field()]);
+        if (counts.exact && ListAccess::capacity(list) == 0) ListAccess::reserve(c.arena, list, counts.total[r.field()]);
     };
+    const uint32_t* base = counts.index_base;
     while (r.next()) {
+        if (r.key_at() == stop) return;  // a helper reads on from here
         switch (r.field()) {
         case 1:
             presize(g.nodes);
@@ -217,37 +215,67 @@ void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g) {
                 read_node(c, sub, at, n);
                 g.node_input_count += n.inputs.size();
                 g.node_output_count += n.outputs.size();
-            });
+            }, base[1]);
             break;
         case 2: ONNXIMPORT_EXPECT(r, Len) g.name = read_string(c, r, "name"); break;
         case 5:
             read_repeated_message(c, r, "initializer", g.initializers,
-                                  [&](Reader& sub, const uint8_t* at, TensorView& t) { read_tensor(c, sub, at, t); });
+                                  [&](Reader& sub, const uint8_t* at, TensorView& t) { read_tensor(c, sub, at, t); }, base[5]);
             break;
         case 10: ONNXIMPORT_EXPECT(r, Len) g.doc_string = read_string(c, r, "doc_string"); break;
         case 11:
             presize(g.inputs);
             read_repeated_message(c, r, "input", g.inputs,
-                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); });
+                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); }, base[11]);
             break;
         case 12:
             presize(g.outputs);
             read_repeated_message(c, r, "output", g.outputs,
-                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); });
+                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); }, base[12]);
             break;
         case 13:
             presize(g.value_info);
             read_repeated_message(c, r, "value_info", g.value_info,
-                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); });
+                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); }, base[13]);
             break;
         case 15:
             read_repeated_message(c, r, "sparse_initializer", g.sparse_initializers,
-                                  [&](Reader& sub, const uint8_t* at, SparseTensor& t) { read_sparse_tensor(c, sub, at, t); });
+                                  [&](Reader& sub, const uint8_t* at, SparseTensor& t) { read_sparse_tensor(c, sub, at, t); }, base[15]);
             break;
-        case 16: read_entries(c, r, "metadata_props", g.metadata_props); break;
+        case 16: read_entries(c, r, "metadata_props", g.metadata_props, base[16]); break;
         default: r.skip();  // quantization_annotation (14) and anything newer
         }
     }
+}
+
+void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g) {
+    g.offset = c.offset_of(key_at);
+    // One pass counts the repeated fields. It stops before a large payload
+    // (Reader::count_len_fields); then each list is counted at its first occurrence
+    // instead. Either way a list is sized at its first occurrence, so the arena sees the
+    // same requests whether or not the weights stopped the scan (heap use must not depend
+    // on the weights' sizes). It also finds the first key past the middle of the bytes,
+    // where a helper thread may take over (parallel_graph.hpp).
+    GraphCounts counts;
+    const uint8_t* const middle = r.cursor() + (r.end() - r.cursor()) / 2;
+    const uint8_t* split = nullptr;
+    counts.exact = r.scan_len_keys(r.cursor(), [&](uint32_t field, const uint8_t* at) {
+        const uint32_t f = field < GraphCounts::fields ? field : 0;
+        counts.total[f]++;
+        if (at < middle) counts.before_split[f]++;
+        else if (!split) split = at;
+    });
+    std::optional<GraphHelper> helper;
+    if (c.may_split && counts.exact && split && counts.total[1] >= min_parallel_nodes) {
+        c.may_split = false;
+        try {
+            helper.emplace(c, g, counts, split, r.end());
+        } catch (const std::system_error&) {
+            helper.reset();  // no thread to be had: this one reads it all
+        }
+    }
+    read_graph_fields(c, r, g, counts, helper ? split : nullptr);
+    if (helper) helper->finish(c, g);
 }
 
 void read_function(Context& c, Reader& r, const uint8_t* key_at, Function& f) {

@@ -67,14 +67,14 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
         case Int32Data: read_repeated_varint(c, r, [&](uint64_t) { count_entry(s, Int32Data, at, 1); }); break;
         case StringData:
             ONNXIMPORT_EXPECT(r, Len)
-            ListAccess::push_back(c.storage.arena, t.strings, read_bytes(r));
+            ListAccess::push_back(c.arena, t.strings, read_bytes(r));
             count_entry(s, StringData, at, 1);
             break;
         case Int64Data: read_repeated_varint(c, r, [&](uint64_t) { count_entry(s, Int64Data, at, 1); }); break;
         // Copied, unlike other strings: a tensor's name sits next to its weights, whose
         // pages the reader releases behind it (Reader::bytes); a view would fault them back
         // in (64 KiB of fault-around each) when resolution reads the name.
-        case 8: ONNXIMPORT_EXPECT(r, Len) t.name = c.storage.keep(read_string(c, r, "name")); break;
+        case 8: ONNXIMPORT_EXPECT(r, Len) t.name = c.keep(read_string(c, r, "name")); break;
         case 9:
             ONNXIMPORT_EXPECT(r, Len)
             s.has_raw = true;
@@ -83,7 +83,7 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
             break;
         case DoubleData: read_repeated_fixed64(c, r, [&](uint64_t) { count_entry(s, DoubleData, at, 1); }); break;
         case Uint64Data: read_repeated_varint(c, r, [&](uint64_t) { count_entry(s, Uint64Data, at, 1); }); break;
-        case 12: ONNXIMPORT_EXPECT(r, Len) t.doc_string = c.storage.keep(read_string(c, r, "doc_string")); break;
+        case 12: ONNXIMPORT_EXPECT(r, Len) t.doc_string = c.keep(read_string(c, r, "doc_string")); break;
         case 13: read_entries(c, r, "external_data", t.external_data); break;
         case 14: ONNXIMPORT_EXPECT(r, Varint) t.data_location = read_int32(r); s.location_at = at; break;
         case 16: read_entries(c, r, "metadata_props", t.metadata_props); break;
@@ -128,8 +128,8 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
                    std::string("external tensor also has ") + typed_field_name(typed_present), typed_field_name(typed_present));
         if (is_string) refuse(c, ErrorKind::InvalidModel, s.location_at, "string tensors cannot be external", "data_location");
         t.source = TensorSource::External;
-        c.storage.has_external_tensors = true;
-        t.field_path = c.storage.keep(c.path_string());
+        c.has_external_tensors = true;
+        t.field_path = c.keep(c.path_string());
         t.set_expected_size(expected, &c.storage);
         return;
     }
@@ -186,7 +186,7 @@ void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t) {
                std::string(typed_field_name(own)) + " gives " + std::to_string(produced) + " bytes, expected " +
                    std::to_string(expected),
                typed_field_name(own));
-    std::byte* out = c.storage.allocate_owned(expected);
+    std::byte* out = c.allocate_owned(expected);
     convert_typed_field(c, s.body.begin, s.body.end, own, t.data_type, out, expected);
     t.source = TensorSource::Typed;
     t.set_bytes(out, expected, &c.storage);

@@ -11,7 +11,7 @@ namespace {
 /// index (the dimensions before it exist, so the list is bounded by the input).
 void set_dim_denotation(Context& c, TypeProto& t, size_t index, std::string_view denotation) {
     List<std::string_view>& denotations = fields_of(c, t).dim_denotations;
-    while (denotations.size() <= index) ListAccess::append(c.storage.arena, denotations);
+    while (denotations.size() <= index) ListAccess::append(c.arena, denotations);
     denotations[index] = denotation;
 }
 
@@ -38,7 +38,7 @@ void read_shape(Context& c, Reader& r, TypeProto& t) {
             continue;
         }
         const auto index = static_cast<int64_t>(t.shape.size());
-        Dimension& d = ListAccess::append_in_place(c.storage.arena, t.shape);
+        Dimension& d = ListAccess::append_in_place(c.arena, t.shape);
         read_message(c, r, "dim", index, [&](Reader& sub, const uint8_t*) { read_dimension(c, sub, t, d); });
     }
 }
@@ -62,7 +62,7 @@ void read_tensor_type(Context& c, Reader& r, TypeProto& t) {
 
 /// Reads a TypeProto-valued field into a fresh arena object.
 const TypeProto* read_inner_type(Context& c, Reader& r, std::string_view field) {
-    TypeProto* inner = c.storage.arena.make<TypeProto>();
+    TypeProto* inner = c.arena.make<TypeProto>();
     read_message(c, r, field, -1, [&](Reader& sub, const uint8_t*) { read_type(c, sub, *inner); });
     return inner;
 }

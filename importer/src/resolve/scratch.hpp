@@ -23,7 +23,7 @@ public:
     /// Sized for a main graph of `nodes` nodes in file order: one block, rounded to whole
     /// large blocks rather than to a power of two so that the scratch and a Model rarely
     /// want the same kept block. Sorting and subgraphs take more blocks as needed.
-    explicit Scratch(size_t nodes) : arena_(first_block_size(nodes)) {}
+    explicit Scratch(size_t nodes) : arena_(BlockUse::Scratch, first_block_size(nodes)) {}
 
 private:
     static size_t first_block_size(size_t nodes) {

@@ -112,12 +112,12 @@ public:
     /// a mapped model, a page each, long before the reader gets there to release them.
     uint64_t count_len_fields(uint32_t field) const noexcept {
         uint64_t n = 0;
-        scan_len_keys(key_at_, [&](uint32_t f) { n += f == field; });
+        scan_len_keys(key_at_, [&](uint32_t f, const uint8_t*) { n += f == field; });
         return n;
     }
 
-    /// Calls on_key(field number) for every key with wire type Len from `from` to the end
-    /// of the range, with count_len_fields' stopping rules. Called before the first next()
+    /// Calls on_key(field number, position of the key) for every key with wire type Len
+    /// from `from` to the end of the range, with count_len_fields' stopping rules. Called before the first next()
     /// with from = cursor(), it sizes all the repeated fields of a message in one pass.
     /// Returns whether it got to the end of the range.
     template <class OnKey>
@@ -127,6 +127,7 @@ public:
             // Each step depends on the length just read: the loads ahead are started here
             // (a prefetch never faults, even past the end of the input).
             __builtin_prefetch(p + 2048);
+            const uint8_t* key_at = p;
             uint64_t key;
             if (!peek_varint(p, key)) return false;
             switch (key & 7) {
@@ -143,7 +144,7 @@ public:
                 uint64_t len;
                 if (!peek_varint(p, len) || len > static_cast<uint64_t>(end_ - p) || len >= release_threshold) return false;
                 p += len;
-                if (key <= 0xFFFFFFFFu) on_key(static_cast<uint32_t>(key >> 3));
+                if (key <= 0xFFFFFFFFu) on_key(static_cast<uint32_t>(key >> 3), key_at);
                 break;
             }
             case 5:
