@@ -3,11 +3,12 @@
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 DATA       ?=
 
-.PHONY: all build deps test test-unit test-asan sweep hostile report fuzz bench coverage clean
+.PHONY: all build deps test test-unit test-asan test-tsan sweep hostile report fuzz bench coverage clean
 
 all: build
 
@@ -20,11 +21,13 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Every test through CTest, then the same suites under ASan+UBSan. Timed checks (label
-# perf) are benchmarks, not tests: `cd build && ctest -L perf` runs them.
+# Every test through CTest, then the same suites under ASan+UBSan, then the unit suites
+# under ThreadSanitizer. Timed checks (label perf) are benchmarks, not tests:
+# `cd build && ctest -L perf` runs them.
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE perf
 	$(MAKE) test-asan
+	$(MAKE) test-tsan
 
 $(ASAN_BUILD)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGAUNTLET_SANITIZE=address,undefined \
@@ -34,6 +37,16 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -L asan
+
+# A graph of 4096 nodes or more is read by two threads (ImportOptions::parallel_read):
+# the unit suites, parallel_read's among them, under ThreadSanitizer (which reports at exit
+# and then fails the run).
+$(TSAN_BUILD)/build.ninja:
+	cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAUNTLET_SANITIZE=thread $(CMAKE_ARGS)
+
+test-tsan: deps $(TSAN_BUILD)/build.ninja
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target unit_tests
+	TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/bin/unit_tests --report_level=short
 
 sweep: build
 	BUILD=$(BUILD) tools/sweep.sh $(DATA)
@@ -82,4 +95,4 @@ coverage: deps
 	tools/coverage.sh
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) build-fuzz build-fuzzcov build-cov
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(BENCH_BUILD) build-fuzz build-fuzzcov build-cov
