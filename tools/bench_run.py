@@ -250,7 +250,7 @@ def markdown(res: dict) -> str:
     lines += ["", "protobuf: `onnx::ModelProto::ParseFromArray` alone on bytes already in memory (its read of the "
               "file is in results.json as total_times). python: `onnx.load(path)`, external data loaded. "
               "ours-plain-map: the same import over a mapping without madvise (the \"before\"). "
-              "ours-map reads a graph with a run of 4096 nodes or more on two threads (ImportOptions::"
+              "ours-map reads a graph of 4096 nodes or more on two threads (ImportOptions::"
               "parallel_read); ours-map-1thread is the same import on one. "
               "heap: bytes requested from operator new during the first import of the process (replaced "
               "allocator; later ones reuse the arena blocks the first one left, onnximport/memory.hpp).", "",

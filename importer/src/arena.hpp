@@ -41,7 +41,7 @@ public:
     }
 
     /// Lengthens the allocation that ends at `end` by n bytes, if it is the latest one and
-    /// its block has room: a list being filled grows without a copy (ListAccess::grow_in_place).
+    /// its block has room: a list being filled grows without a copy (ListAccess::append_in_place).
     bool extend(const void* end, size_t n) noexcept {
         if (reinterpret_cast<uintptr_t>(end) != cur_ || n > end_ - cur_) return false;
         cur_ += n;

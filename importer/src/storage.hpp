@@ -23,8 +23,8 @@ inline std::byte* allocate_owned_in(std::vector<std::unique_ptr<std::byte[]>>& b
     return buffers.back().get();
 }
 
-/// What a helper thread places the objects it reads in while it reads part of a large
-/// graph's nodes (onnx/parallel_graph.hpp). The Model keeps it (Storage::helper_heaps):
+/// What a helper thread places the objects it reads in while it reads the second half of
+/// a large graph (onnx/parallel_graph.hpp). The Model keeps it (Storage::helper_heaps):
 /// the objects are the graph's.
 struct HelperHeap {
     Arena arena{BlockUse::HelperObjects};

@@ -31,9 +31,10 @@ struct ImportOptions {
     /// 1 MiB are read instead of mapped").
     uint64_t map_threshold = 1u << 20;
 
-    /// Read a graph with a run of at least 4096 nodes on two threads: a helper thread reads
-    /// the later part of the run while the calling thread reads the rest (about half of the
-    /// graph's bytes each). The result and any refusal are those of a single-threaded read.
+    /// Read a graph of at least 4096 nodes on two threads: a helper thread reads the second
+    /// half of its bytes while the calling thread reads the first. The result and any
+    /// refusal are those of a single-threaded read. (A graph whose scan stops at a payload
+    /// of 256 KiB or more, as one with inline weights, is read by one thread.)
     bool parallel_read = true;
 
     /// Build the graph proper (spec section 4). Off: only the parsed messages.

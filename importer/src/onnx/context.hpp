@@ -44,8 +44,8 @@ public:
     uint64_t size;
     int max_nesting;
     int depth = 0;
-    /// A graph read may hand part of its nodes to a helper thread (ImportOptions::
-    /// parallel_read); cleared once one has, and in the helper's own context.
+    /// A graph read may hand its second half to a helper thread (ImportOptions::
+    /// parallel_read); cleared once one has, and false in the helper's own context.
     bool may_split = false;
 
     /// A string_view in parts: a trivial type, so that the array below is not written
