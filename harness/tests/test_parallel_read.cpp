@@ -37,8 +37,9 @@ std::string wide_model(const std::set<int>& bad = {}) {
             n.message(5, attr_graph("body", body));
         }
         if (i % 1499 == 0) {
-            WireWriter t;
-            t.int_field(1, 2).int_field(2, 1).bytes_field(8, "c" + std::to_string(i)).float_field(4, 1.5f).float_field(4, -2.0f);
+            WireWriter t;  // dims [2], FLOAT, two float_data values: converted into an owned buffer
+            t.int_field(1, 2).int_field(2, 1).bytes_field(8, "c" + std::to_string(i));
+            t.float_field(4, 1.5f).float_field(4, -2.0f);
             n.message(5, attr_tensor("value", t));
         }
         g.message(1, n);

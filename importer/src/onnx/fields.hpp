@@ -202,8 +202,8 @@ void read_repeated_message(Context& c, Reader& r, std::string_view field, List<T
 
 inline void read_entries(Context& c, Reader& r, std::string_view field, List<StringStringEntry>& list,
                          uint32_t index_base = 0) {
-    read_repeated_message(
-        c, r, field, list, [&](Reader& sub, const uint8_t*, StringStringEntry& e) { read_entry(c, sub, e); }, index_base);
+    auto entry = [&](Reader& sub, const uint8_t*, StringStringEntry& e) { read_entry(c, sub, e); };
+    read_repeated_message(c, r, field, list, entry, index_base);
 }
 
 /// What the scan of a GraphProto's keys found (read_graph).

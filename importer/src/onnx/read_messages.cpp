@@ -206,6 +206,9 @@ void read_graph_fields(Context& c, Reader& r, Graph& g, const GraphCounts& count
         if (counts.exact && ListAccess::capacity(list) == 0) ListAccess::reserve(c.arena, list, counts.total[r.field()]);
     };
     const uint32_t* base = counts.index_base;
+    auto value_info = [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); };
+    auto tensor = [&](Reader& sub, const uint8_t* at, TensorView& t) { read_tensor(c, sub, at, t); };
+    auto sparse_tensor = [&](Reader& sub, const uint8_t* at, SparseTensor& t) { read_sparse_tensor(c, sub, at, t); };
     while (r.next()) {
         if (r.key_at() == stop) return;  // a helper reads on from here
         switch (r.field()) {
@@ -218,30 +221,21 @@ void read_graph_fields(Context& c, Reader& r, Graph& g, const GraphCounts& count
             }, base[1]);
             break;
         case 2: ONNXIMPORT_EXPECT(r, Len) g.name = read_string(c, r, "name"); break;
-        case 5:
-            read_repeated_message(c, r, "initializer", g.initializers,
-                                  [&](Reader& sub, const uint8_t* at, TensorView& t) { read_tensor(c, sub, at, t); }, base[5]);
-            break;
+        case 5: read_repeated_message(c, r, "initializer", g.initializers, tensor, base[5]); break;
         case 10: ONNXIMPORT_EXPECT(r, Len) g.doc_string = read_string(c, r, "doc_string"); break;
         case 11:
             presize(g.inputs);
-            read_repeated_message(c, r, "input", g.inputs,
-                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); }, base[11]);
+            read_repeated_message(c, r, "input", g.inputs, value_info, base[11]);
             break;
         case 12:
             presize(g.outputs);
-            read_repeated_message(c, r, "output", g.outputs,
-                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); }, base[12]);
+            read_repeated_message(c, r, "output", g.outputs, value_info, base[12]);
             break;
         case 13:
             presize(g.value_info);
-            read_repeated_message(c, r, "value_info", g.value_info,
-                                  [&](Reader& sub, const uint8_t* at, ValueInfo& v) { read_value_info(c, sub, at, v); }, base[13]);
+            read_repeated_message(c, r, "value_info", g.value_info, value_info, base[13]);
             break;
-        case 15:
-            read_repeated_message(c, r, "sparse_initializer", g.sparse_initializers,
-                                  [&](Reader& sub, const uint8_t* at, SparseTensor& t) { read_sparse_tensor(c, sub, at, t); }, base[15]);
-            break;
+        case 15: read_repeated_message(c, r, "sparse_initializer", g.sparse_initializers, sparse_tensor, base[15]); break;
         case 16: read_entries(c, r, "metadata_props", g.metadata_props, base[16]); break;
         default: r.skip();  // quantization_annotation (14) and anything newer
         }
