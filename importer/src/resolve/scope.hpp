@@ -76,9 +76,11 @@ uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name);
 /// Starts loading the bytes of the message of node n in the input, where its names are:
 /// resolution compares and hashes them, and by then they have long left the cache.
 inline void prefetch_names(const Node& n) noexcept {
-    const std::string_view first = !n.inputs.empty() ? n.inputs[0] : !n.outputs.empty() ? n.outputs[0] : std::string_view();
-    __builtin_prefetch(first.data());
-    __builtin_prefetch(first.data() + 64);
+    const List<std::string_view>& names = !n.inputs.empty() ? n.inputs : n.outputs;
+    if (names.empty()) return;
+    const auto at = reinterpret_cast<uintptr_t>(names[0].data());  // the next line may lie past the input
+    __builtin_prefetch(reinterpret_cast<const void*>(at));
+    __builtin_prefetch(reinterpret_cast<const void*>(at + 64));
 }
 
 /// An input of node f looked up in two steps: prepare_input a few nodes ahead of its use
