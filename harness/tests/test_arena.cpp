@@ -109,6 +109,21 @@ BOOST_AUTO_TEST_CASE(a_reserved_list_does_not_move_while_it_fills) {
     BOOST_TEST(ListAccess::capacity(l) == 64u);
 }
 
+BOOST_AUTO_TEST_CASE(a_list_filled_in_place_grows_without_moving_until_something_else_is_placed) {
+    Arena a;
+    List<std::string_view> l;
+    ListAccess::append_in_place(a, l) = "a";
+    const auto* first = l.data();
+    for (const char* s : {"b", "c", "d"}) ListAccess::append_in_place(a, l) = s;
+    BOOST_TEST(l.data() == first);  // lengthened where it lies
+    BOOST_TEST(ListAccess::capacity(l) == 4u);  // no room unused
+    a.allocate(1, 1);  // the list is no longer the latest allocation
+    ListAccess::append_in_place(a, l) = "e";
+    BOOST_TEST(l.data() != first);  // moved, doubling
+    BOOST_TEST(ListAccess::capacity(l) == 8u);
+    BOOST_TEST((l.to_vector() == std::vector<std::string_view>{"a", "b", "c", "d", "e"}));
+}
+
 BOOST_AUTO_TEST_CASE(allocations_are_aligned_and_large_blocks_are_huge_page_aligned) {
     Arena a;
     for (size_t align : {1, 2, 4, 8, 16, 64}) {

@@ -58,8 +58,8 @@ inline std::string_view as_view(Reader::Slice s) noexcept {
 /// A bytes field: never decoded, a view into the input.
 inline std::string_view read_bytes(Reader& r) { return as_view(r.bytes()); }
 
-/// A repeated string field: unless the list was sized already (read_node), the first
-/// occurrence sizes it to the occurrences present in the rest of the message, as
+/// A repeated string field (a function's inputs, outputs and attribute names): the first
+/// occurrence sizes the list to the occurrences present in the rest of the message, as
 /// read_repeated_message does.
 inline void read_repeated_string(Context& c, Reader& r, std::string_view field, List<std::string_view>& list) {
     if (!r.is(WireType::Len)) {

@@ -21,8 +21,8 @@ namespace onnximport::detail {
 class Scratch final : public std::pmr::memory_resource {
 public:
     /// Sized for a main graph of `nodes` nodes in file order: one block, rounded to whole
-    /// large blocks rather than to a power of two so that the scratch and a Model rarely
-    /// want the same kept block. Sorting and subgraphs take more blocks as needed.
+    /// large blocks rather than to a power of two (less room unused). Its blocks go back to
+    /// the next import's scratch (BlockUse). Sorting and subgraphs take more as needed.
     explicit Scratch(size_t nodes) : arena_(BlockUse::Scratch, first_block_size(nodes)) {}
 
 private:

@@ -117,8 +117,9 @@ public:
     }
 
     /// Calls on_key(field number, position of the key) for every key with wire type Len
-    /// from `from` to the end of the range, with count_len_fields' stopping rules. Called before the first next()
-    /// with from = cursor(), it sizes all the repeated fields of a message in one pass.
+    /// from `from` to the end of the range, with count_len_fields' stopping rules. Called
+    /// before the first next() with from = cursor(), it sizes all the repeated fields of a
+    /// message in one pass.
     /// Returns whether it got to the end of the range.
     template <class OnKey>
     bool scan_len_keys(const uint8_t* from, OnKey&& on_key) const noexcept {
