@@ -128,7 +128,7 @@ void ours_one(const RunArgs& a, const std::string& path, Pass& p, bool first, on
         p.seconds += s;
         p.total_seconds += s;
         p.input_bytes += m.input_size();
-        if (m.graph) p.payload_bytes += raw_payload(*m.graph);
+        if (m.graph()) p.payload_bytes += raw_payload(*m.graph);
         if (first) {
             HeapCounters h1 = heap_counters();
             p.heap_bytes += h1.bytes - h0.bytes;

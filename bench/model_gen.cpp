@@ -14,7 +14,7 @@
 //   chain-reversed the same chain written in reverse order
 #include "model_gen.hpp"
 
-#include <onnximport/testing/wire_writer.hpp>
+#include <wire_writer.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -379,26 +379,26 @@ struct Compare {
     }
 
     void model(const oi::Model& m, const onnx::ModelProto& r) {
-        eq(m.has_ir_version, r.has_ir_version(), "ir_version present");
-        eq(m.ir_version, r.ir_version(), "ir_version");
-        eq_str(m.producer_name, r.producer_name(), "producer_name");
-        eq_str(m.producer_version, r.producer_version(), "producer_version");
-        eq_str(m.domain, r.domain(), "domain");
-        eq(m.model_version, r.model_version(), "model_version");
-        eq_str(m.doc_string, r.doc_string(), "doc_string");
-        opsets(m.opset_import, r.opset_import());
-        entries(m.metadata_props, r.metadata_props(), "metadata_props");
-        eq(m.graph != nullptr, r.has_graph(), "graph present");
-        if (m.graph) graph(*m.graph, r.graph());
-        each(m.training_info, r.training_info(), "training_info count", [&](const oi::TrainingInfo& t, const auto& rt) {
-            eq(t.initialization != nullptr, rt.has_initialization(), "initialization present");
-            if (t.initialization) graph(*t.initialization, rt.initialization());
-            eq(t.algorithm != nullptr, rt.has_algorithm(), "algorithm present");
-            if (t.algorithm) graph(*t.algorithm, rt.algorithm());
+        eq(m.proto().has_ir_version, r.has_ir_version(), "ir_version present");
+        eq(m.proto().ir_version, r.ir_version(), "ir_version");
+        eq_str(m.proto().producer_name, r.producer_name(), "producer_name");
+        eq_str(m.proto().producer_version, r.producer_version(), "producer_version");
+        eq_str(m.proto().domain, r.domain(), "domain");
+        eq(m.proto().model_version, r.model_version(), "model_version");
+        eq_str(m.proto().doc_string, r.doc_string(), "doc_string");
+        opsets(m.proto().opset_import, r.opset_import());
+        entries(m.proto().metadata_props, r.metadata_props(), "metadata_props");
+        eq(m.graph() != nullptr, r.has_graph(), "graph present");
+        if (m.graph()) graph(*m.graph(), r.graph());
+        each(m.proto().training_info, r.training_info(), "training_info count", [&](const oi::TrainingInfo& t, const auto& rt) {
+            eq(t.initialization() != nullptr, rt.has_initialization(), "initialization present");
+            if (t.initialization()) graph(*t.initialization(), rt.initialization());
+            eq(t.algorithm() != nullptr, rt.has_algorithm(), "algorithm present");
+            if (t.algorithm()) graph(*t.algorithm(), rt.algorithm());
             entries(t.initialization_binding, rt.initialization_binding(), "initialization_binding");
             entries(t.update_binding, rt.update_binding(), "update_binding");
         });
-        each(m.functions, r.functions(), "functions count", [&](const oi::Function& f, const auto& rf) {
+        each(m.proto().functions, r.functions(), "functions count", [&](const oi::Function& f, const auto& rf) {
             eq_str(f.name, rf.name(), "function name");
             eq_str(f.domain, rf.domain(), "function domain");
             eq_str(f.doc_string, rf.doc_string(), "function doc_string");

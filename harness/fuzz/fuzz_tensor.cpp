@@ -11,8 +11,9 @@
 //    string_data) imports to identical bytes, so a typed-field conversion and the raw
 //    layout agree.
 #include "fuzz_common.hpp"
+#include "onnx/tensor_alone.hpp"
 
-#include <onnximport/testing/wire_writer.hpp>
+#include <wire_writer.hpp>
 
 #include <cstring>
 #include <span>
@@ -34,8 +35,8 @@ void round_trip(const onnximport::TensorView& t) {
     }
     const std::string& enc = w.str();
     try {
-        Model back = import_tensor_bytes({reinterpret_cast<const uint8_t*>(enc.data()), enc.size()}, "round-trip");
-        const TensorView& u = back.graph->initializers.at(0);
+        Model back = onnximport::detail::import_tensor_bytes({reinterpret_cast<const uint8_t*>(enc.data()), enc.size()}, "round-trip");
+        const TensorView& u = back.graph()->initializers.at(0);
         GAUNTLET_CHECK(u.dims == t.dims && u.data_type == t.data_type, "round trip changed dims or type");
         GAUNTLET_CHECK(u.element_count == t.element_count && u.byte_size() == t.byte_size(), "round trip size");
         auto a = t.bytes(), b = u.bytes();
@@ -53,9 +54,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace onnximport;
     using namespace gauntlet_fuzz;
     try {
-        Model m = import_tensor_bytes({data, size}, name);
-        GAUNTLET_CHECK(m.graph && m.graph->initializers.size() == 1, "one tensor");
-        const TensorView& t = m.graph->initializers[0];
+        Model m = onnximport::detail::import_tensor_bytes({data, size}, name);
+        GAUNTLET_CHECK(m.graph() && m.graph()->initializers.size() == 1, "one tensor");
+        const TensorView& t = m.graph()->initializers[0];
         GAUNTLET_CHECK(is_known_data_type(t.data_type), std::to_string(t.data_type));
         (void)walk_tensor(t);
         if (t.source == TensorSource::Raw && t.byte_size() > 0) {

@@ -14,9 +14,10 @@
 //  - every payload's UTF-8 verdict: the first byte of the first ill-formed sequence
 //    (Unicode Table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF).
 // Every refusal is Malformed with an offset inside the input.
-#include "fuzz_common.hpp"
+#include "fuzz_check.hpp"
 
-#include "onnx/fields.hpp"
+#include "core/refusal.hpp"
+#include "wire/packed.hpp"
 #include "wire/reader.hpp"
 #include "wire/utf8.hpp"
 
@@ -27,9 +28,8 @@
 namespace {
 
 using onnximport::ImportError;
-using onnximport::detail::Context;
 using onnximport::detail::Reader;
-using onnximport::detail::Storage;
+using onnximport::detail::Refusal;
 using namespace gauntlet_fuzz;
 
 constexpr size_t npos = static_cast<size_t>(-1);
@@ -148,14 +148,11 @@ struct WalkBuffers {
 struct Harness {
     const uint8_t* data;
     size_t size;
-    Storage storage;
-    Context ctx{storage, data, size, 128, "fuzz_wire"};
+    Refusal ctx{"fuzz_wire", data, "fuzz_wire"};
     int budget = 2000;  ///< sub-walks per input, to keep executions fast
     WalkBuffers& buf;
 
-    Harness(const uint8_t* d, size_t n, WalkBuffers& b) : data(d), size(n), buf(b) {
-        storage.source_name = "fuzz_wire";
-    }
+    Harness(const uint8_t* d, size_t n, WalkBuffers& b) : data(d), size(n), buf(b) {}
 
     size_t refusal(const ImportError& e) {
         check_error(e, "fuzz_wire", size);
@@ -196,9 +193,9 @@ struct Harness {
         auto push = [&](uint64_t v) { w.fields.push_back(Field{0, 0, v}); };
         try {
             GAUNTLET_CHECK(r.next(), "key vanished");
-            if (width == 0) onnximport::detail::read_repeated_varint(ctx, r, push);
-            else if (width == 4) onnximport::detail::read_repeated_fixed32(ctx, r, push);
-            else onnximport::detail::read_repeated_fixed64(ctx, r, push);
+            using onnximport::detail::WireType;
+            if (width == 0) onnximport::detail::read_repeated_varint(r, push);
+            else onnximport::detail::read_repeated_fixed(r, width == 4 ? WireType::Fixed32 : WireType::Fixed64, push);
         } catch (const ImportError& e) {
             w.error_at = refusal(e);
         }

@@ -3,8 +3,9 @@
 #pragma once
 
 #include <onnximport/import.hpp>
-#include <onnximport/testing/onnx_builders.hpp>
-#include <onnximport/testing/wire_writer.hpp>
+#include <onnx_builders.hpp>
+#include "onnx/tensor_alone.hpp"
+#include <wire_writer.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -33,21 +34,13 @@ inline ImportOptions parse_only() {
     return o;
 }
 
-/// A Model with its own copy of the bytes it was imported from: they are used in place
-/// (strings are views into them), so they must live as long as the Model. Hold it with
-/// `auto`: converting it to a plain Model would drop the bytes.
-struct TestModel : Model {
-    TestModel(std::shared_ptr<const std::string> input, Model m) : Model(std::move(m)), bytes(std::move(input)) {}
-    std::shared_ptr<const std::string> bytes;
-};
-
-inline TestModel import_model(const std::string& bytes, ImportOptions o = parse_only()) {
-    auto kept = std::make_shared<const std::string>(bytes);
-    return TestModel(kept, import_bytes(span_of(*kept), "test.onnx", o));
+/// The Model owns a copy of the bytes (import_bytes of a vector).
+inline std::vector<uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
+inline Model import_model(const std::string& bytes, ImportOptions o = parse_only()) {
+    return import_bytes(bytes_of(bytes), "test.onnx", o);
 }
-inline TestModel import_tensor(const std::string& bytes, ImportOptions o = parse_only()) {
-    auto kept = std::make_shared<const std::string>(bytes);
-    return TestModel(kept, import_tensor_bytes(span_of(*kept), "tensor.pb", o));
+inline Model import_tensor(const std::string& bytes, ImportOptions o = parse_only()) {
+    return onnximport::detail::import_tensor_bytes(bytes_of(bytes), "tensor.pb", o);
 }
 
 /// Runs f, which must throw an ImportError; returns it so a test can check more.

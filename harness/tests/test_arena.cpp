@@ -2,11 +2,11 @@
 // itself"): the arena, the Lists filled from it, and what an import asks of the heap.
 #include "core_support.hpp"
 
-#include "arena.hpp"
-#include "storage.hpp"
+#include "core/arena.hpp"
+#include "model/access.hpp"
 
 #include <onnximport/dump.hpp>
-#include <onnximport/memory.hpp>
+#include <onnximport/workspace.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -77,12 +77,13 @@ boost::test_tools::assertion_result running_on_valgrind(boost::unit_test::test_u
     return on;
 }
 
-/// Restores the process's block cache limit at the end of a test.
-struct CacheLimit {
-    explicit CacheLimit(size_t bytes) : previous(set_block_cache_limit(bytes)) {}
-    ~CacheLimit() { set_block_cache_limit(previous); }
-    size_t previous;
-};
+const Arena& arena_of(Model& m) { return onnximport::detail::ModelAccess::storage(m).arena; }
+
+ImportOptions with(Workspace& ws) {
+    ImportOptions o;
+    o.workspace = &ws;
+    return o;
+}
 
 }  // namespace
 
@@ -141,9 +142,9 @@ BOOST_AUTO_TEST_CASE(blocks_grow_geometrically_with_the_graph) {
     // allocation), and arena bytes within a small factor of the input size.
     auto small = import_model(chain_model(1000), ImportOptions{});
     auto large = import_model(chain_model(16000), ImportOptions{});
-    const Arena& s = small.storage().arena;
-    const Arena& l = large.storage().arena;
-    BOOST_TEST(large.graph->nodes.size() == 16000u);
+    const Arena& s = arena_of(small);
+    const Arena& l = arena_of(large);
+    BOOST_TEST(large.graph()->nodes.size() == 16000u);
     BOOST_TEST(l.block_count() <= s.block_count() + 5);
     BOOST_TEST(l.reserved() <= 16 * large.input_size());
 }
@@ -159,89 +160,99 @@ BOOST_AUTO_TEST_CASE(a_packed_field_repeated_many_times_grows_its_list_geometric
     WireWriter g = minimal_graph();
     g.message(5, t);
     auto m = import_model(model(g).str(), ImportOptions{});
-    BOOST_TEST(m.graph->initializers.at(0).dims.size() == 20000u);
-    BOOST_TEST(m.storage().arena.reserved() <= 32 * m.input_size());
+    BOOST_TEST(m.graph()->initializers.at(0).dims.size() == 20000u);
+    BOOST_TEST(arena_of(m).reserved() <= 32 * m.input_size());
 }
 
-BOOST_AUTO_TEST_CASE(large_blocks_are_kept_for_the_next_import_up_to_the_limit) {
-    CacheLimit limit(0);  // empty to begin with
-    set_block_cache_limit(default_block_cache_limit);
+BOOST_AUTO_TEST_CASE(without_a_workspace_an_import_keeps_nothing_after_its_model) {
+    // Nothing outlives the Model: a fresh Workspace sees no block from an import without it.
+    { auto m = import_model(chain_model(40000), ImportOptions{}); }
+    Workspace ws;
+    BOOST_TEST(ws.kept_bytes() == 0u);
+    { auto m = import_model(chain_model(40000), with(ws)); }
+    BOOST_TEST(ws.kept_bytes() > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_workspace_keeps_large_blocks_for_the_next_import_up_to_its_limit) {
+    Workspace ws;
     const std::string bytes = chain_model(40000);  // an arena of several MiB
     size_t reserved = 0, scratch = 0;
     {
-        auto m = import_model(bytes, ImportOptions{});
-        reserved = m.storage().arena.reserved();
-        // While the Model lives, the cache holds what resolution worked in (resolve/scratch.hpp).
-        scratch = block_cache_size();
+        auto m = import_model(bytes, with(ws));
+        reserved = arena_of(m).reserved();
+        // While the Model lives, the workspace holds what resolution worked in (resolve/scratch.hpp).
+        scratch = ws.kept_bytes();
         BOOST_TEST(scratch > 0u);
     }
-    const size_t kept = block_cache_size();
+    const size_t kept = ws.kept_bytes();
     BOOST_TEST(kept > scratch);
     BOOST_TEST(kept <= reserved + scratch);
     {
-        auto again = import_model(bytes, ImportOptions{});
-        BOOST_TEST(block_cache_size() == scratch);  // the same model takes every block it left
-        BOOST_TEST(again.storage().arena.reserved() == reserved);
+        auto again = import_model(bytes, with(ws));
+        BOOST_TEST(ws.kept_bytes() == scratch);  // the same model takes every block it left
+        BOOST_TEST(arena_of(again).reserved() == reserved);
     }
-    BOOST_TEST(block_cache_size() == kept);
-    set_block_cache_limit(kept - 1);  // lowering the limit frees what is beyond it
-    BOOST_TEST(block_cache_size() < kept);
-    set_block_cache_limit(0);
-    BOOST_TEST(block_cache_size() == 0u);
-    { auto m = import_model(bytes, ImportOptions{}); }
-    BOOST_TEST(block_cache_size() == 0u);  // with no room, blocks are freed
+    BOOST_TEST(ws.kept_bytes() == kept);
+    Workspace small(kept - 1);  // a lower limit keeps less
+    { auto m = import_model(bytes, with(small)); }
+    BOOST_TEST(small.kept_bytes() < kept);
+    Workspace none(0);
+    { auto m = import_model(bytes, with(none)); }
+    BOOST_TEST(none.kept_bytes() == 0u);  // with no room, blocks are freed
+}
+
+BOOST_AUTO_TEST_CASE(a_model_may_outlive_its_workspace) {
+    auto ws = std::make_unique<Workspace>();
+    auto m = import_model(chain_model(40000), with(*ws));
+    ws.reset();  // the pool lives on with the Model
+    BOOST_TEST(m.graph()->nodes.size() == 40000u);
 }
 
 #ifdef GAUNTLET_ASAN
 BOOST_AUTO_TEST_CASE(a_kept_block_reads_as_freed_memory_under_asan) {
     // A view into a destroyed Model must still be caught by AddressSanitizer although its
-    // block is kept for the next import (block_cache.cpp poisons it).
-    CacheLimit limit(default_block_cache_limit);
+    // block is kept for the next import (blocks.cpp poisons it).
+    Workspace ws;
     const void* node = nullptr;
     {
-        auto m = import_model(chain_model(40000), ImportOptions{});
-        node = &m.graph->nodes[20000];  // in a block of 2 MiB or more
+        auto m = import_model(chain_model(40000), with(ws));
+        node = &m.graph()->nodes[20000];  // in a block of 2 MiB or more
         BOOST_TEST(!__asan_address_is_poisoned(node));
     }
-    BOOST_TEST(block_cache_size() > 0u);
+    BOOST_TEST(ws.kept_bytes() > 0u);
     BOOST_TEST(__asan_address_is_poisoned(node));
-    set_block_cache_limit(0);
 }
 #endif
 
 BOOST_AUTO_TEST_CASE(a_kept_block_is_unaddressable_under_valgrind,
                      *boost::unit_test::precondition(running_on_valgrind)) {
-    // The same for memcheck (block_cache.cpp): a kept block is no access, and one taken
+    // The same for memcheck (blocks.cpp): a kept block is no access, and one taken
     // again holds undefined bytes until the import writes them.
-    CacheLimit limit(default_block_cache_limit);
+    Workspace ws;
     const std::string bytes = chain_model(40000);
     const Node* node = nullptr;
     {
-        auto m = import_model(bytes, ImportOptions{});
-        node = &m.graph->nodes[20000];  // in a block of 2 MiB or more
+        auto m = import_model(bytes, with(ws));
+        node = &m.graph()->nodes[20000];  // in a block of 2 MiB or more
         BOOST_TEST(addressable_under_valgrind(node));
     }
-    BOOST_TEST(block_cache_size() > 0u);
+    BOOST_TEST(ws.kept_bytes() > 0u);
     BOOST_TEST(!addressable_under_valgrind(node));
-    auto again = import_model(bytes, ImportOptions{});
-    BOOST_TEST(addressable_under_valgrind(&again.graph->nodes[20000]));
-    set_block_cache_limit(0);
+    auto again = import_model(bytes, with(ws));
+    BOOST_TEST(addressable_under_valgrind(&again.graph()->nodes[20000]));
 }
 
 BOOST_AUTO_TEST_CASE(a_kept_block_goes_back_to_the_same_kind_of_arena) {
-    CacheLimit limit(default_block_cache_limit);
-    set_block_cache_limit(0);  // empty to begin with
-    set_block_cache_limit(default_block_cache_limit);
-    auto block = [] { return ::operator new[](large_block, std::align_val_t{large_block}); };
-    void* objects = block();
-    void* scratch = block();
-    give_back_block({objects, large_block, BlockUse::Objects}, large_block);
-    give_back_block({scratch, large_block, BlockUse::Scratch}, large_block);
-    const CachedBlock first = take_cached_block(large_block, BlockUse::Scratch);
-    BOOST_TEST(first.data == scratch);  // not the first of the two in the cache
-    const CachedBlock second = take_cached_block(large_block, BlockUse::NodeEdges);
-    BOOST_TEST(second.data == objects);  // none of its use is left: any that fits
-    BOOST_TEST(!take_cached_block(large_block, BlockUse::Objects).data);
+    BlockPool pool(size_t{64} << 20);
+    const LargeBlock objects = allocate_large_block(large_block, BlockUse::Objects);
+    const LargeBlock scratch = allocate_large_block(large_block, BlockUse::Scratch);
+    pool.give_back(objects, large_block);
+    pool.give_back(scratch, large_block);
+    const LargeBlock first = pool.take(large_block, BlockUse::Scratch);
+    BOOST_TEST(first.data == scratch.data);  // not the first of the two in the pool
+    const LargeBlock second = pool.take(large_block, BlockUse::NodeEdges);
+    BOOST_TEST(second.data == objects.data);  // none of its use is left: any that fits
+    BOOST_TEST(!pool.take(large_block, BlockUse::Objects).data);
     free_large_block(first);
     free_large_block(second);
 }
@@ -249,19 +260,18 @@ BOOST_AUTO_TEST_CASE(a_kept_block_goes_back_to_the_same_kind_of_arena) {
 BOOST_AUTO_TEST_CASE(a_model_in_reused_blocks_is_the_model_in_fresh_ones) {
     // Reused blocks hold the last model's bytes, not zeros: every object the importer
     // places must be fully initialized. The dump reads every field.
-    CacheLimit limit(0);
     const std::string bytes = gemm_model(20000);
     std::string fresh;
     {
         auto m = import_model(bytes, ImportOptions{});
         fresh = dump_of(m);
     }
-    set_block_cache_limit(default_block_cache_limit);
-    { auto filler = import_model(chain_model(60000), ImportOptions{}); }
-    const size_t kept = block_cache_size();
+    Workspace ws;
+    { auto filler = import_model(chain_model(60000), with(ws)); }
+    const size_t kept = ws.kept_bytes();
     BOOST_TEST(kept > 0u);
-    auto reused = import_model(bytes, ImportOptions{});
-    BOOST_TEST(block_cache_size() < kept);  // it took blocks the chain wrote
+    auto reused = import_model(bytes, with(ws));
+    BOOST_TEST(ws.kept_bytes() < kept);  // it took blocks the chain wrote
     BOOST_TEST((dump_of(reused) == fresh));
 }
 

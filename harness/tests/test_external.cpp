@@ -9,7 +9,7 @@
 #include "external/external_data.hpp"
 #include "external/location.hpp"
 #include "external/safe_open.hpp"
-#include "storage.hpp"
+#include "model/access.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -40,7 +40,7 @@ inline std::ostream& operator<<(std::ostream& os, OpenOutcome::Status s) {
 
 using namespace core_test;
 namespace fs = std::filesystem;
-using onnximport::detail::OpenMethod;
+using onnximport::ExternalOpen;
 using onnximport::detail::OpenOutcome;
 
 namespace {
@@ -74,11 +74,19 @@ std::string model_with(const Entries& entries) { return model_of({external_tenso
 
 const std::string data16 = "0123456789abcdef";
 
+/// How the tests below open and load external files (both_ways, MapGuard set them).
+ExternalOpen test_open_method = ExternalOpen::Auto;
+bool test_map_files = true;
+
 ImportOptions loading() {
     ImportOptions o;
     o.resolve = false;  // a test of section 5, not of the resolver
+    o.external_open = test_open_method;
+    o.map_external_files = test_map_files;
     return o;
 }
+
+const onnximport::detail::Storage& storage_of(Model& m) { return onnximport::detail::ModelAccess::storage(m); }
 
 /// A fresh temporary tree per test: root/model (the model and its external data) and
 /// root/outside (a sibling the model must not reach). Removed when the test ends.
@@ -111,7 +119,7 @@ struct Tree {
 
 /// Runs the body with openat2 and then with the walk; restores Auto afterwards.
 struct MethodGuard {
-    ~MethodGuard() { onnximport::detail::set_open_method(OpenMethod::Auto); }
+    ~MethodGuard() { test_open_method = ExternalOpen::Auto; }
 };
 /// Whether this kernel has openat2 at all: the forced-openat2 pass cannot run on a
 /// kernel older than 5.6, under a seccomp filter that refuses it, or under Valgrind 3.19
@@ -129,13 +137,13 @@ bool kernel_has_openat2() {
 template <class F>
 void both_ways(F&& body) {
     MethodGuard guard;
-    for (auto method : {OpenMethod::Openat2, OpenMethod::Walk}) {
-        if (method == OpenMethod::Openat2 && !kernel_has_openat2()) {
+    for (auto method : {ExternalOpen::Openat2, ExternalOpen::Walk}) {
+        if (method == ExternalOpen::Openat2 && !kernel_has_openat2()) {
             BOOST_TEST_MESSAGE("openat2 missing here: the walk only");
             continue;
         }
-        BOOST_TEST_CONTEXT("open method " << (method == OpenMethod::Openat2 ? "openat2" : "walk")) {
-            onnximport::detail::set_open_method(method);
+        BOOST_TEST_CONTEXT("open method " << (method == ExternalOpen::Openat2 ? "openat2" : "walk")) {
+            test_open_method = method;
             body();
         }
     }
@@ -151,9 +159,9 @@ Parsed parsed_initializer(const fs::path& model, size_t index = 0) {
     ImportOptions o = loading();
     o.load_external_data = false;
     Model m = import_file(model, o);
-    const TensorView& t = m.graph->initializers.at(index);
+    const TensorView& t = m.graph()->initializers.at(index);
     BOOST_REQUIRE(t.source == TensorSource::External);
-    return {std::string(t.field_path), t.offset};
+    return {std::string(onnximport::detail::ModelAccess::field_path(t)), t.offset};
 }
 
 /// Imports `model` (a file written into the tree) and asserts the refusal: kind, the
@@ -188,15 +196,15 @@ BOOST_AUTO_TEST_CASE(external_tensor_is_a_view_into_the_mapped_file) {
     auto path = tree.model(model_with({{"location", "w.bin"}, {"offset", "4"}, {"length", "8"}}));
     both_ways([&] {
         Model m = import_file(path, loading());
-        const TensorView& t = m.graph->initializers.at(0);
+        const TensorView& t = m.graph()->initializers.at(0);
         BOOST_TEST((t.source == TensorSource::External));
         BOOST_TEST(text_of(t) == "456789ab");
-        auto& files = m.storage().external_files;
+        auto& files = storage_of(m).external_files;
         BOOST_REQUIRE(files.size() == 1u);
         const auto& file = *files.begin()->second;
         BOOST_REQUIRE(file.data() != nullptr);
         BOOST_TEST(static_cast<const void*>(t.bytes().data()) == static_cast<const void*>(file.data() + 4));
-        BOOST_TEST(file.fd() == -1);  // the descriptor is not kept once mapped
+        BOOST_TEST(!file.has_descriptor());  // the descriptor is not kept once mapped
     });
 }
 
@@ -204,7 +212,7 @@ BOOST_AUTO_TEST_CASE(offset_defaults_to_zero_and_length_to_the_expected_length) 
     Tree tree;
     Tree::write(tree.dir / "w.bin", data16);
     auto path = tree.model(model_with({{"location", "w.bin"}}));
-    both_ways([&] { BOOST_TEST(text_of(import_file(path, loading()).graph->initializers.at(0)) == "01234567"); });
+    both_ways([&] { BOOST_TEST(text_of(import_file(path, loading()).graph()->initializers.at(0)) == "01234567"); });
 }
 
 BOOST_AUTO_TEST_CASE(checksum_and_unknown_keys_are_ignored) {
@@ -212,14 +220,14 @@ BOOST_AUTO_TEST_CASE(checksum_and_unknown_keys_are_ignored) {
     Tree::write(tree.dir / "w.bin", data16);
     auto path = tree.model(model_with(
         {{"checksum", "not-a-hash"}, {"location", "w.bin"}, {"colour", "blue"}, {"checksum", "twice"}, {"offset", "8"}}));
-    both_ways([&] { BOOST_TEST(text_of(import_file(path, loading()).graph->initializers.at(0)) == "89abcdef"); });
+    both_ways([&] { BOOST_TEST(text_of(import_file(path, loading()).graph()->initializers.at(0)) == "89abcdef"); });
 }
 
 BOOST_AUTO_TEST_CASE(leading_zeros_are_still_decimal) {
     Tree tree;
     Tree::write(tree.dir / "w.bin", data16);
     auto path = tree.model(model_with({{"location", "w.bin"}, {"offset", "0008"}, {"length", "08"}}));
-    BOOST_TEST(text_of(import_file(path, loading()).graph->initializers.at(0)) == "89abcdef");
+    BOOST_TEST(text_of(import_file(path, loading()).graph()->initializers.at(0)) == "89abcdef");
 }
 
 BOOST_AUTO_TEST_CASE(missing_location_is_refused) {
@@ -308,9 +316,9 @@ BOOST_AUTO_TEST_CASE(dot_dot_inside_a_name_is_not_a_parent_segment) {
                                      external_tensor("C", {{"location", "./sub//w.."}})}));
     both_ways([&] {
         Model m = import_file(path, loading());
-        BOOST_TEST(text_of(m.graph->initializers.at(0)) == "01234567");
-        BOOST_TEST(text_of(m.graph->initializers.at(1)) == "89abcdef");
-        BOOST_TEST(text_of(m.graph->initializers.at(2)) == "01234567");
+        BOOST_TEST(text_of(m.graph()->initializers.at(0)) == "01234567");
+        BOOST_TEST(text_of(m.graph()->initializers.at(1)) == "89abcdef");
+        BOOST_TEST(text_of(m.graph()->initializers.at(2)) == "01234567");
     });
 }
 
@@ -356,7 +364,7 @@ BOOST_AUTO_TEST_CASE(range_beyond_the_end_of_the_file_is_refused) {
     }
     // Exactly up to the end is fine.
     auto path = tree.model(model_with({{"location", "w.bin"}, {"offset", "8"}}));
-    BOOST_TEST(text_of(import_file(path, loading()).graph->initializers.at(0)) == "89abcdef");
+    BOOST_TEST(text_of(import_file(path, loading()).graph()->initializers.at(0)) == "89abcdef");
 }
 
 BOOST_AUTO_TEST_CASE(offset_plus_length_that_would_wrap_is_refused) {
@@ -375,7 +383,7 @@ BOOST_AUTO_TEST_CASE(zero_element_tensor_in_an_empty_file_is_accepted) {
     auto path = tree.model(model_of({external_tensor("E", {{"location", "empty.bin"}}, {0})}));
     both_ways([&] {
         Model m = import_file(path, loading());
-        const TensorView& t = m.graph->initializers.at(0);
+        const TensorView& t = m.graph()->initializers.at(0);
         BOOST_TEST(t.has_bytes());
         BOOST_TEST(t.bytes().size() == 0u);
     });
@@ -435,11 +443,11 @@ BOOST_AUTO_TEST_CASE(symbolic_links_that_stay_inside_are_accepted) {
                                      external_tensor("C", {{"location", "chain.bin"}, {"offset", "4"}})}));
     both_ways([&] {
         Model m = import_file(path, loading());
-        BOOST_TEST(text_of(m.graph->initializers.at(0)) == "01234567");
-        BOOST_TEST(text_of(m.graph->initializers.at(1)) == "89abcdef");
-        BOOST_TEST(text_of(m.graph->initializers.at(2)) == "456789ab");
+        BOOST_TEST(text_of(m.graph()->initializers.at(0)) == "01234567");
+        BOOST_TEST(text_of(m.graph()->initializers.at(1)) == "89abcdef");
+        BOOST_TEST(text_of(m.graph()->initializers.at(2)) == "456789ab");
         // Three names, one file: one mapping.
-        BOOST_TEST(m.storage().external_files.size() == 1u);
+        BOOST_TEST(storage_of(m).external_files.size() == 1u);
     });
 }
 
@@ -485,7 +493,7 @@ BOOST_AUTO_TEST_CASE(folder_that_is_a_link_is_followed_only_inside) {
     fs::create_directory_symlink("../outside", tree.dir / "escape");
     Tree::write(tree.outside / "w.bin", data16);
     auto ok = tree.model(model_with({{"location", "inside/w.bin"}}));
-    both_ways([&] { BOOST_TEST(text_of(import_file(ok, loading()).graph->initializers.at(0)) == "01234567"); });
+    both_ways([&] { BOOST_TEST(text_of(import_file(ok, loading()).graph()->initializers.at(0)) == "01234567"); });
     auto bad = tree.model(model_with({{"location", "escape/w.bin"}}));
     both_ways([&] { expect_refused(bad, ErrorKind::ExternalData, "'escape/w.bin' leads outside"); });
 }
@@ -501,7 +509,7 @@ BOOST_AUTO_TEST_CASE(external_data_directory_that_is_a_link_is_resolved_first) {
     o.external_data_dir = tree.root / "alias";
     both_ways([&] {
         Model m = import_bytes(span_of(bytes), "bytes.onnx", o);
-        BOOST_TEST(text_of(m.graph->initializers.at(0)) == "01234567");
+        BOOST_TEST(text_of(m.graph()->initializers.at(0)) == "01234567");
     });
     std::string escape = model_with({{"location", "../outside/secret.bin"}});
     BOOST_TEST(to_string(refusal_of([&] { import_bytes(span_of(escape), "bytes.onnx", o); }).kind()) ==
@@ -533,14 +541,14 @@ BOOST_AUTO_TEST_CASE(hard_link_to_a_file_outside_is_indistinguishable_and_accept
         return;
     }
     auto path = tree.model(model_with({{"location", "hard.bin"}}));
-    both_ways([&] { BOOST_TEST(text_of(import_file(path, loading()).graph->initializers.at(0)) == "SECRET-S"); });
+    both_ways([&] { BOOST_TEST(text_of(import_file(path, loading()).graph()->initializers.at(0)) == "SECRET-S"); });
 }
 
 BOOST_AUTO_TEST_CASE(data_file_replaced_by_a_link_before_import_is_refused) {
     Tree tree;
     Tree::write(tree.dir / "w.bin", data16);
     auto path = tree.model(model_with({{"location", "w.bin"}}));
-    BOOST_TEST(text_of(import_file(path, loading()).graph->initializers.at(0)) == "01234567");
+    BOOST_TEST(text_of(import_file(path, loading()).graph()->initializers.at(0)) == "01234567");
     fs::remove(tree.dir / "w.bin");
     fs::create_symlink("../outside/secret.bin", tree.dir / "w.bin");
     both_ways([&] { expect_refused(path, ErrorKind::ExternalData, "'w.bin' leads outside"); });
@@ -554,7 +562,7 @@ BOOST_AUTO_TEST_CASE(safe_open_sees_a_parent_swapped_for_a_link_between_two_call
     both_ways([&] {
         auto dirfd = onnximport::detail::open_directory(tree.dir);
         BOOST_REQUIRE(dirfd.status == OpenOutcome::Status::Opened);
-        auto first = onnximport::detail::open_beneath(dirfd.fd.get(), "sub/w.bin");
+        auto first = onnximport::detail::open_beneath(dirfd.fd.get(), "sub/w.bin", test_open_method);
         BOOST_REQUIRE(first.status == OpenOutcome::Status::Opened);
         BOOST_TEST(S_ISREG(first.st.st_mode));
         BOOST_TEST(first.st.st_size == 16);
@@ -562,7 +570,7 @@ BOOST_AUTO_TEST_CASE(safe_open_sees_a_parent_swapped_for_a_link_between_two_call
         // The race: the parent directory becomes a link to the outside.
         fs::rename(tree.dir / "sub", tree.dir / "sub.old");
         fs::create_directory_symlink("../outside", tree.dir / "sub");
-        auto second = onnximport::detail::open_beneath(dirfd.fd.get(), "sub/w.bin");
+        auto second = onnximport::detail::open_beneath(dirfd.fd.get(), "sub/w.bin", test_open_method);
         BOOST_TEST(second.status == OpenOutcome::Status::Escapes);
         BOOST_TEST(!second.fd);
 
@@ -586,11 +594,11 @@ BOOST_AUTO_TEST_CASE(safe_open_reports_each_refusal_by_status) {
         BOOST_REQUIRE(dirfd.status == OpenOutcome::Status::Opened);
         int fd = dirfd.fd.get();
         using S = OpenOutcome::Status;
-        BOOST_TEST(onnximport::detail::open_beneath(fd, "w.bin").status == S::Opened);
-        BOOST_TEST(onnximport::detail::open_beneath(fd, "absent").status == S::Missing);
-        BOOST_TEST(onnximport::detail::open_beneath(fd, "w.bin/x").status == S::NotADirectory);
-        BOOST_TEST(onnximport::detail::open_beneath(fd, "d").status == S::NotRegular);
-        BOOST_TEST(onnximport::detail::open_beneath(fd, "out").status == S::Escapes);
+        BOOST_TEST(onnximport::detail::open_beneath(fd, "w.bin", test_open_method).status == S::Opened);
+        BOOST_TEST(onnximport::detail::open_beneath(fd, "absent", test_open_method).status == S::Missing);
+        BOOST_TEST(onnximport::detail::open_beneath(fd, "w.bin/x", test_open_method).status == S::NotADirectory);
+        BOOST_TEST(onnximport::detail::open_beneath(fd, "d", test_open_method).status == S::NotRegular);
+        BOOST_TEST(onnximport::detail::open_beneath(fd, "out", test_open_method).status == S::Escapes);
     });
 }
 
@@ -620,7 +628,7 @@ BOOST_AUTO_TEST_CASE(bytes_without_a_directory_are_refused_and_with_one_accepted
     ImportOptions o = loading();
     o.external_data_dir = tree.dir;
     Model m = import_bytes(span_of(bytes), "bytes.onnx", o);
-    BOOST_TEST(text_of(m.graph->initializers.at(0)) == "01234567");
+    BOOST_TEST(text_of(m.graph()->initializers.at(0)) == "01234567");
 }
 
 BOOST_AUTO_TEST_CASE(files_resolve_against_their_directory_unless_told_otherwise) {
@@ -628,10 +636,10 @@ BOOST_AUTO_TEST_CASE(files_resolve_against_their_directory_unless_told_otherwise
     Tree::write(tree.dir / "w.bin", data16);
     Tree::write(tree.outside / "w.bin", "fedcba9876543210");
     auto path = tree.model(model_with({{"location", "w.bin"}}));
-    BOOST_TEST(text_of(import_file(path, loading()).graph->initializers.at(0)) == "01234567");
+    BOOST_TEST(text_of(import_file(path, loading()).graph()->initializers.at(0)) == "01234567");
     ImportOptions o = loading();
     o.external_data_dir = tree.outside;
-    BOOST_TEST(text_of(import_file(path, o).graph->initializers.at(0)) == "fedcba98");
+    BOOST_TEST(text_of(import_file(path, o).graph()->initializers.at(0)) == "fedcba98");
 }
 
 BOOST_AUTO_TEST_CASE(nothing_is_loaded_when_loading_is_off) {
@@ -640,7 +648,7 @@ BOOST_AUTO_TEST_CASE(nothing_is_loaded_when_loading_is_off) {
     ImportOptions o = loading();
     o.load_external_data = false;
     Model m = import_file(path, o);
-    BOOST_TEST(!m.graph->initializers.at(0).has_bytes());
+    BOOST_TEST(!m.graph()->initializers.at(0).has_bytes());
 }
 
 // ---- Mapping (rule 5) ---------------------------------------------------------------
@@ -655,35 +663,35 @@ BOOST_AUTO_TEST_CASE(two_tensors_of_one_file_share_one_mapping) {
                                      external_tensor("D", {{"location", "v.bin"}})}));
     both_ways([&] {
         Model m = import_file(path, loading());
-        BOOST_TEST(m.storage().external_files.size() == 2u);
-        auto a = m.graph->initializers.at(0).bytes();
-        auto b = m.graph->initializers.at(1).bytes();
-        auto c = m.graph->initializers.at(2).bytes();
+        BOOST_TEST(storage_of(m).external_files.size() == 2u);
+        auto a = m.graph()->initializers.at(0).bytes();
+        auto b = m.graph()->initializers.at(1).bytes();
+        auto c = m.graph()->initializers.at(2).bytes();
         BOOST_TEST(b.data() - a.data() == 8);
         BOOST_TEST(c.data() - a.data() == 4);
-        BOOST_TEST(text_of(m.graph->initializers.at(3)) == "01234567");
+        BOOST_TEST(text_of(m.graph()->initializers.at(3)) == "01234567");
     });
 }
 
 BOOST_AUTO_TEST_CASE(without_mapping_only_the_range_is_read) {
     struct MapGuard {
-        ~MapGuard() { onnximport::detail::set_map_external_files(true); }
+        ~MapGuard() { test_map_files = true; }
     } guard;
-    onnximport::detail::set_map_external_files(false);
+    test_map_files = false;
     Tree tree;
     Tree::write(tree.dir / "w.bin", data16);
     auto path = tree.model(model_of({external_tensor("A", {{"location", "w.bin"}, {"offset", "2"}}),
                                      external_tensor("B", {{"location", "w.bin"}, {"offset", "8"}})}));
     both_ways([&] {
         Model m = import_file(path, loading());
-        BOOST_REQUIRE(m.storage().external_files.size() == 1u);
-        const auto& file = *m.storage().external_files.begin()->second;
+        BOOST_REQUIRE(storage_of(m).external_files.size() == 1u);
+        const auto& file = *storage_of(m).external_files.begin()->second;
         BOOST_TEST(file.data() == nullptr);
-        BOOST_TEST(file.fd() == -1);  // ranges were read during the import
-        BOOST_TEST(text_of(m.graph->initializers.at(0)) == "23456789");
-        BOOST_TEST(text_of(m.graph->initializers.at(1)) == "89abcdef");
+        BOOST_TEST(!file.has_descriptor());  // ranges were read during the import
+        BOOST_TEST(text_of(m.graph()->initializers.at(0)) == "23456789");
+        BOOST_TEST(text_of(m.graph()->initializers.at(1)) == "89abcdef");
         m.close();
-        BOOST_TEST(to_string(refusal_of([&] { (void)m.graph->initializers.at(0).bytes(); }).kind()) ==
+        BOOST_TEST(to_string(refusal_of([&] { (void)m.graph()->initializers.at(0).bytes(); }).kind()) ==
                    to_string(ErrorKind::Io));
     });
 }
@@ -693,11 +701,11 @@ BOOST_AUTO_TEST_CASE(reading_after_close_is_io) {
     Tree::write(tree.dir / "w.bin", data16);
     auto path = tree.model(model_with({{"location", "w.bin"}}));
     Model m = import_file(path, loading());
-    BOOST_TEST(text_of(m.graph->initializers.at(0)) == "01234567");
+    BOOST_TEST(text_of(m.graph()->initializers.at(0)) == "01234567");
     m.close();
-    ImportError e = refusal_of([&] { (void)m.graph->initializers.at(0).bytes(); });
+    ImportError e = refusal_of([&] { (void)m.graph()->initializers.at(0).bytes(); });
     BOOST_TEST(to_string(e.kind()) == to_string(ErrorKind::Io));
-    BOOST_TEST(m.storage().external_files.begin()->second->data() == nullptr);
+    BOOST_TEST(storage_of(m).external_files.begin()->second->data() == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(descriptor_exhaustion_is_io_not_a_refusal) {
@@ -758,17 +766,17 @@ BOOST_AUTO_TEST_CASE(external_tensors_are_loaded_wherever_they_appear) {
     auto path = tree.model(bytes);
     both_ways([&] {
         Model m = import_file(path, loading());
-        const Node& n = m.graph->nodes.at(0);
+        const Node& n = m.graph()->nodes.at(0);
         BOOST_TEST(text_of(*n.attributes.at(0).t()) == "456789ab");
         BOOST_TEST(text_of(n.attributes.at(1).tensors().at(0)) == "6789abcd");
         BOOST_TEST(text_of(n.attributes.at(2).sparse_tensor()->values) == "01234567");
         BOOST_TEST(text_of(n.attributes.at(2).sparse_tensor()->indices) == "89abcdef");
         BOOST_TEST(text_of(n.attributes.at(3).g()->initializers.at(0)) == "23456789");
-        BOOST_TEST(text_of(m.graph->sparse_initializers.at(0).values) == "01234567");
-        BOOST_TEST(text_of(m.graph->sparse_initializers.at(0).indices) == "89abcdef");
-        BOOST_TEST(text_of(*m.functions.at(0).nodes.at(0).attributes.at(0).t()) == "12345678");
-        BOOST_TEST(text_of(m.training_info.at(0).initialization->initializers.at(0)) == "3456789a");
-        BOOST_TEST(m.storage().external_files.size() == 1u);
+        BOOST_TEST(text_of(m.graph()->sparse_initializers.at(0).values) == "01234567");
+        BOOST_TEST(text_of(m.graph()->sparse_initializers.at(0).indices) == "89abcdef");
+        BOOST_TEST(text_of(*m.proto().functions.at(0).nodes.at(0).attributes.at(0).t()) == "12345678");
+        BOOST_TEST(text_of(m.proto().training_info.at(0).initialization()->initializers.at(0)) == "3456789a");
+        BOOST_TEST(storage_of(m).external_files.size() == 1u);
     });
 }
 
@@ -783,12 +791,12 @@ BOOST_AUTO_TEST_CASE(refusal_in_a_subgraph_names_the_subgraph_tensor) {
     ImportOptions parse = loading();
     parse.load_external_data = false;
     Model parsed = import_file(path, parse);
-    const TensorView& t = parsed.graph->nodes.at(0).attributes.at(0).g()->initializers.at(0);
-    BOOST_TEST(t.field_path == "ModelProto.graph.node[0].attribute[0].g.initializer[0]");
+    const TensorView& t = parsed.graph()->nodes.at(0).attributes.at(0).g()->initializers.at(0);
+    BOOST_TEST(onnximport::detail::ModelAccess::field_path(t) == "ModelProto.graph.node[0].attribute[0].g.initializer[0]");
 
     ImportError e = refusal_of([&] { import_file(path, loading()); });
     BOOST_TEST(to_string(e.kind()) == to_string(ErrorKind::ExternalData));
-    BOOST_TEST(e.field_path() == std::string(t.field_path) + ".external_data");
+    BOOST_TEST(e.field_path() == std::string(onnximport::detail::ModelAccess::field_path(t)) + ".external_data");
     BOOST_TEST(e.offset().value_or(0) == t.offset);
     BOOST_TEST(e.message().find("'../outside/secret.bin'") != std::string::npos);
 }
@@ -798,10 +806,10 @@ BOOST_AUTO_TEST_CASE(environment_switch_selects_the_walk) {
     // must mean the walk. Without the variable Auto is openat2 on any kernel >= 5.6.
     const char* v = std::getenv("ONNXIMPORT_NO_OPENAT2");
     if (v && *v && std::strcmp(v, "0") != 0)
-        BOOST_TEST((onnximport::detail::effective_open_method() == OpenMethod::Walk));
+        BOOST_TEST((onnximport::detail::effective_open_method(ExternalOpen::Auto) == ExternalOpen::Walk));
     else
         BOOST_TEST_MESSAGE("ONNXIMPORT_NO_OPENAT2 not set; Auto uses "
-                           << (onnximport::detail::effective_open_method() == OpenMethod::Walk ? "the walk" : "openat2"));
+                           << (onnximport::detail::effective_open_method(ExternalOpen::Auto) == ExternalOpen::Walk ? "the walk" : "openat2"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

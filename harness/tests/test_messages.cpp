@@ -52,14 +52,14 @@ const std::array<ValueField, 14>& value_fields() {
     return fields;
 }
 
-const Attribute& only_attribute(const Model& m) { return m.graph->nodes.at(0).attributes.at(0); }
+const Attribute& only_attribute(const Model& m) { return m.graph()->nodes.at(0).attributes.at(0); }
 
 /// A model with one graph input "x" of the given TypeProto bytes.
 std::string model_with_input_type(const WireWriter& type) {
     WireWriter vi = WireWriter().bytes_field(1, "x").message(2, type);
     return model_graph_last(WireWriter().message(11, vi).str());
 }
-const TypeProto& input_type(const Model& m) { return m.graph->inputs.at(0).type; }
+const TypeProto& input_type(const Model& m) { return m.graph()->inputs.at(0).type; }
 
 }  // namespace
 
@@ -88,8 +88,8 @@ BOOST_AUTO_TEST_CASE(ir_version_3_and_any_larger_version_are_accepted) {
     for (uint64_t v : {uint64_t{3}, uint64_t{11}, uint64_t{1000}, uint64_t{1} << 62, uint64_t{INT64_MAX}}) {
         BOOST_TEST_CONTEXT("ir_version " << v) {
             auto m = import_model(model_graph_last(graph_bytes(), v));
-            BOOST_TEST(m.has_ir_version);
-            BOOST_TEST(static_cast<uint64_t>(m.ir_version) == v);
+            BOOST_TEST(m.proto().has_ir_version);
+            BOOST_TEST(static_cast<uint64_t>(m.proto().ir_version) == v);
         }
     }
 }
@@ -104,8 +104,8 @@ BOOST_AUTO_TEST_CASE(model_without_a_graph_is_invalid_model) {
 
 BOOST_AUTO_TEST_CASE(an_empty_graph_message_is_a_graph) {
     auto m = import_model(model_graph_last(""));
-    BOOST_REQUIRE(m.graph);
-    BOOST_TEST(m.graph->nodes.empty());
+    BOOST_REQUIRE(m.graph());
+    BOOST_TEST(m.graph()->nodes.empty());
 }
 
 BOOST_AUTO_TEST_CASE(model_fields_are_read_as_written) {
@@ -122,20 +122,20 @@ BOOST_AUTO_TEST_CASE(model_fields_are_read_as_written) {
                         .message(14, WireWriter().bytes_field(1, "k").bytes_field(2, "v"))
                         .str();
     auto model = import_model(m);
-    BOOST_TEST(model.ir_version == 10);
-    BOOST_TEST(model.producer_name == "prod");
-    BOOST_TEST(model.producer_version == "1.2");
-    BOOST_TEST(model.domain == "ai.example");
-    BOOST_TEST(model.model_version == 42);
-    BOOST_TEST(model.doc_string == "doc");
-    BOOST_REQUIRE(model.opset_import.size() == 2u);
-    BOOST_TEST(model.opset_import[0].domain.empty());
-    BOOST_TEST(model.opset_import[0].version == 21);
-    BOOST_TEST(model.opset_import[1].domain == "com.example");
-    BOOST_TEST(model.opset_import[1].version == 3);
-    BOOST_REQUIRE(model.metadata_props.size() == 1u);
-    BOOST_TEST(model.metadata_props[0].key == "k");
-    BOOST_TEST(model.metadata_props[0].value == "v");
+    BOOST_TEST(model.proto().ir_version == 10);
+    BOOST_TEST(model.proto().producer_name == "prod");
+    BOOST_TEST(model.proto().producer_version == "1.2");
+    BOOST_TEST(model.proto().domain == "ai.example");
+    BOOST_TEST(model.proto().model_version == 42);
+    BOOST_TEST(model.proto().doc_string == "doc");
+    BOOST_REQUIRE(model.proto().opset_import.size() == 2u);
+    BOOST_TEST(model.proto().opset_import[0].domain.empty());
+    BOOST_TEST(model.proto().opset_import[0].version == 21);
+    BOOST_TEST(model.proto().opset_import[1].domain == "com.example");
+    BOOST_TEST(model.proto().opset_import[1].version == 3);
+    BOOST_REQUIRE(model.proto().metadata_props.size() == 1u);
+    BOOST_TEST(model.proto().metadata_props[0].key == "k");
+    BOOST_TEST(model.proto().metadata_props[0].value == "v");
     BOOST_TEST(model.source_name() == "test.onnx");
     BOOST_TEST(model.input_size() == m.size());
 }
@@ -143,7 +143,7 @@ BOOST_AUTO_TEST_CASE(model_fields_are_read_as_written) {
 BOOST_AUTO_TEST_CASE(minimal_model_imports_with_resolution_on) {
     std::string m = tb::minimal_model();
     auto model = import_model(m, ImportOptions{});
-    BOOST_TEST(model.graph->nodes.at(0).op_type == "Identity");
+    BOOST_TEST(model.graph()->nodes.at(0).op_type == "Identity");
 }
 
 // ---- Graphs and nodes -----------------------------------------------------------------
@@ -167,7 +167,7 @@ BOOST_AUTO_TEST_CASE(graph_and_node_fields_are_read_as_written) {
                             .str();
     std::string m = model_graph_last(graph);
     auto model = import_model(m);
-    const Graph& g = *model.graph;
+    const Graph& g = *model.graph();
     BOOST_TEST(g.name == "main");
     BOOST_TEST(g.doc_string == "graph doc");
     BOOST_TEST(g.offset == graph_payload_offset(graph) - len_header(7, graph.size()));
@@ -480,8 +480,8 @@ BOOST_AUTO_TEST_CASE(functions_are_read_with_attributes_and_attribute_defaults) 
                         .message(14, WireWriter().bytes_field(1, "fk").bytes_field(2, "fv"));
     std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(25, fn).str();
     auto model = import_model(m);
-    BOOST_REQUIRE(model.functions.size() == 1u);
-    const Function& f = model.functions[0];
+    BOOST_REQUIRE(model.proto().functions.size() == 1u);
+    const Function& f = model.proto().functions[0];
     BOOST_TEST(f.name == "MyFn");
     BOOST_TEST(f.domain == "com.example");
     BOOST_TEST(f.overload == "v2");
@@ -518,15 +518,15 @@ BOOST_AUTO_TEST_CASE(training_info_is_read_as_written) {
                         .message(4, WireWriter().bytes_field(1, "B").bytes_field(2, "B_new"));
     std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(20, ti).message(20, WireWriter()).str();
     auto model = import_model(m);
-    BOOST_REQUIRE(model.training_info.size() == 2u);
-    const TrainingInfo& t = model.training_info[0];
-    BOOST_TEST(t.initialization->name == "init");
-    BOOST_TEST(t.algorithm->name == "algo");
+    BOOST_REQUIRE(model.proto().training_info.size() == 2u);
+    const TrainingInfo& t = model.proto().training_info[0];
+    BOOST_TEST(t.initialization()->name == "init");
+    BOOST_TEST(t.algorithm()->name == "algo");
     BOOST_TEST(t.initialization_binding.at(0).value == "W_init");
     BOOST_TEST(t.update_binding.size() == 2u);
     BOOST_TEST(t.update_binding.at(1).key == "B");
-    BOOST_TEST(!model.training_info[1].initialization);
-    BOOST_TEST(!model.training_info[1].algorithm);
+    BOOST_TEST(!model.proto().training_info[1].initialization());
+    BOOST_TEST(!model.proto().training_info[1].algorithm());
 }
 
 BOOST_AUTO_TEST_CASE(errors_inside_training_info_name_their_path) {

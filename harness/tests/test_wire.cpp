@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(largest_32_bit_key_is_accepted_and_skipped) {
 BOOST_AUTO_TEST_CASE(key_encoded_overlong_is_accepted) {
     // ir_version's key 0x08 written in three bytes.
     std::string m = base + std::string("\x88\x80\x00\x0B", 4);
-    BOOST_TEST(import_model(m).ir_version == 11);
+    BOOST_TEST(import_model(m).proto().ir_version == 11);
 }
 
 // ---- Varints --------------------------------------------------------------------------
@@ -103,9 +103,9 @@ BOOST_AUTO_TEST_CASE(key_encoded_overlong_is_accepted) {
 BOOST_AUTO_TEST_CASE(ten_byte_varint_with_tenth_byte_1_is_accepted) {
     // model_version (int64): nine continuation bytes of zeros then 1 -> bit 63 alone.
     std::string v = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\x80') + "\x01";
-    BOOST_TEST(import_model(v).model_version == INT64_MIN);
+    BOOST_TEST(import_model(v).proto().model_version == INT64_MIN);
     std::string all = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\xFF') + "\x01";
-    BOOST_TEST(import_model(all).model_version == -1);
+    BOOST_TEST(import_model(all).proto().model_version == -1);
     std::string zero = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\x85') + std::string(1, '\0');
     BOOST_CHECK_NO_THROW(import_model(zero));
 }
@@ -144,11 +144,11 @@ BOOST_AUTO_TEST_CASE(overlong_varint_encodings_are_accepted) {
     // 0x81 0x80 0x00 is 1 written in three bytes; ir_version 9 likewise.
     std::string m = base + std::string("\x08\x89\x80\x00", 4) + std::string("\x28\x81\x80\x00", 4);
     auto model = import_model(m);
-    BOOST_TEST(model.ir_version == 9);
-    BOOST_TEST(model.model_version == 1);
+    BOOST_TEST(model.proto().ir_version == 9);
+    BOOST_TEST(model.proto().model_version == 1);
     // The ten-byte overlong form of 0.
     std::string z = base + "\x28" + std::string(9, '\x80') + std::string(1, '\0');
-    BOOST_TEST(import_model(z).model_version == 0);
+    BOOST_TEST(import_model(z).proto().model_version == 0);
 }
 
 // ---- Lengths --------------------------------------------------------------------------
@@ -204,23 +204,23 @@ BOOST_AUTO_TEST_CASE(packed_fixed64_with_length_not_a_multiple_of_8_is_malformed
 BOOST_AUTO_TEST_CASE(int32_and_enum_fields_keep_the_low_32_bits) {
     // TensorProto.data_type (enum) written as 2^32 + 1 reads as FLOAT.
     std::string t = WireWriter().int_field(1, 1).int_field(2, (uint64_t{1} << 32) + 1).bytes_field(9, "abcd").str();
-    BOOST_TEST(import_tensor(t).graph->initializers[0].data_type == 1);
+    BOOST_TEST(import_tensor(t).graph()->initializers[0].data_type == 1);
     // AttributeProto.type 2^32 + 2 reads as INT.
     WireWriter attr = WireWriter().bytes_field(1, "k").int_field(3, 5).int_field(20, (uint64_t{1} << 32) + 2);
     auto m = import_model(model_with_attribute(attr));
-    BOOST_TEST(static_cast<int>(m.graph->nodes[0].attributes[0].type) == 2);
+    BOOST_TEST(static_cast<int>(m.graph()->nodes[0].attributes[0].type) == 2);
     // TypeProto.Tensor.elem_type (int32) likewise.
     WireWriter tt = WireWriter().int_field(1, (uint64_t{7} << 32) | 7);
     WireWriter vi = WireWriter().bytes_field(1, "x").message(2, WireWriter().message(1, tt));
     auto v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
-    BOOST_TEST(v.graph->inputs[0].type.elem_type == 7);
+    BOOST_TEST(v.graph()->inputs[0].type.elem_type == 7);
 }
 
 BOOST_AUTO_TEST_CASE(int64_fields_keep_all_64_bits) {
     auto m = import_model(base + WireWriter().int_field(5, (uint64_t{1} << 40) + 3).str());
-    BOOST_TEST(m.model_version == (int64_t{1} << 40) + 3);
+    BOOST_TEST(m.proto().model_version == (int64_t{1} << 40) + 3);
     std::string t = WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, UINT64_MAX - 1).str();
-    auto bytes = import_tensor(t).graph->initializers[0].to_tensor();
+    auto bytes = import_tensor(t).graph()->initializers[0].to_tensor();
     int64_t v;
     std::memcpy(&v, bytes.data(), 8);
     BOOST_TEST(v == -2);
@@ -286,23 +286,23 @@ BOOST_AUTO_TEST_CASE(valid_utf8_edge_cases_are_accepted) {
     std::string s = std::string("\x00\x7F", 2) + "\xC2\x80\xDF\xBF\xE0\xA0\x80\xED\x9F\xBF\xEE\x80\x80\xEF\xBF\xBF" +
                     "\xF0\x90\x80\x80\xF4\x8F\xBF\xBF";
     auto m = import_model(base + WireWriter().bytes_field(2, s).str());
-    BOOST_TEST(m.producer_name == s);
+    BOOST_TEST(m.proto().producer_name == s);
 }
 
 BOOST_AUTO_TEST_CASE(bytes_fields_are_never_decoded) {
     const std::string junk = "\xFF\xC0\xED\xA0\x80";
     WireWriter attr = WireWriter().bytes_field(1, "s").bytes_field(4, junk).int_field(20, 3);
     auto m = import_model(model_with_attribute(attr));
-    BOOST_TEST(m.graph->nodes[0].attributes[0].s() == junk);
+    BOOST_TEST(m.graph()->nodes[0].attributes[0].s() == junk);
 
     WireWriter strs = WireWriter().bytes_field(1, "ss").bytes_field(9, junk).bytes_field(9, "\x80").int_field(20, 8);
     auto n = import_model(model_with_attribute(strs));
-    BOOST_TEST(n.graph->nodes[0].attributes[0].strings().size() == 2u);
-    BOOST_TEST(n.graph->nodes[0].attributes[0].strings()[0] == junk);
+    BOOST_TEST(n.graph()->nodes[0].attributes[0].strings().size() == 2u);
+    BOOST_TEST(n.graph()->nodes[0].attributes[0].strings()[0] == junk);
 
     std::string t = WireWriter().int_field(1, 1).int_field(2, 8).bytes_field(6, junk).str();
     auto tensor = import_tensor(t);
-    BOOST_TEST(tensor.graph->initializers[0].strings[0] == junk);
+    BOOST_TEST(tensor.graph()->initializers[0].strings[0] == junk);
 }
 
 // ---- Repeated scalars -----------------------------------------------------------------
@@ -317,7 +317,7 @@ BOOST_AUTO_TEST_CASE(packed_and_unpacked_repeated_scalars_mix_in_any_order) {
                         .int_field(2, 2)
                         .bytes_field(9, std::string(120, 'x'))
                         .str();
-    BOOST_TEST(import_tensor(t).graph->initializers[0].dims.to_vector() == (std::vector<int64_t>{2, 3, 4, 5}));
+    BOOST_TEST(import_tensor(t).graph()->initializers[0].dims.to_vector() == (std::vector<int64_t>{2, 3, 4, 5}));
 
     // Attribute ints and floats: packed first, then unpacked, then packed again.
     float f1 = 1.5f, f2 = -2.0f, f3 = 0.25f;
@@ -326,10 +326,10 @@ BOOST_AUTO_TEST_CASE(packed_and_unpacked_repeated_scalars_mix_in_any_order) {
     WireWriter ints = WireWriter().bytes_field(1, "ints").packed_varints(8, {1, 2}).int_field(8, 3).packed_varints(8, {UINT64_MAX});
     WireWriter floats = WireWriter().bytes_field(1, "floats").bytes_field(7, packed_f1).float_field(7, f2).bytes_field(7, packed_f3);
     auto a = import_model(model_with_attribute(ints));
-    BOOST_TEST(a.graph->nodes[0].attributes[0].ints().to_vector() == (std::vector<int64_t>{1, 2, 3, -1}));
-    BOOST_TEST(static_cast<int>(a.graph->nodes[0].attributes[0].type) == 7);
+    BOOST_TEST(a.graph()->nodes[0].attributes[0].ints().to_vector() == (std::vector<int64_t>{1, 2, 3, -1}));
+    BOOST_TEST(static_cast<int>(a.graph()->nodes[0].attributes[0].type) == 7);
     auto b = import_model(model_with_attribute(floats));
-    BOOST_TEST(b.graph->nodes[0].attributes[0].floats().to_vector() == (std::vector<float>{f1, f2, f3}));
+    BOOST_TEST(b.graph()->nodes[0].attributes[0].floats().to_vector() == (std::vector<float>{f1, f2, f3}));
 }
 
 // ---- Skipping -------------------------------------------------------------------------
@@ -354,12 +354,12 @@ BOOST_AUTO_TEST_CASE(unknown_fields_of_every_wire_type_are_skipped) {
     WireWriter opset = WireWriter().raw(unknowns()).int_field(2, 21);
     std::string m = WireWriter().raw(unknowns()).int_field(1, 9).message(8, opset).message(7, graph).raw(unknowns()).str();
     auto model = import_model(m);
-    BOOST_TEST(model.ir_version == 9);
-    BOOST_TEST(model.opset_import.at(0).version == 21);
-    BOOST_TEST(model.graph->nodes.at(0).op_type == "Op");
-    BOOST_TEST(model.graph->nodes[0].attributes.at(0).i == 4);
-    BOOST_TEST(model.graph->initializers.at(0).byte_size() == 4u);
-    BOOST_TEST(model.graph->inputs.at(0).type.shape.at(0).value() == 4);
+    BOOST_TEST(model.proto().ir_version == 9);
+    BOOST_TEST(model.proto().opset_import.at(0).version == 21);
+    BOOST_TEST(model.graph()->nodes.at(0).op_type == "Op");
+    BOOST_TEST(model.graph()->nodes[0].attributes.at(0).i == 4);
+    BOOST_TEST(model.graph()->initializers.at(0).byte_size() == 4u);
+    BOOST_TEST(model.graph()->inputs.at(0).type.shape.at(0).value() == 4);
 }
 
 BOOST_AUTO_TEST_CASE(known_fields_with_the_wrong_wire_type_are_skipped) {
@@ -375,21 +375,21 @@ BOOST_AUTO_TEST_CASE(known_fields_with_the_wrong_wire_type_are_skipped) {
                         .int_field(7, 0)       // nor does a later graph
                         .str();
     auto model = import_model(m);
-    BOOST_TEST(model.ir_version == 9);
-    BOOST_TEST(model.producer_name == "onnx-gauntlet");
-    BOOST_TEST(model.graph->nodes.size() == 1u);
-    BOOST_TEST(model.opset_import.size() == 1u);
+    BOOST_TEST(model.proto().ir_version == 9);
+    BOOST_TEST(model.proto().producer_name == "onnx-gauntlet");
+    BOOST_TEST(model.graph()->nodes.size() == 1u);
+    BOOST_TEST(model.proto().opset_import.size() == 1u);
 
     // A tensor's data_type as bytes and dims as fixed64 are skipped.
     std::string t = WireWriter().bytes_field(2, "\x07").fixed64_field(1, 9).int_field(1, 1).int_field(2, 1).bytes_field(9, "abcd").str();
     auto tensor = import_tensor(t);
-    BOOST_TEST(tensor.graph->initializers[0].data_type == 1);
-    BOOST_TEST(tensor.graph->initializers[0].dims.to_vector() == (std::vector<int64_t>{1}));
+    BOOST_TEST(tensor.graph()->initializers[0].data_type == 1);
+    BOOST_TEST(tensor.graph()->initializers[0].dims.to_vector() == (std::vector<int64_t>{1}));
 
     // A TypeProto member of the wrong wire type leaves "no type".
     WireWriter vi = WireWriter().bytes_field(1, "x").message(2, WireWriter().int_field(1, 1));
     auto v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
-    BOOST_TEST(static_cast<int>(v.graph->inputs[0].type.kind) == static_cast<int>(TypeProto::Kind::None));
+    BOOST_TEST(static_cast<int>(v.graph()->inputs[0].type.kind) == static_cast<int>(TypeProto::Kind::None));
 }
 
 BOOST_AUTO_TEST_CASE(a_skipped_field_must_still_be_well_framed) {
@@ -401,18 +401,18 @@ BOOST_AUTO_TEST_CASE(a_skipped_field_must_still_be_well_framed) {
 // ---- Last wins ------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(last_occurrence_of_a_singular_scalar_wins) {
-    BOOST_TEST(import_model(WireWriter().int_field(1, 2).raw(base).str()).ir_version == 9);
+    BOOST_TEST(import_model(WireWriter().int_field(1, 2).raw(base).str()).proto().ir_version == 9);
     // 9 then 2: the 2 wins, and the refusal points at it.
     std::string bad = base + WireWriter().int_field(1, 2).str();
     expect_model_error(bad, ErrorKind::InvalidModel, base.size(), "ModelProto.ir_version");
     auto m = import_model(base + WireWriter().bytes_field(2, "second").str());
-    BOOST_TEST(m.producer_name == "second");
+    BOOST_TEST(m.proto().producer_name == "second");
     // Tensor data_type: INT8 then FLOAT; four raw bytes fit FLOAT[1] only.
     std::string t = WireWriter().int_field(1, 1).int_field(2, 3).int_field(2, 1).bytes_field(9, "abcd").str();
-    BOOST_TEST(import_tensor(t).graph->initializers[0].data_type == 1);
+    BOOST_TEST(import_tensor(t).graph()->initializers[0].data_type == 1);
     // raw_data twice: the second is the data.
     std::string r = WireWriter().int_field(1, 1).int_field(2, 1).bytes_field(9, "ab").bytes_field(9, "wxyz").str();
-    auto bytes = import_tensor(r).graph->initializers[0].to_tensor();
+    auto bytes = import_tensor(r).graph()->initializers[0].to_tensor();
     BOOST_TEST(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()) == "wxyz");
 }
 
@@ -422,10 +422,10 @@ BOOST_AUTO_TEST_CASE(singular_message_given_twice_is_replaced_not_merged) {
     std::string second = WireWriter().bytes_field(10, "second").str();
     std::string m = WireWriter().int_field(1, 9).message(8, tb::opset("", 21)).bytes_field(7, first).bytes_field(7, second).str();
     auto model = import_model(m);
-    BOOST_TEST(model.graph->doc_string == "second");
-    BOOST_TEST(model.graph->name.empty());
-    BOOST_TEST(model.graph->nodes.empty());
-    BOOST_TEST(model.graph->inputs.empty());
+    BOOST_TEST(model.graph()->doc_string == "second");
+    BOOST_TEST(model.graph()->name.empty());
+    BOOST_TEST(model.graph()->nodes.empty());
+    BOOST_TEST(model.graph()->inputs.empty());
 
     // ValueInfo.type twice: a shaped tensor, then a tensor type without shape.
     WireWriter vi = WireWriter()
@@ -433,9 +433,9 @@ BOOST_AUTO_TEST_CASE(singular_message_given_twice_is_replaced_not_merged) {
                         .message(2, tb::tensor_type(1, {2, 3}))
                         .message(2, WireWriter().message(1, WireWriter().int_field(1, 7)));
     auto v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
-    BOOST_TEST(v.graph->inputs[0].type.elem_type == 7);
-    BOOST_TEST(!v.graph->inputs[0].type.has_shape);
-    BOOST_TEST(v.graph->inputs[0].type.shape.empty());
+    BOOST_TEST(v.graph()->inputs[0].type.elem_type == 7);
+    BOOST_TEST(!v.graph()->inputs[0].type.has_shape);
+    BOOST_TEST(v.graph()->inputs[0].type.shape.empty());
 
     // Attribute t twice: the second tensor alone.
     WireWriter attr = WireWriter()
@@ -444,7 +444,7 @@ BOOST_AUTO_TEST_CASE(singular_message_given_twice_is_replaced_not_merged) {
                           .message(5, WireWriter().int_field(2, 7).int_field(7, 1))
                           .int_field(20, 4);
     auto a = import_model(model_with_attribute(attr));
-    const TensorView& t = *a.graph->nodes[0].attributes[0].t();
+    const TensorView& t = *a.graph()->nodes[0].attributes[0].t();
     BOOST_TEST(t.name.empty());
     BOOST_TEST(t.data_type == 7);
     BOOST_TEST(t.dims.empty());
@@ -481,7 +481,7 @@ BOOST_AUTO_TEST_CASE(nesting_limit_outside_8_to_250_is_invalid_argument) {
             ImportOptions o;
             o.max_nesting = limit;
             BOOST_CHECK_THROW(import_model(m, o), std::invalid_argument);
-            BOOST_CHECK_THROW(import_tensor_bytes(span_of(m), "t", o), std::invalid_argument);
+            BOOST_CHECK_THROW(onnximport::detail::import_tensor_bytes(span_of(m), "t", o), std::invalid_argument);
             BOOST_CHECK_THROW(import_file("/nonexistent/model.onnx", o), std::invalid_argument);
         }
     }
@@ -500,7 +500,7 @@ BOOST_AUTO_TEST_CASE(graph_in_attribute_in_graph_costs_three_levels) {
     std::string leaf = WireWriter().bytes_field(4, "Leaf").str();
     std::string ok = model_graph_last(WireWriter().bytes_field(1, wrap(wrap(leaf))).str());
     auto m = import_model(ok, o);
-    BOOST_TEST(m.graph->nodes[0].attributes[0].g()->nodes[0].attributes[0].g()->nodes[0].op_type == "Leaf");
+    BOOST_TEST(m.graph()->nodes[0].attributes[0].g()->nodes[0].attributes[0].g()->nodes[0].op_type == "Leaf");
 
     std::string attr = tb::attr_int("k", 1).str();
     std::string leaf_with_attr = leaf + WireWriter().bytes_field(5, attr).str();
@@ -584,8 +584,8 @@ void import_or_refuse_inside(const std::string& bytes) {
 BOOST_AUTO_TEST_CASE(rich_model_is_accepted_whole) {
     std::string m = rich_model();
     auto model = import_model(m);
-    BOOST_TEST(model.graph->nodes.size() == 2u);
-    BOOST_TEST(model.functions.size() == 1u);
+    BOOST_TEST(model.graph()->nodes.size() == 2u);
+    BOOST_TEST(model.proto().functions.size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(every_prefix_of_a_model_is_refused_or_accepted_within_the_input) {
@@ -641,7 +641,7 @@ BOOST_AUTO_TEST_CASE(byte_array_above_2_31_minus_1_bytes_is_unsupported) {
     BOOST_REQUIRE(p != MAP_FAILED);
     std::span<const uint8_t> bytes(static_cast<const uint8_t*>(p), size);
     auto e = refusal_of([&] { import_bytes(bytes, "huge", parse_only()); });
-    auto t = refusal_of([&] { import_tensor_bytes(bytes, "huge", parse_only()); });
+    auto t = refusal_of([&] { onnximport::detail::import_tensor_bytes(bytes, "huge", parse_only()); });
     ::munmap(p, size);
     check_error(e, ErrorKind::Unsupported, std::nullopt, "");
     check_error(t, ErrorKind::Unsupported, std::nullopt, "");

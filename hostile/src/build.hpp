@@ -3,7 +3,7 @@
 // still append or corrupt fields.
 #pragma once
 
-#include <onnximport/testing/onnx_builders.hpp>
+#include <onnx_builders.hpp>
 
 #include <cstdint>
 #include <string>

@@ -183,12 +183,12 @@ json names_of_nodes(const Graph& g, const std::vector<uint32_t>& idx) {
 /// Checks every fact the manifest states; an unknown fact name is a failure, so the
 /// manifest cannot promise what nothing checks.
 void check_facts(Model& m, const json& facts) {
-    const Graph& g = *m.graph;
+    const Graph& g = *m.graph();
     for (const auto& [key, want] : facts.items()) {
         BOOST_TEST_CONTEXT("fact " << key) {
-            if (key == "ir_version") BOOST_TEST(m.ir_version == want.get<int64_t>());
-            else if (key == "model_version") BOOST_TEST(m.model_version == want.get<int64_t>());
-            else if (key == "producer_name_hex") BOOST_TEST(hex(m.producer_name) == want.get<std::string>());
+            if (key == "ir_version") BOOST_TEST(m.proto().ir_version == want.get<int64_t>());
+            else if (key == "model_version") BOOST_TEST(m.proto().model_version == want.get<int64_t>());
+            else if (key == "producer_name_hex") BOOST_TEST(hex(m.proto().producer_name) == want.get<std::string>());
             else if (key == "nodes_were_reordered") BOOST_TEST(g.nodes_were_reordered == want.get<bool>());
             else if (key == "node_count") BOOST_TEST(g.nodes.size() == want.get<size_t>());
             else if (key == "initializer_count") BOOST_TEST(g.initializers.size() == want.get<size_t>());
@@ -202,7 +202,7 @@ void check_facts(Model& m, const json& facts) {
                 BOOST_TEST(g.nodes.back().name == want[1].get<std::string>());
             } else if (key == "function_names") {
                 json got = json::array();
-                for (const Function& f : m.functions) got.push_back(std::string(f.name));
+                for (const Function& f : m.proto().functions) got.push_back(std::string(f.name));
                 BOOST_TEST(got == want, got.dump());
             } else if (key == "bytes_after_close_throws_io") {
                 continue;  // checked last: it closes the model

@@ -1,4 +1,4 @@
-// The importer's entry points: a file, or bytes the caller owns.
+// The importer's entry points: a file, or bytes (borrowed or owned).
 #pragma once
 
 #include <onnximport/error.hpp>
@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace onnximport {
 
@@ -22,10 +23,8 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
 /// @throws ImportError
 Model import_bytes(std::span<const uint8_t> bytes, std::string_view name, const ImportOptions& options = {});
 
-/// Reads one TensorProto (no model around it) and converts it to the raw layout, as
-/// the importer does for every tensor. The returned Model owns the storage; the tensor
-/// is `graph->initializers[0]` of an otherwise empty graph.
+/// Imports bytes the Model then owns (moved in, not copied).
 /// @throws ImportError
-Model import_tensor_bytes(std::span<const uint8_t> bytes, std::string_view name, const ImportOptions& options = {});
+Model import_bytes(std::vector<uint8_t>&& bytes, std::string_view name, const ImportOptions& options = {});
 
 }  // namespace onnximport

@@ -56,10 +56,9 @@ public:
     T& back() noexcept { return data_[size_ - 1]; }
     const T& back() const noexcept { return data_[size_ - 1]; }
 
-    /// The empty list that accessors of absent out-of-line fields return. Only the
-    /// importer appends to lists, and never to this one.
-    static List& none() noexcept {
-        static List empty;
+    /// The empty list that accessors of absent out-of-line fields return.
+    static const List& none() noexcept {
+        static constexpr List empty;
         return empty;
     }
 

@@ -10,14 +10,15 @@
 // model input itself, not copies (except a tensor's name and doc_string, which sit next to
 // its weights: read_tensor.cpp); they stay valid until the Model is destroyed.
 // Tensor bytes stay valid until close() is called, after which TensorView::bytes() throws.
+// A moved-from Model is empty: it owns nothing and hands out an empty ModelProto.
 //
-// Every type here is trivially copyable and destructible (they live in the arena; see
-// list.hpp): copying a message copies views, not the data behind them.
+// Every message type is trivially copyable and destructible (they live in the arena; see
+// list.hpp): copying one copies views, not the data behind them. Users read them through
+// const references; the importer writes them through detail::ModelAccess.
 #pragma once
 
 #include <onnximport/data_type.hpp>
 #include <onnximport/list.hpp>
-#include <onnximport/value_index.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -31,7 +32,9 @@ namespace onnximport {
 
 namespace detail {
 struct Storage;
-}
+struct ModelAccess;  ///< how the importer writes what users only read
+class ValueIndex;    ///< a resolved graph's name -> value table
+}  // namespace detail
 
 struct StringStringEntry {
     std::string_view key;
@@ -46,13 +49,12 @@ struct OperatorSetId {
 // ---- Out-of-line fields --------------------------------------------------------------
 //
 // Fields that real models rarely set (doc strings, metadata, overloads, denotations, a
-// string attribute's value, ...) live in a separate arena block that a message points to,
-// allocated only when one of them is read: a 200,000-node graph then holds 200,000 nodes
-// of 128 bytes, not of 168. Their accessors return an empty value when the block is absent.
+// string attribute's value, ...) live in a separate block, allocated only when one of them
+// is read (docs/performance.md); their accessors return an empty value when it is absent.
 
 // ---- Types (TypeProto) --------------------------------------------------------------
 
-/// 16 bytes: a graph of 200,000 values with two dimensions each holds 400,000 of them.
+/// One dimension of a shape: a value, a parameter name, or unknown.
 struct Dimension {
     enum class Kind : uint8_t { Unknown, Value, Param };
 
@@ -64,19 +66,9 @@ struct Dimension {
         return kind_ == Kind::Param ? std::string_view(param_data_, param_size_) : std::string_view();
     }
 
-    void set_value(int64_t v) noexcept {
-        value_ = v;
-        kind_ = Kind::Value;
-    }
-    void set_param(std::string_view p) noexcept {
-        param_data_ = p.data();
-        param_size_ = static_cast<uint32_t>(p.size());  // a model's strings are < 2^31 bytes
-        kind_ = Kind::Param;
-    }
-
 private:
-    // The two are a oneof, so they share 8 bytes: 16 bytes a dimension, not 24 (a graph
-    // with value_info has one or more per value).
+    friend struct detail::ModelAccess;
+    // The two are a oneof, so they share 8 bytes.
     union {
         int64_t value_ = 0;
         const char* param_data_;
@@ -102,15 +94,18 @@ struct TypeProto {
     List<Dimension> shape;
     /// Sequence and Optional: elem_type; Map: value_type. Null when absent.
     const TypeProto* elem = nullptr;
-    TypeFields* fields = nullptr;
 
-    std::string_view opaque_domain() const noexcept { return fields ? fields->opaque_domain : std::string_view(); }
-    std::string_view opaque_name() const noexcept { return fields ? fields->opaque_name : std::string_view(); }
-    std::string_view denotation() const noexcept { return fields ? fields->denotation : std::string_view(); }
+    std::string_view opaque_domain() const noexcept { return fields_ ? fields_->opaque_domain : std::string_view(); }
+    std::string_view opaque_name() const noexcept { return fields_ ? fields_->opaque_name : std::string_view(); }
+    std::string_view denotation() const noexcept { return fields_ ? fields_->denotation : std::string_view(); }
     /// The denotation of shape[i].
     std::string_view dim_denotation(size_t i) const noexcept {
-        return fields && i < fields->dim_denotations.size() ? fields->dim_denotations[i] : std::string_view();
+        return fields_ && i < fields_->dim_denotations.size() ? fields_->dim_denotations[i] : std::string_view();
     }
+
+private:
+    friend struct detail::ModelAccess;
+    TypeFields* fields_ = nullptr;
 };
 
 /// ValueInfoProto's and NodeProto's rarely set fields.
@@ -124,12 +119,15 @@ struct ValueInfo {
     std::string_view name;
     TypeProto type;
     uint64_t offset = 0;  ///< of the message in the input
-    DocFields* fields = nullptr;
 
-    std::string_view doc_string() const noexcept { return fields ? fields->doc_string : std::string_view(); }
+    std::string_view doc_string() const noexcept { return fields_ ? fields_->doc_string : std::string_view(); }
     const List<StringStringEntry>& metadata_props() const noexcept {
-        return fields ? fields->metadata_props : List<StringStringEntry>::none();
+        return fields_ ? fields_->metadata_props : List<StringStringEntry>::none();
     }
+
+private:
+    friend struct detail::ModelAccess;
+    DocFields* fields_ = nullptr;
 };
 
 // ---- Tensors ------------------------------------------------------------------------
@@ -156,7 +154,6 @@ public:
     List<StringStringEntry> metadata_props;
     List<std::string_view> strings;             ///< STRING tensors: one entry per element
     uint64_t offset = 0;                        ///< of the TensorProto in the input
-    std::string_view field_path;                ///< set for external tensors only
 
     /// Length in bytes of the raw layout: ceil(element_count * bits / 8).
     uint64_t byte_size() const noexcept { return size_; }
@@ -168,22 +165,12 @@ public:
     /// True when the bytes are available (false for external tensors not loaded).
     bool has_bytes() const noexcept { return data_ != nullptr || size_ == 0; }
 
-    // Set by the importer.
-    void set_bytes(const std::byte* data, uint64_t size, const detail::Storage* storage) noexcept {
-        data_ = data;
-        size_ = size;
-        storage_ = storage;
-    }
-    void set_expected_size(uint64_t size, const detail::Storage* storage) noexcept {
-        data_ = nullptr;
-        size_ = size;
-        storage_ = storage;
-    }
-
 private:
+    friend struct detail::ModelAccess;
     const std::byte* data_ = nullptr;
     uint64_t size_ = 0;
     const detail::Storage* storage_ = nullptr;
+    std::string_view field_path_;  ///< external tensors: where the loader reports from
 };
 
 struct SparseTensor {
@@ -204,9 +191,8 @@ enum class AttributeType : uint8_t {
     TypeProtos = 14,
 };
 
-/// The fields of an AttributeProto beyond its name, int and float. Most attributes of
-/// real models carry one int or float, so these live out of line: an Attribute is 40
-/// bytes, and this block is allocated only for an attribute that has one of them.
+/// The fields of an AttributeProto beyond its name, int and float: most attributes of real
+/// models carry one int or float, so these live out of line.
 struct AttributeFields {
     std::string_view s;  ///< bytes, not decoded
     std::string_view doc_string;
@@ -224,37 +210,37 @@ struct AttributeFields {
     List<TypeProto> type_protos;
 };
 
-/// Unlike the other messages, an attribute records no offset: a graph has several per
-/// node (800,000 in the 200,000-node bench model), 8 bytes each. Errors found in one carry
-/// their offset (ImportError); the node's offset locates it afterwards.
+/// Unlike the other messages, an attribute records no offset (a graph has several per
+/// node): errors found in one carry their offset; the node's offset locates it afterwards.
 struct Attribute {
     std::string_view name;
     int64_t i = 0;
     float f = 0;
     AttributeType type = AttributeType::Undefined;  ///< declared, or inferred (spec section 2)
     bool type_declared = false;
-    /// Null when the attribute has none of the fields of AttributeFields.
-    AttributeFields* fields = nullptr;
 
     // The out-of-line fields, empty (or null) when absent.
-    std::string_view s() const noexcept { return fields ? fields->s : std::string_view(); }
-    std::string_view doc_string() const noexcept { return fields ? fields->doc_string : std::string_view(); }
-    std::string_view ref_attr_name() const noexcept { return fields ? fields->ref_attr_name : std::string_view(); }
-    TensorView* t() const noexcept { return fields ? fields->t : nullptr; }
-    Graph* g() const noexcept { return fields ? fields->g : nullptr; }
-    SparseTensor* sparse_tensor() const noexcept { return fields ? fields->sparse_tensor : nullptr; }
-    TypeProto* tp() const noexcept { return fields ? fields->tp : nullptr; }
-    const List<float>& floats() const noexcept { return fields ? fields->floats : List<float>::none(); }
-    const List<int64_t>& ints() const noexcept { return fields ? fields->ints : List<int64_t>::none(); }
-    const List<std::string_view>& strings() const noexcept { return fields ? fields->strings : List<std::string_view>::none(); }
-    const List<TensorView>& tensors() const noexcept { return fields ? fields->tensors : List<TensorView>::none(); }
-    List<Graph>& graphs() const noexcept { return fields ? fields->graphs : List<Graph>::none(); }
-    const List<SparseTensor>& sparse_tensors() const noexcept { return fields ? fields->sparse_tensors : List<SparseTensor>::none(); }
-    const List<TypeProto>& type_protos() const noexcept { return fields ? fields->type_protos : List<TypeProto>::none(); }
+    std::string_view s() const noexcept { return fields_ ? fields_->s : std::string_view(); }
+    std::string_view doc_string() const noexcept { return fields_ ? fields_->doc_string : std::string_view(); }
+    std::string_view ref_attr_name() const noexcept { return fields_ ? fields_->ref_attr_name : std::string_view(); }
+    const TensorView* t() const noexcept { return fields_ ? fields_->t : nullptr; }
+    const Graph* g() const noexcept { return fields_ ? fields_->g : nullptr; }
+    const SparseTensor* sparse_tensor() const noexcept { return fields_ ? fields_->sparse_tensor : nullptr; }
+    const TypeProto* tp() const noexcept { return fields_ ? fields_->tp : nullptr; }
+    const List<float>& floats() const noexcept { return fields_ ? fields_->floats : List<float>::none(); }
+    const List<int64_t>& ints() const noexcept { return fields_ ? fields_->ints : List<int64_t>::none(); }
+    const List<std::string_view>& strings() const noexcept { return fields_ ? fields_->strings : List<std::string_view>::none(); }
+    const List<TensorView>& tensors() const noexcept { return fields_ ? fields_->tensors : List<TensorView>::none(); }
+    const List<Graph>& graphs() const noexcept { return fields_ ? fields_->graphs : List<Graph>::none(); }
+    const List<SparseTensor>& sparse_tensors() const noexcept { return fields_ ? fields_->sparse_tensors : List<SparseTensor>::none(); }
+    const List<TypeProto>& type_protos() const noexcept { return fields_ ? fields_->type_protos : List<TypeProto>::none(); }
+
+private:
+    friend struct detail::ModelAccess;
+    AttributeFields* fields_ = nullptr;  ///< null when the attribute has none of them
 };
 
-/// Two cache lines: what resolution reads and writes of every node is in the first, so its
-/// walks over a large graph's nodes load one line per node, not two or three.
+/// Two cache lines: what resolution reads and writes of every node is in the first.
 struct alignas(64) Node {
     List<std::string_view> inputs;
     List<std::string_view> outputs;
@@ -264,25 +250,28 @@ struct alignas(64) Node {
     int64_t opset_version = 0;  ///< version imported for the node's domain
     uint32_t file_index = 0;    ///< position in the file; nodes are kept in resolved order
 
-    /// An attribute holds a graph (type GRAPH with g, or GRAPHS): set by the reader, so that
-    /// resolution looks at the attributes of these nodes only.
-    bool has_subgraphs = false;
+private:
+    friend struct detail::ModelAccess;
+    /// An attribute holds a graph: resolution looks at the attributes of these nodes only.
+    bool has_subgraphs_ = false;
 
+public:
     std::string_view name;
     std::string_view op_type;
     List<Attribute> attributes;
     uint64_t offset = 0;
-    DocFields* fields = nullptr;
 
-    std::string_view overload() const noexcept { return fields ? fields->overload : std::string_view(); }
-    std::string_view doc_string() const noexcept { return fields ? fields->doc_string : std::string_view(); }
+    std::string_view overload() const noexcept { return fields_ ? fields_->overload : std::string_view(); }
+    std::string_view doc_string() const noexcept { return fields_ ? fields_->doc_string : std::string_view(); }
     const List<StringStringEntry>& metadata_props() const noexcept {
-        return fields ? fields->metadata_props : List<StringStringEntry>::none();
+        return fields_ ? fields_->metadata_props : List<StringStringEntry>::none();
     }
+
+private:
+    DocFields* fields_ = nullptr;
 };
 
-/// A value of a graph after resolution: one cache line (resolution visits a large graph's
-/// values several times, each visit one load).
+/// A value of a graph after resolution: one cache line.
 struct alignas(64) Value {
     enum class Source : uint8_t { Input, Initializer, SparseInitializer, NodeOutput };
     std::string_view name;
@@ -293,8 +282,6 @@ struct alignas(64) Value {
     Source source = Source::Input;
     List<uint32_t> consumers;                    ///< node indices in resolved order, each once
 };
-
-using ValueIndex = NameIndex<Value>;
 
 struct Graph {
     std::string_view name;
@@ -307,22 +294,22 @@ struct Graph {
     List<ValueInfo> value_info;
     List<StringStringEntry> metadata_props;
     uint64_t offset = 0;
-    /// The inputs and outputs of all nodes, counted by the reader as it reads each node:
-    /// resolution sizes its tables with them instead of walking the nodes once more.
-    uint32_t node_input_count = 0;
-    uint32_t node_output_count = 0;
 
     // Resolution (spec section 4).
     bool resolved = false;
     bool nodes_were_reordered = false;
     List<Value> values;
-    ValueIndex value_index;  ///< name -> index into values
     List<std::string_view> captures;  ///< outer values read here or by own subgraphs
 
-    const Value* find_value(std::string_view value_name) const {
-        uint32_t i = value_index.find(value_name);
-        return i == ValueIndex::npos ? nullptr : &values[i];
-    }
+    /// The value of this graph named `value_name` (not of enclosing graphs), or null.
+    const Value* find_value(std::string_view value_name) const noexcept;
+
+private:
+    friend struct detail::ModelAccess;
+    /// The inputs and outputs of all nodes, counted as read: resolution sizes its tables.
+    uint32_t node_input_count_ = 0;
+    uint32_t node_output_count_ = 0;
+    const detail::ValueIndex* value_index_ = nullptr;
 };
 
 struct Function {
@@ -342,23 +329,21 @@ struct Function {
 };
 
 struct TrainingInfo {
-    Graph* initialization = nullptr;
-    Graph* algorithm = nullptr;
+    const Graph* initialization() const noexcept { return initialization_; }  ///< null when absent
+    const Graph* algorithm() const noexcept { return algorithm_; }            ///< null when absent
     List<StringStringEntry> initialization_binding;
     List<StringStringEntry> update_binding;
+
+private:
+    friend struct detail::ModelAccess;
+    Graph* initialization_ = nullptr;
+    Graph* algorithm_ = nullptr;
 };
 
 // ---- The model ----------------------------------------------------------------------
 
-class Model {
-public:
-    Model();
-    ~Model();
-    /// Moves the storage with its views. A moved-from Model may only be assigned to or
-    /// destroyed: its fields still point into the storage it gave away.
-    Model(Model&&) noexcept;
-    Model& operator=(Model&&) noexcept;
-
+/// ModelProto's fields as read.
+struct ModelProto {
     bool has_ir_version = false;
     int64_t ir_version = 0;
     List<OperatorSetId> opset_import;
@@ -367,13 +352,33 @@ public:
     std::string_view domain;
     int64_t model_version = 0;
     std::string_view doc_string;
-    Graph* graph = nullptr;  ///< in the arena; null only for a model refused before reading it
     List<StringStringEntry> metadata_props;
     List<TrainingInfo> training_info;
     List<Function> functions;
 
+    const Graph* graph() const noexcept { return graph_; }  ///< null only in an empty Model
+
+private:
+    friend struct detail::ModelAccess;
+    Graph* graph_ = nullptr;
+};
+
+/// An imported model: owns its storage; everything it hands out is a const view into it.
+class Model {
+public:
+    /// An empty model (no graph), as a moved-from one is.
+    Model() noexcept;
+    ~Model();
+    Model(Model&&) noexcept;
+    Model& operator=(Model&&) noexcept;
+
+    /// The model's messages; an empty ModelProto for an empty (or moved-from) Model.
+    const ModelProto& proto() const noexcept;
+    /// The main graph, resolved unless ImportOptions::resolve was off; null when empty.
+    const Graph* graph() const noexcept { return proto().graph(); }
+
     /// The name given to the import (file path or caller's name).
-    const std::string& source_name() const noexcept;
+    std::string_view source_name() const noexcept;
     /// Size of the model input in bytes.
     uint64_t input_size() const noexcept;
     /// True when the model file is memory-mapped.
@@ -386,9 +391,8 @@ public:
     void close() noexcept;
     bool is_closed() const noexcept;
 
-    detail::Storage& storage() noexcept { return *storage_; }
-
 private:
+    friend struct detail::ModelAccess;
     std::unique_ptr<detail::Storage> storage_;
 };
 

@@ -7,10 +7,18 @@
 
 namespace onnximport {
 
+class Workspace;
+
 enum class LoadMode {
     Auto,  ///< map files over 1 MiB, read smaller ones (spec section 6)
     Map,   ///< always map the model file
     Read,  ///< always read the model file into memory
+};
+
+enum class ExternalOpen {
+    Auto,     ///< openat2 where available, else the walk
+    Openat2,  ///< openat2 only; a kernel without it is an Io failure
+    Walk,     ///< the component-wise walk only
 };
 
 struct ImportOptions {
@@ -31,11 +39,9 @@ struct ImportOptions {
     /// 1 MiB are read instead of mapped").
     uint64_t map_threshold = 1u << 20;
 
-    /// Read a graph of at least 4096 nodes on two threads: a helper thread reads the second
-    /// half of its bytes while the calling thread reads the first. The result and any
-    /// refusal are those of a single-threaded read. (A graph whose scan stops at a payload
-    /// of 256 KiB or more, as one with inline weights, is read by one thread.)
-    bool parallel_read = true;
+    /// Keep and reuse large blocks between imports (onnximport/workspace.hpp). Null: the
+    /// import owns everything it allocates and frees it with its Model.
+    Workspace* workspace = nullptr;
 
     /// Build the graph proper (spec section 4). Off: only the parsed messages.
     bool resolve = true;
@@ -43,6 +49,15 @@ struct ImportOptions {
     /// Load external tensor data (spec section 5). Off: external tensors keep their
     /// reference and have no bytes.
     bool load_external_data = true;
+
+    /// How external-data files are opened beneath their directory: openat2 with
+    /// RESOLVE_BENEATH where the kernel has it (unless the environment sets
+    /// ONNXIMPORT_NO_OPENAT2=1), else a component-wise walk that gives the same answers.
+    ExternalOpen external_open = ExternalOpen::Auto;
+
+    /// Map external-data files (one read-only mapping per file); off: each tensor's range
+    /// is read into memory (spec section 5, rule 4).
+    bool map_external_files = true;
 };
 
 }  // namespace onnximport

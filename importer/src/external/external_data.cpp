@@ -2,13 +2,16 @@
 // its file beneath the directory, check the range, and point the tensor into the file.
 #include "external/external_data.hpp"
 
+#include "core/hash.hpp"
+#include "core/refusal.hpp"
 #include "external/location.hpp"
 #include "external/safe_open.hpp"
-#include "storage.hpp"
+#include "model/access.hpp"
+#include "model/storage.hpp"
+#include "model/visit.hpp"
 
 #include <onnximport/error.hpp>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -19,71 +22,38 @@ namespace onnximport::detail {
 
 namespace {
 
-std::atomic<bool> map_files{true};
-
 class Loader {
 public:
-    Loader(Model& model, const std::filesystem::path* dir) : s_(model.storage()), dir_(dir) {}
+    Loader(Storage& s, const ImportOptions& options, const std::filesystem::path* dir)
+        : s_(s), options_(options), dir_(dir), by_location_(8, NameHash{s.hash_key}) {}
 
     ~Loader() {
-        // Bytes are in place by now: mapped files need no descriptor, and read ranges
-        // were copied out. Keeping none open avoids EMFILE on many-file models.
-        for (auto& [id, file] : s_.external_files) file->drop_descriptor();
+        // Bytes are in place by now: files read without a mapping need no descriptor.
+        for (auto& [id, file] : s_.external_files) file->close_descriptor();
     }
 
-    void model(Model& m) {
-        if (m.graph) graph(*m.graph);
-        for (auto& ti : m.training_info) {
-            if (ti.initialization) graph(*ti.initialization);
-            if (ti.algorithm) graph(*ti.algorithm);
-        }
-        for (auto& f : m.functions) {
-            for (auto& n : f.nodes) attributes(n.attributes);
-            attributes(f.attribute_protos);
-        }
+    void tensor(TensorView& t) {
+        if (t.source == TensorSource::External) load(t);
     }
 
 private:
     Storage& s_;
+    const ImportOptions& options_;
     const std::filesystem::path* dir_;
     UniqueFd dirfd_;
     /// Within one import, a location opened once is not opened again (many tensors
-    /// usually share one file; this saves a lookup per tensor).
-    std::unordered_map<std::string_view, MappedFile*> by_location_;
+    /// usually share one file; this saves a lookup per tensor). Keyed by input bytes:
+    /// hashed with the import's key (core/hash.hpp).
+    std::unordered_map<std::string_view, MappedFile*, NameHash> by_location_;
 
-    void graph(Graph& g) {
-        for (auto& t : g.initializers) tensor(t);
-        for (auto& st : g.sparse_initializers) sparse(st);
-        for (auto& n : g.nodes) attributes(n.attributes);
-    }
-
-    void attributes(List<Attribute>& attrs) {
-        for (auto& a : attrs) {
-            AttributeFields* f = a.fields;
-            if (!f) continue;  // scalars only
-            if (f->t) tensor(*f->t);
-            for (auto& t : f->tensors) tensor(t);
-            if (f->sparse_tensor) sparse(*f->sparse_tensor);
-            for (auto& st : f->sparse_tensors) sparse(st);
-            if (f->g) graph(*f->g);
-            for (auto& sub : f->graphs) graph(sub);
-        }
-    }
-
-    void sparse(SparseTensor& st) {
-        tensor(st.values);
-        tensor(st.indices);
-    }
-
-    /// The choke point of section 5: every refusal names the tensor's path and offset.
+    /// Every refusal of section 5 names the tensor's path and offset.
     [[noreturn]] void fail(const TensorView& t, ErrorKind kind, std::string_view leaf, const std::string& message) const {
-        std::string path(t.field_path);
-        if (!leaf.empty()) path += "." + std::string(leaf);
-        throw ImportError(kind, s_.source_name, t.offset, std::move(path), message);
+        std::string path(ModelAccess::field_path(t));
+        if (!leaf.empty()) path.append(".").append(leaf);
+        refuse(kind, s_.source_name, t.offset, std::move(path), message);
     }
 
-    void tensor(TensorView& t) {
-        if (t.source != TensorSource::External) return;
+    void load(TensorView& t) {
         ExternalRef ref;
         if (auto bad = parse_entries(t.external_data, ref)) fail(t, ErrorKind::ExternalData, "external_data", *bad);
         const std::string q = quoted_text(ref.location);
@@ -105,9 +75,9 @@ private:
                      " exceeds the " + std::to_string(file.size()) + " bytes of file " + q);
 
         if (const uint8_t* base = file.data()) {
-            t.set_bytes(reinterpret_cast<const std::byte*>(base + ref.offset), expected, &s_);
+            ModelAccess::bind(t, reinterpret_cast<const std::byte*>(base + ref.offset), expected, s_);
         } else if (expected == 0) {
-            t.set_bytes(nullptr, 0, &s_);
+            ModelAccess::bind(t, nullptr, 0, s_);
         } else {
             // The length is at most 2^31-1 (the reader refused bigger tensors from the
             // dims) and fits in the file (checked above): never sized from a bare number.
@@ -116,7 +86,7 @@ private:
                 fail(t, ErrorKind::Io, {},
                      e == ENODATA ? "external data file " + q + " shrank while it was read"
                                   : "cannot read external data file " + q + ": " + std::strerror(e));
-            t.set_bytes(dst, expected, &s_);
+            ModelAccess::bind(t, dst, expected, s_);
         }
     }
 
@@ -137,7 +107,7 @@ private:
 
     MappedFile& open_file(const TensorView& t, std::string_view location, const std::string& q) {
         if (auto it = by_location_.find(location); it != by_location_.end()) return *it->second;
-        OpenOutcome o = open_beneath(directory(t, q), location);
+        OpenOutcome o = open_beneath(directory(t, q), location, options_.external_open);
         using S = OpenOutcome::Status;
         const std::string in_dir = " (directory '" + dir_->string() + "')";
         switch (o.status) {
@@ -167,8 +137,8 @@ private:
         if (inserted) {
             // Mapped from the descriptor that was opened and fstat'ed: what was checked is
             // what is read. The size is that same fstat's.
-            it->second = std::make_unique<MappedFile>(o.fd.release(), static_cast<uint64_t>(o.st.st_size),
-                                                      map_files.load());
+            it->second = std::make_unique<MappedFile>(std::move(o.fd), static_cast<uint64_t>(o.st.st_size),
+                                                      options_.map_external_files);
         }
         by_location_.emplace(location, it->second.get());
         return *it->second;
@@ -177,12 +147,10 @@ private:
 
 }  // namespace
 
-void set_map_external_files(bool map) noexcept { map_files.store(map); }
-
-void load_external_data(Model& model, const ImportOptions&, const std::filesystem::path* dir) {
-    if (!model.storage().has_external_tensors) return;
-    Loader loader(model, dir);
-    loader.model(model);
+void load_external_data(Storage& storage, const ImportOptions& options, const std::filesystem::path* dir) {
+    if (!storage.has_external_tensors) return;
+    Loader loader(storage, options, dir);
+    visit_model(storage.proto, [](Graph&) {}, [&](TensorView& t) { loader.tensor(t); });
 }
 
 }  // namespace onnximport::detail

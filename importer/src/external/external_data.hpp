@@ -7,12 +7,15 @@
 // Each external file is opened once per Model and mapped read-only whole; the mapping
 // is kept in Storage::external_files under the file's (dev, inode), shared by every
 // tensor that reads from it, and released by Model::close() or the Model's destruction.
-// Where mapping is unavailable, each tensor's range is read into an owned buffer.
+// Its descriptor is closed as soon as the mapping exists. Where mapping is unavailable
+// (or ImportOptions::map_external_files is off), each tensor's range is read into an owned
+// buffer and the descriptor closed when loading ends.
 // A mapped file that is truncated by someone else while the Model lives makes reading
 // the vanished pages fault (SIGBUS): a property of mapping that the spec accepts.
 #pragma once
 
-#include <onnximport/model.hpp>
+#include "model/storage.hpp"
+
 #include <onnximport/options.hpp>
 
 #include <filesystem>
@@ -24,10 +27,6 @@ namespace onnximport::detail {
 /// directory, or null when there is none (bytes without a named directory).
 /// @throws ImportError(ExternalData) for every refused reference, ImportError(Io) for OS
 /// failures; the error names the location, the tensor's field path and offset.
-void load_external_data(Model& model, const ImportOptions& options, const std::filesystem::path* dir);
-
-/// Test hook: false makes every external file take the path where mapping is
-/// unavailable (ranges read with pread). Default true.
-void set_map_external_files(bool map) noexcept;
+void load_external_data(Storage& storage, const ImportOptions& options, const std::filesystem::path* dir);
 
 }  // namespace onnximport::detail

@@ -1,6 +1,8 @@
 // External-data entries and location rules (spec section 5, rules 1 and 3; issue 3).
 #include "external/location.hpp"
 
+#include "core/text.hpp"
+
 #include <cstdint>
 #include <limits>
 
@@ -26,22 +28,7 @@ bool has_segment(std::string_view location, std::string_view segment) {
 
 }  // namespace
 
-std::string quoted_text(std::string_view text) {
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string s = "'";
-    for (char ch : text) {
-        auto b = static_cast<unsigned char>(ch);
-        if (b < 0x20 || b == 0x7F) {
-            s += "\\x";
-            s += hex[b >> 4];
-            s += hex[b & 15];
-        } else {
-            s += ch;
-        }
-    }
-    s += '\'';
-    return s;
-}
+std::string quoted_text(std::string_view text) { return quoted(text, '\''); }
 
 std::optional<uint64_t> parse_decimal(std::string_view text) {
     if (text.empty()) return std::nullopt;

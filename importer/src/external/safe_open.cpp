@@ -2,8 +2,8 @@
 // (spec section 5, rule 2; issue 3). See safe_open.hpp for the contract.
 #include "external/safe_open.hpp"
 
-#include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -15,18 +15,6 @@
 
 namespace onnximport::detail {
 
-UniqueFd::~UniqueFd() {
-    if (fd_ >= 0) ::close(fd_);
-}
-
-UniqueFd& UniqueFd::operator=(UniqueFd&& o) noexcept {
-    if (this != &o) {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = o.release();
-    }
-    return *this;
-}
-
 namespace {
 
 using Status = OpenOutcome::Status;
@@ -36,21 +24,10 @@ constexpr int max_links = 40;
 /// openat2 returns EAGAIN when a rename or mount raced the lookup; it asks us to retry.
 constexpr int max_retries = 16;
 
-// O_NONBLOCK: opening a FIFO inside the directory must not hang the import (the fstat
-// that follows refuses it). O_NOCTTY: a terminal must not become ours.
+// The flags of the one open for reading, of an object already known to be a regular file.
+// O_NONBLOCK and O_NOCTTY still: should it have been swapped for a FIFO or a terminal in
+// between, the open neither hangs nor adopts it (the fstat that follows refuses it).
 constexpr int file_flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
-
-std::atomic<int> forced_method{static_cast<int>(OpenMethod::Auto)};
-/// Set once openat2 turned out to be missing, so the probe is not repeated per file.
-std::atomic<bool> openat2_missing{false};
-
-bool env_forbids_openat2() {
-    static const bool forbid = [] {
-        const char* v = std::getenv("ONNXIMPORT_NO_OPENAT2");
-        return v && *v && std::strcmp(v, "0") != 0;
-    }();
-    return forbid;
-}
 
 OpenOutcome failure(Status status, int error) {
     OpenOutcome o;
@@ -82,30 +59,67 @@ OpenOutcome finish(UniqueFd fd) {
     return o;
 }
 
+/// Opens for reading the object behind the O_PATH descriptor `node`, once fstat says it is
+/// a regular file, through /proc/self/fd: the same file, not whatever its name means now.
+/// Without /proc, `reopen_by_name` opens it by name with file_flags.
+template <class ReopenByName>
+OpenOutcome open_checked(UniqueFd node, ReopenByName&& reopen_by_name) {
+    struct stat st {};
+    if (::fstat(node.get(), &st) != 0) return failure(Status::OsError, errno);
+    if (!S_ISREG(st.st_mode)) return failure(Status::NotRegular, 0);
+    const std::string self = "/proc/self/fd/" + std::to_string(node.get());
+    UniqueFd file(::open(self.c_str(), file_flags));
+    if (!file && errno == ENOENT) file = reopen_by_name();
+    if (!file) return failure(status_of(errno), errno);
+    return finish(std::move(file));
+}
+
 long sys_openat2(int dirfd, const char* path, const open_how* how) {
     return ::syscall(SYS_openat2, dirfd, path, how, sizeof(*how));
 }
 
-/// The kernel resolves the path beneath dirfd in one step. Returns nothing when the
-/// kernel lacks openat2 (the caller falls back to the walk).
-bool open_with_openat2(int dirfd, const std::string& path, OpenOutcome& out) {
+/// One openat2 call with retries on EINTR and EAGAIN; a descriptor, or -errno.
+long openat2_retrying(int dirfd, const std::string& path, uint64_t flags) {
     open_how how{};
-    how.flags = static_cast<uint64_t>(file_flags);
+    how.flags = flags;
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
     for (int attempt = 0;; ++attempt) {
         long fd = sys_openat2(dirfd, path.c_str(), &how);
-        if (fd >= 0) {
-            out = finish(UniqueFd(static_cast<int>(fd)));
-            return true;
-        }
+        if (fd >= 0) return fd;
         int e = errno;
+        // EAGAIN: a rename or mount raced the lookup and the kernel asks us to retry.
         if (e == EINTR || (e == EAGAIN && attempt < max_retries)) continue;
-        // ENOSYS: an old kernel; EPERM: a seccomp filter that does not know the call;
-        // E2BIG: a kernel that does not know this struct size. Only the walk can help.
-        if (e == ENOSYS || e == EPERM || e == E2BIG) return false;
-        out = failure(status_of(e), e);
+        return -e;
+    }
+}
+
+OpenOutcome walk_beneath(int dirfd, std::string_view location);
+
+/// The kernel resolves the path beneath dirfd in one step. Returns false when the kernel
+/// lacks openat2 (the caller falls back to the walk).
+bool open_with_openat2(int dirfd, const std::string& path, OpenOutcome& out) {
+    long fd = openat2_retrying(dirfd, path, O_PATH | O_CLOEXEC);
+    if (fd >= 0) {
+        out = open_checked(UniqueFd(static_cast<int>(fd)), [&] {
+            long again = openat2_retrying(dirfd, path, static_cast<uint64_t>(file_flags));
+            if (again < 0) errno = static_cast<int>(-again);
+            return UniqueFd(again < 0 ? -1 : static_cast<int>(again));
+        });
         return true;
     }
+    const int e = static_cast<int>(-fd);
+    // ENOSYS: an old kernel; EPERM: a seccomp filter that does not know the call;
+    // E2BIG: a kernel that does not know this struct size. Only the walk can help.
+    if (e == ENOSYS || e == EPERM || e == E2BIG) return false;
+    // ELOOP is a link loop, or a magic link that RESOLVE_NO_MAGICLINKS refused: the walk
+    // tells which (it reads a magic link as the absolute link it shows: Escapes).
+    if (e == ELOOP) {
+        out = walk_beneath(dirfd, path);
+        if (out.status == Status::Opened) out = failure(Status::TooManyLinks, ELOOP);
+        return true;
+    }
+    out = failure(status_of(e), e);
+    return true;
 }
 
 /// Pushes the components of `text` (split at '/') so that the first is at the back.
@@ -197,31 +211,19 @@ OpenOutcome walk_beneath(int dirfd, std::string_view location) {
         }
         if (!last) return failure(Status::NotADirectory, ENOTDIR);
         // Decided on the O_PATH descriptor, before opening: a FIFO or device is never opened.
-        if (!S_ISREG(st.st_mode)) return failure(Status::NotRegular, 0);
-        UniqueFd file(::openat(parent, name.c_str(), file_flags | O_NOFOLLOW));
-        if (!file) {
-            int e = errno;
-            // The entry became a link between the two opens: resolve it again, counted as
-            // a link so that a swapping adversary cannot keep us here forever.
-            if (e == ELOOP && ++links <= max_links) {
-                pending.push_back(std::move(name));
-                continue;
-            }
-            return failure(status_of(e), e);
-        }
-        return finish(std::move(file));
+        return open_checked(std::move(node), [&] {
+            return UniqueFd(::openat(parent, name.c_str(), file_flags | O_NOFOLLOW));
+        });
     }
     return failure(Status::NotRegular, EISDIR);  // the location named the directory itself
 }
 
 }  // namespace
 
-void set_open_method(OpenMethod method) noexcept { forced_method.store(static_cast<int>(method)); }
-
-OpenMethod effective_open_method() noexcept {
-    auto m = static_cast<OpenMethod>(forced_method.load());
-    if (m != OpenMethod::Auto) return m;
-    return env_forbids_openat2() || openat2_missing.load() ? OpenMethod::Walk : OpenMethod::Openat2;
+ExternalOpen effective_open_method(ExternalOpen requested) noexcept {
+    if (requested != ExternalOpen::Auto) return requested;
+    const char* v = std::getenv("ONNXIMPORT_NO_OPENAT2");
+    return v && *v && std::strcmp(v, "0") != 0 ? ExternalOpen::Walk : ExternalOpen::Openat2;
 }
 
 OpenOutcome open_directory(const std::filesystem::path& dir) {
@@ -234,13 +236,13 @@ OpenOutcome open_directory(const std::filesystem::path& dir) {
     return o;
 }
 
-OpenOutcome open_beneath(int dirfd, std::string_view location) {
-    const auto forced = static_cast<OpenMethod>(forced_method.load());
-    if (effective_open_method() == OpenMethod::Openat2) {
+OpenOutcome open_beneath(int dirfd, std::string_view location, ExternalOpen method) {
+    // The same limit for both paths (the kernel's, which the walk would not reach).
+    if (location.size() >= PATH_MAX) return failure(Status::NameTooLong, ENAMETOOLONG);
+    if (effective_open_method(method) == ExternalOpen::Openat2) {
         OpenOutcome out;
         if (open_with_openat2(dirfd, std::string(location), out)) return out;
-        if (forced == OpenMethod::Openat2) return failure(Status::OsError, ENOSYS);
-        openat2_missing.store(true);
+        if (method == ExternalOpen::Openat2) return failure(Status::OsError, ENOSYS);
     }
     return walk_beneath(dirfd, location);
 }

@@ -8,9 +8,13 @@
 // one step, and everything after (fstat, mmap, pread) uses that same descriptor.
 //
 // Where openat2 is missing (ENOSYS, or EPERM from a seccomp filter) a component-wise
-// walk does the same job in user space; see walk_beneath in safe_open.cpp. Both paths
-// give the same answers, and ONNXIMPORT_NO_OPENAT2=1 (read once) or
-// set_open_method(OpenMethod::Walk) forces the walk so tests can run both.
+// walk does the same job in user space; see walk_beneath in safe_open.cpp. Both give the
+// same answers, the same statuses for the same trees (tested with both): the final object
+// is opened as an O_PATH descriptor and fstat'ed first, so nothing but a regular file is
+// ever opened for reading (a FIFO, socket or device is refused as NotRegular, never
+// opened); a location of PATH_MAX bytes or more is NameTooLong before either runs; and a
+// magic link (/proc/self/cwd) is Escapes in both. ImportOptions::external_open (or
+// ONNXIMPORT_NO_OPENAT2=1 in Auto) forces the walk.
 //
 // Deliberate tightenings of the spec, shared by both paths:
 // - a symbolic link with an absolute target is refused even if the target lies inside
@@ -21,6 +25,10 @@
 // also has a name outside it. A hard link is the file; nothing on the path leaves.
 #pragma once
 
+#include "io/unique_fd.hpp"
+
+#include <onnximport/options.hpp>
+
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -28,40 +36,9 @@
 
 namespace onnximport::detail {
 
-/// An owned file descriptor, closed on destruction.
-class UniqueFd {
-public:
-    UniqueFd() = default;
-    explicit UniqueFd(int fd) noexcept : fd_(fd) {}
-    ~UniqueFd();
-    UniqueFd(UniqueFd&& o) noexcept : fd_(o.release()) {}
-    UniqueFd& operator=(UniqueFd&& o) noexcept;
-    UniqueFd(const UniqueFd&) = delete;
-    UniqueFd& operator=(const UniqueFd&) = delete;
-
-    int get() const noexcept { return fd_; }
-    explicit operator bool() const noexcept { return fd_ >= 0; }
-    /// Gives up ownership.
-    int release() noexcept {
-        int fd = fd_;
-        fd_ = -1;
-        return fd;
-    }
-
-private:
-    int fd_ = -1;
-};
-
-enum class OpenMethod {
-    Auto,     ///< openat2 where the kernel has it, else the walk (the default)
-    Openat2,  ///< openat2 only; ENOSYS is an OS failure
-    Walk,     ///< the component-wise walk only
-};
-
-/// Test hook: which method open_beneath uses. Auto also honours ONNXIMPORT_NO_OPENAT2.
-void set_open_method(OpenMethod method) noexcept;
-/// The method open_beneath would use now (Openat2 or Walk).
-OpenMethod effective_open_method() noexcept;
+/// The method open_beneath uses for `requested`: Openat2 or Walk (Auto: openat2 unless the
+/// environment sets ONNXIMPORT_NO_OPENAT2 to something other than 0).
+ExternalOpen effective_open_method(ExternalOpen requested) noexcept;
 
 /// What came of an open. Everything but OsError is a refusal of the reference itself.
 struct OpenOutcome {
@@ -87,7 +64,8 @@ OpenOutcome open_directory(const std::filesystem::path& dir);
 
 /// Opens `location` (relative, already checked by check_location, no NUL) read-only
 /// beneath the directory `dirfd`; links are followed only while they stay beneath.
-/// On Opened, fd is a regular file and st describes that same descriptor.
-OpenOutcome open_beneath(int dirfd, std::string_view location);
+/// On Opened, fd is a regular file and st describes that same descriptor. Where openat2 is
+/// missing, Auto falls back to the walk (and asks again at the next call).
+OpenOutcome open_beneath(int dirfd, std::string_view location, ExternalOpen method);
 
 }  // namespace onnximport::detail

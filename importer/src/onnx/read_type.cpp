@@ -17,12 +17,13 @@ void set_dim_denotation(Context& c, TypeProto& t, size_t index, std::string_view
 
 void read_dimension(Context& c, Reader& r, TypeProto& t, Dimension& d) {
     while (r.next()) {
-        switch (r.field()) {
-        case 1: ONNXIMPORT_EXPECT(r, Varint) d.set_value(read_int64(r)); break;
-        case 2: ONNXIMPORT_EXPECT(r, Len) d.set_param(read_string(c, r, "dim_param")); break;
-        case 3:
-            ONNXIMPORT_EXPECT(r, Len)
-            set_dim_denotation(c, t, static_cast<size_t>(&d - t.shape.data()), read_string(c, r, "denotation"));
+        using F = proto::Dimension;
+        switch (r.field_as<F>()) {
+        case F::dim_value: if (r.expect(WireType::Varint)) ModelAccess::set_value(d, read_int64(r)); break;
+        case F::dim_param: if (r.expect(WireType::Len)) ModelAccess::set_param(d, read_string(c, r, "dim_param")); break;
+        case F::denotation:
+            if (r.expect(WireType::Len))
+                set_dim_denotation(c, t, static_cast<size_t>(&d - t.shape.data()), read_string(c, r, "denotation"));
             break;
         default: r.skip();
         }
@@ -33,7 +34,7 @@ void read_dimension(Context& c, Reader& r, TypeProto& t, Dimension& d) {
 /// in the arena unless it has a denotation, so no pass over the shape counts them first.
 void read_shape(Context& c, Reader& r, TypeProto& t) {
     while (r.next()) {
-        if (r.field() != 1 || !r.is(WireType::Len)) {
+        if (r.field_as<proto::Shape>() != proto::Shape::dim || !r.is(WireType::Len)) {
             r.skip();
             continue;
         }
@@ -46,13 +47,14 @@ void read_shape(Context& c, Reader& r, TypeProto& t) {
 /// TypeProto.Tensor and TypeProto.SparseTensor share their layout.
 void read_tensor_type(Context& c, Reader& r, TypeProto& t) {
     while (r.next()) {
-        switch (r.field()) {
-        case 1: ONNXIMPORT_EXPECT(r, Varint) t.elem_type = read_int32(r); break;
-        case 2:
-            ONNXIMPORT_EXPECT(r, Len)
+        using F = proto::TensorType;
+        switch (r.field_as<F>()) {
+        case F::elem_type: if (r.expect(WireType::Varint)) t.elem_type = read_int32(r); break;
+        case F::shape:
+            if (!r.expect(WireType::Len)) break;
             t.has_shape = true;
             t.shape = {};  // singular messages are replaced, not merged
-            if (t.fields) t.fields->dim_denotations = {};
+            if (auto* f = ModelAccess::fields(t)) f->dim_denotations = {};
             read_message(c, r, "shape", -1, [&](Reader& sub, const uint8_t*) { read_shape(c, sub, t); });
             break;
         default: r.skip();
@@ -70,16 +72,18 @@ const TypeProto* read_inner_type(Context& c, Reader& r, std::string_view field) 
 /// Sequence and Optional: one elem_type field.
 void read_elem_only(Context& c, Reader& r, TypeProto& t) {
     while (r.next()) {
-        if (r.field() == 1 && r.is(WireType::Len)) t.elem = read_inner_type(c, r, "elem_type");
+        if (r.field_as<proto::ElemType>() == proto::ElemType::elem_type && r.is(WireType::Len))
+            t.elem = read_inner_type(c, r, "elem_type");
         else r.skip();
     }
 }
 
 void read_map(Context& c, Reader& r, TypeProto& t) {
     while (r.next()) {
-        switch (r.field()) {
-        case 1: ONNXIMPORT_EXPECT(r, Varint) t.elem_type = read_int32(r); break;
-        case 2: ONNXIMPORT_EXPECT(r, Len) t.elem = read_inner_type(c, r, "value_type"); break;
+        using F = proto::MapType;
+        switch (r.field_as<F>()) {
+        case F::key_type: if (r.expect(WireType::Varint)) t.elem_type = read_int32(r); break;
+        case F::value_type: if (r.expect(WireType::Len)) t.elem = read_inner_type(c, r, "value_type"); break;
         default: r.skip();
         }
     }
@@ -87,9 +91,10 @@ void read_map(Context& c, Reader& r, TypeProto& t) {
 
 void read_opaque(Context& c, Reader& r, TypeProto& t) {
     while (r.next()) {
-        switch (r.field()) {
-        case 1: ONNXIMPORT_EXPECT(r, Len) fields_of(c, t).opaque_domain = read_string(c, r, "domain"); break;
-        case 2: ONNXIMPORT_EXPECT(r, Len) fields_of(c, t).opaque_name = read_string(c, r, "name"); break;
+        using F = proto::OpaqueType;
+        switch (r.field_as<F>()) {
+        case F::domain: if (r.expect(WireType::Len)) fields_of(c, t).opaque_domain = read_string(c, r, "domain"); break;
+        case F::name: if (r.expect(WireType::Len)) fields_of(c, t).opaque_name = read_string(c, r, "name"); break;
         default: r.skip();
         }
     }
@@ -102,10 +107,10 @@ void reset_member(TypeProto& t, TypeProto::Kind kind) {
     t.has_shape = false;
     t.shape = {};
     t.elem = nullptr;
-    if (t.fields) {
-        t.fields->opaque_domain = {};
-        t.fields->opaque_name = {};
-        t.fields->dim_denotations = {};
+    if (auto* f = ModelAccess::fields(t)) {
+        f->opaque_domain = {};
+        f->opaque_name = {};
+        f->dim_denotations = {};
     }
 }
 
@@ -115,23 +120,21 @@ void read_type(Context& c, Reader& r, TypeProto& t) {
     while (r.next()) {
         TypeProto::Kind kind;
         const char* field;
-        switch (r.field()) {
-        case 1: kind = TypeProto::Kind::Tensor; field = "tensor_type"; break;
-        case 4: kind = TypeProto::Kind::Sequence; field = "sequence_type"; break;
-        case 5: kind = TypeProto::Kind::Map; field = "map_type"; break;
-        case 7: kind = TypeProto::Kind::Opaque; field = "opaque_type"; break;
-        case 8: kind = TypeProto::Kind::SparseTensor; field = "sparse_tensor_type"; break;
-        case 9: kind = TypeProto::Kind::Optional; field = "optional_type"; break;
-        case 6:
+        using F = proto::Type;
+        switch (r.field_as<F>()) {
+        case F::tensor_type: kind = TypeProto::Kind::Tensor; field = "tensor_type"; break;
+        case F::sequence_type: kind = TypeProto::Kind::Sequence; field = "sequence_type"; break;
+        case F::map_type: kind = TypeProto::Kind::Map; field = "map_type"; break;
+        case F::opaque_type: kind = TypeProto::Kind::Opaque; field = "opaque_type"; break;
+        case F::sparse_tensor_type: kind = TypeProto::Kind::SparseTensor; field = "sparse_tensor_type"; break;
+        case F::optional_type: kind = TypeProto::Kind::Optional; field = "optional_type"; break;
+        case F::denotation:
             if (r.is(WireType::Len)) fields_of(c, t).denotation = read_string(c, r, "denotation");
             else r.skip();
             continue;
         default: r.skip(); continue;
         }
-        if (!r.is(WireType::Len)) {
-            r.skip();
-            continue;
-        }
+        if (!r.expect(WireType::Len)) continue;
         reset_member(t, kind);
         read_message(c, r, field, -1, [&](Reader& sub, const uint8_t*) {
             switch (kind) {

@@ -32,22 +32,24 @@ std::optional<uint64_t> expected_byte_length(uint64_t count, int32_t data_type) 
     return (count * bits + 7) / 8;
 }
 
-uint32_t typed_field_for(int32_t data_type) {
+proto::Tensor typed_field_for(int32_t data_type) {
+    using F = proto::Tensor;
     switch (static_cast<DataType>(data_type)) {
-    case DataType::Float: case DataType::Complex64: return 4;     // float_data
-    case DataType::Double: case DataType::Complex128: return 10;  // double_data
-    case DataType::Int64: return 7;                               // int64_data
-    case DataType::Uint64: case DataType::Uint32: return 11;      // uint64_data
-    case DataType::String: return 6;                              // string_data
-    default: return 5;                                            // int32_data
+    case DataType::Float: case DataType::Complex64: return F::float_data;
+    case DataType::Double: case DataType::Complex128: return F::double_data;
+    case DataType::Int64: return F::int64_data;
+    case DataType::Uint64: case DataType::Uint32: return F::uint64_data;
+    case DataType::String: return F::string_data;
+    default: return F::int32_data;
     }
 }
 
-uint64_t typed_byte_length(uint32_t field, int32_t data_type, uint64_t n) {
+uint64_t typed_byte_length(proto::Tensor field, int32_t data_type, uint64_t n) {
+    using F = proto::Tensor;
     switch (field) {
-    case 4: return n * 4;
-    case 10: case 7: return n * 8;
-    case 11: return data_type == static_cast<int32_t>(DataType::Uint32) ? n * 4 : n * 8;
+    case F::float_data: return n * 4;
+    case F::double_data: case F::int64_data: return n * 8;
+    case F::uint64_data: return data_type == static_cast<int32_t>(DataType::Uint32) ? n * 4 : n * 8;
     default: break;
     }
     // int32_data: one element per entry; 4- and 2-bit types: one packed byte per entry.
@@ -67,15 +69,16 @@ void put_le(std::byte* out, uint64_t v, unsigned bytes) {
 
 }  // namespace
 
-void convert_typed_field(Context& c, const uint8_t* begin, const uint8_t* end, uint32_t field,
+void convert_typed_field(Context& c, const uint8_t* begin, const uint8_t* end, proto::Tensor field,
                          int32_t data_type, std::byte* out, uint64_t size) {
+    using F = proto::Tensor;
     const bool is_bool = data_type == static_cast<int32_t>(DataType::Bool);
     const unsigned bits = bits_per_element(data_type);
     unsigned width;  // bytes written per entry (0: the 6-bit bit stream)
     switch (field) {
-    case 4: width = 4; break;
-    case 10: case 7: width = 8; break;
-    case 11: width = bits == 32 ? 4 : 8; break;
+    case F::float_data: width = 4; break;
+    case F::double_data: case F::int64_data: width = 8; break;
+    case F::uint64_data: width = bits == 32 ? 4 : 8; break;
     default: width = bits == 32 ? 4 : bits == 16 ? 2 : bits == 6 ? 0 : 1; break;
     }
     uint64_t index = 0;
@@ -95,13 +98,13 @@ void convert_typed_field(Context& c, const uint8_t* begin, const uint8_t* end, u
     };
     Reader r(c, begin, end);
     while (r.next()) {
-        if (r.field() != field) {
+        if (r.field_as<F>() != field) {
             r.skip();
             continue;
         }
-        if (field == 4) read_repeated_fixed32(c, r, put);
-        else if (field == 10) read_repeated_fixed64(c, r, put);
-        else read_repeated_varint(c, r, put);
+        if (field == F::float_data) read_repeated_fixed(r, WireType::Fixed32, put);
+        else if (field == F::double_data) read_repeated_fixed(r, WireType::Fixed64, put);
+        else read_repeated_varint(r, put);
     }
 }
 

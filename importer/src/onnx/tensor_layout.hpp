@@ -4,6 +4,8 @@
 
 #include "onnx/context.hpp"
 
+#include <onnx_fields.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -30,15 +32,15 @@ CountResult element_count(std::span<const int64_t> dims);
 /// ceil(count * bits / 8), or nothing when above max_tensor_bytes.
 std::optional<uint64_t> expected_byte_length(uint64_t count, int32_t data_type);
 
-/// The TensorProto field number of the typed field that serves the element type.
-uint32_t typed_field_for(int32_t data_type);
+/// The typed field of TensorProto that serves the element type.
+proto::Tensor typed_field_for(int32_t data_type);
 
 /// Bytes the typed field's entries produce in the raw layout.
-uint64_t typed_byte_length(uint32_t field, int32_t data_type, uint64_t entries);
+uint64_t typed_byte_length(proto::Tensor field, int32_t data_type, uint64_t entries);
 
 /// Writes the entries of `field` found in the TensorProto body [begin, end) into `out`
 /// (exactly `size` bytes, already checked against the entries' byte length).
-void convert_typed_field(Context& c, const uint8_t* begin, const uint8_t* end, uint32_t field,
+void convert_typed_field(Context& c, const uint8_t* begin, const uint8_t* end, proto::Tensor field,
                          int32_t data_type, std::byte* out, uint64_t size);
 
 }  // namespace onnximport::detail

@@ -10,7 +10,7 @@ namespace {
 
 /// Resolves one subgraph of the node being read and adds what it captures from this
 /// graph to the node's reads: a node reads what its subgraphs read.
-void resolve_subgraph(Context& c, Scope& s, const OpsetTable& opsets, Graph& sub, ReadLists& reads) {
+void resolve_subgraph(Refusal& c, Scope& s, const OpsetTable& opsets, Graph& sub, ReadLists& reads) {
     Scope inner(sub, &s, s.storage, s.scratch);
     resolve_graph(c, inner, opsets);
     for (const ValueRef& r : inner.capture_refs)
@@ -30,15 +30,15 @@ void prepare_node(const Scope& s, uint32_t f, PreparedNode& prepared) {
     for (uint32_t k = 0; k < inputs.size() && k < prepared_per_node; ++k) prepared[k] = prepare_input(s, f, inputs[k]);
 }
 
-void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, const PreparedNode& prepared,
+void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f, const PreparedNode& prepared,
                   ReadLists& reads) {
     Node& node = s.graph.nodes[f];
-    PathScope at(c, "node", f);
+    PathScope at(c.path, "node", f);
     node.file_index = f;
 
     const int64_t* version = opsets.find(node.domain);
     if (!version)
-        refuse(c, node.offset,
+        c.fail_at(ErrorKind::InvalidModel, node.offset,
                describe_node(node, f) + " uses domain " + quoted_name(node.domain) +
                    ", which the model does not import (opset_import)");
     node.opset_version = *version;
@@ -49,24 +49,26 @@ void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, co
         if (in.empty()) continue;  // an omitted optional input
         ValueRef r = find_input(s, in, k < prepared_per_node ? prepared[k] : prepare_input(s, f, in));
         if (!r.scope)
-            refuse(c, node.offset,
+            c.fail_at(ErrorKind::InvalidModel, node.offset,
                    describe_node(node, f) + " reads " + quoted_name(in) +
                        ", which is not defined in its graph or an enclosing one");
         if (r.scope == &s) reads.values.push_back(r.value);
     }
 
-    if (!node.has_subgraphs) return;
+    if (!ModelAccess::has_subgraphs(node)) return;
     for (size_t j = 0; j < node.attributes.size(); ++j) {
         Attribute& a = node.attributes[j];
-        if (a.type == AttributeType::Graph && a.g()) {
-            PathScope at_attribute(c, "attribute", static_cast<int64_t>(j));
-            PathScope at_graph(c, "g");
-            resolve_subgraph(c, s, opsets, *a.g(), reads);
+        AttributeFields* fields = ModelAccess::fields(a);
+        if (!fields) continue;  // a GRAPHS attribute may hold no graph at all
+        if (a.type == AttributeType::Graph && fields->g) {
+            PathScope at_attribute(c.path, "attribute", static_cast<int64_t>(j));
+            PathScope at_graph(c.path, "g");
+            resolve_subgraph(c, s, opsets, *fields->g, reads);
         } else if (a.type == AttributeType::Graphs) {
-            PathScope at_attribute(c, "attribute", static_cast<int64_t>(j));
-            List<Graph>& graphs = a.graphs();
+            PathScope at_attribute(c.path, "attribute", static_cast<int64_t>(j));
+            List<Graph>& graphs = fields->graphs;
             for (size_t k = 0; k < graphs.size(); ++k) {
-                PathScope at_graph(c, "graphs", static_cast<int64_t>(k));
+                PathScope at_graph(c.path, "graphs", static_cast<int64_t>(k));
                 resolve_subgraph(c, s, opsets, graphs[k], reads);
             }
         }
@@ -75,7 +77,7 @@ void resolve_node(Context& c, Scope& s, const OpsetTable& opsets, uint32_t f, co
 
 }  // namespace
 
-void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
+void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
     Graph& g = s.graph;
     define_values(c, s);
 
@@ -84,7 +86,7 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     const uint32_t n = static_cast<uint32_t>(g.nodes.size());
     ReadLists reads(s.scratch);
     reads.begin.reserve(size_t{n} + 1);
-    reads.values.reserve(g.node_input_count);
+    reads.values.reserve(ModelAccess::node_input_count(g));
     std::array<PreparedNode, prepared_nodes> prepared;
     const uint32_t distance = ValueIndex::prefetch_distance;
     for (uint32_t f = 0; f < n && f < distance; ++f) prepare_node(s, f, prepared[f % prepared_nodes]);
@@ -98,11 +100,11 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     ScratchVector<ValueRef> outputs(g.outputs.size(), &s.scratch);
     for (size_t i = 0; i < g.outputs.size(); ++i) {
         const ValueInfo& out = g.outputs[i];
-        PathScope at(c, "output", static_cast<int64_t>(i));
-        if (out.name.empty()) refuse(c, out.offset, "graph output " + std::to_string(i) + " has an empty name");
+        PathScope at(c.path, "output", static_cast<int64_t>(i));
+        if (out.name.empty()) c.fail_at(ErrorKind::InvalidModel, out.offset, "graph output " + std::to_string(i) + " has an empty name");
         outputs[i] = find_value(s, out.name);
         if (!outputs[i].scope)
-            refuse(c, out.offset,
+            c.fail_at(ErrorKind::InvalidModel, out.offset,
                    "graph output " + quoted_name(out.name) + " is not defined in its graph or an enclosing one");
     }
 
@@ -111,8 +113,8 @@ void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets) {
     NodeOrder order = order_nodes(reads, s.producer, s.scratch);
     if (order.cycle) {
         const Node& node = g.nodes[order.cycle_node];
-        PathScope at(c, "node", order.cycle_node);
-        refuse(c, node.offset,
+        PathScope at(c.path, "node", order.cycle_node);
+        c.fail_at(ErrorKind::InvalidModel, node.offset,
                describe_node(node, order.cycle_node) + " is on a cycle: it reads " +
                    quoted_name(g.values[order.cycle_value].name) + ", which depends on its own outputs");
     }

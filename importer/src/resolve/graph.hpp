@@ -3,7 +3,7 @@
 // (types.cpp), order (order.cpp), consumers (consumers.cpp).
 #pragma once
 
-#include "onnx/context.hpp"
+#include "core/refusal.hpp"
 #include "resolve/opsets.hpp"
 #include "resolve/order.hpp"
 #include "resolve/scope.hpp"
@@ -17,7 +17,7 @@ namespace onnximport::detail {
 /// Resolves s.graph with s.outer's values in scope. The context's field path names the
 /// graph (e.g. ModelProto.graph); node paths use file indices.
 /// @throws ImportError(InvalidModel)
-void resolve_graph(Context& c, Scope& s, const OpsetTable& opsets);
+void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets);
 
 /// Value::type from input and output declarations, then value_info.
 /// @param outputs per graph output, where its name was found.

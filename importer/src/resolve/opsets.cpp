@@ -3,7 +3,7 @@
 
 namespace onnximport::detail {
 
-OpsetTable::OpsetTable(const List<OperatorSetId>& imports) {
+OpsetTable::OpsetTable(const List<OperatorSetId>& imports, const HashKey& key) : others_(8, NameHash{key}) {
     for (const OperatorSetId& o : imports) {
         std::string_view d = canonical(o.domain);
         if (d.empty()) {

@@ -2,6 +2,8 @@
 // model imports for the node's domain, with ai.onnx and the empty domain the same.
 #pragma once
 
+#include "core/hash.hpp"
+
 #include <onnximport/model.hpp>
 
 #include <cstdint>
@@ -15,7 +17,7 @@ class OpsetTable {
 public:
     /// A domain imported more than once takes the last version listed, as a protobuf
     /// map field would; the spec does not refuse repeats.
-    explicit OpsetTable(const List<OperatorSetId>& imports);
+    OpsetTable(const List<OperatorSetId>& imports, const HashKey& key);
 
     /// The version imported for `domain`, or nullptr when the model does not import it.
     const int64_t* find(std::string_view domain) const;
@@ -28,7 +30,8 @@ private:
     // Most nodes are in the default domain: answered without hashing.
     bool has_default_ = false;
     int64_t default_version_ = 0;
-    std::unordered_map<std::string_view, int64_t> others_;
+    /// Keyed by input bytes: hashed with the import's key (core/hash.hpp).
+    std::unordered_map<std::string_view, int64_t, NameHash> others_;
 };
 
 }  // namespace onnximport::detail

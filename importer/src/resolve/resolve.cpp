@@ -8,20 +8,18 @@
 #include "resolve/resolve.hpp"
 
 #include "resolve/graph.hpp"
-#include "storage.hpp"
 
 namespace onnximport::detail {
 
-void resolve_model(Model& model) {
-    if (!model.graph) return;  // the reader refuses models without a graph
-    Storage& storage = model.storage();
-    // Resolution reads no bytes; the context carries the field path and the offsets'
-    // base. The nesting limit was enforced by the reader.
-    Context c(storage, storage.input, storage.input_size, 0, "ModelProto");
-    PathScope at(c, "graph");
-    OpsetTable opsets(model.opset_import);
-    Scratch scratch(model.graph->nodes.size());
-    Scope main(*model.graph, nullptr, storage, scratch);
+void resolve_model(Storage& storage) {
+    Graph* graph = ModelAccess::graph(storage.proto);
+    if (!graph) return;  // the reader refuses models without a graph
+    // Resolution reads no bytes: refusals carry the offsets the reader recorded.
+    Refusal c(storage.source_name, storage.input.data(), "ModelProto");
+    PathScope at(c.path, "graph");
+    OpsetTable opsets(storage.proto.opset_import, storage.hash_key);
+    Scratch scratch(graph->nodes.size(), storage.pool);
+    Scope main(*graph, nullptr, storage, scratch);
     resolve_graph(c, main, opsets);
 }
 

@@ -3,23 +3,18 @@
 // once per lookup level when it is read.
 #include "resolve/scope.hpp"
 
+#include "core/text.hpp"
+
 #include <array>
 
 namespace onnximport::detail {
 
-std::string quoted_name(std::string_view name) {
-    std::string s;
-    s.reserve(name.size() + 2);
-    s += '"';
-    s += name;
-    s += '"';
-    return s;
-}
+std::string quoted_name(std::string_view name) { return quoted(name, '"'); }
 
 std::string describe_node(const Node& n, uint32_t file_index) {
     if (!n.name.empty()) return "node " + quoted_name(n.name);
     std::string s = "node #" + std::to_string(file_index) + " (";
-    s += n.op_type.empty() ? std::string_view("no op_type") : n.op_type;
+    s += n.op_type.empty() ? std::string("no op_type") : escaped(n.op_type);
     s += ')';
     return s;
 }
@@ -43,22 +38,23 @@ std::string first_definition(const Scope& s, uint32_t v) {
 
 }  // namespace
 
-void define_values(Context& c, Scope& s) {
+void define_values(Refusal& c, Scope& s) {
     Graph& g = s.graph;
     const size_t total =
-        size_t{g.inputs.size()} + g.initializers.size() + g.sparse_initializers.size() + g.node_output_count;
+        size_t{g.inputs.size()} + g.initializers.size() + g.sparse_initializers.size() + ModelAccess::node_output_count(g);
     // Sized once: the table never grows, and the values stay where Value pointers see them.
     Arena& arena = s.storage.arena;
     g.values = {};
     ListAccess::reserve(arena, g.values, total);
     const size_t slots = ValueIndex::slots_for(total);
-    g.value_index.attach(ListAccess::make_array<ValueIndex::Slot>(arena, slots), slots, g.values.data(),
-                         s.storage.hash_seed);
+    s.index = arena.make<ValueIndex>();
+    s.index->attach(ListAccess::make_array<ValueIndex::Slot>(arena, slots), slots, g.values.data(), s.storage.hash_key);
+    ModelAccess::value_index(g) = s.index;
     s.producer.reserve(total);
 
     // Returns the value's index and whether the name was new.
     auto define = [&](std::string_view name, Value::Source source, uint32_t producer, uint64_t hash) {
-        auto [index, inserted] = g.value_index.try_emplace(name, static_cast<uint32_t>(g.values.size()), hash);
+        auto [index, inserted] = s.index->try_emplace(name, static_cast<uint32_t>(g.values.size()), hash);
         if (inserted) {
             Value& v = ListAccess::append(arena, g.values);
             v.name = name;
@@ -70,16 +66,16 @@ void define_values(Context& c, Scope& s) {
 
     for (size_t i = 0; i < g.inputs.size(); ++i) {
         const ValueInfo& in = g.inputs[i];
-        PathScope at(c, "input", static_cast<int64_t>(i));
-        if (in.name.empty()) refuse(c, in.offset, "graph input " + std::to_string(i) + " has an empty name");
-        auto [v, fresh] = define(in.name, Value::Source::Input, no_producer, g.value_index.hash(in.name));
-        if (!fresh) refuse(c, in.offset, "graph input " + quoted_name(in.name) + " is declared more than once");
+        PathScope at(c.path, "input", static_cast<int64_t>(i));
+        if (in.name.empty()) c.fail_at(ErrorKind::InvalidModel, in.offset, "graph input " + std::to_string(i) + " has an empty name");
+        auto [v, fresh] = define(in.name, Value::Source::Input, no_producer, s.index->hash(in.name));
+        if (!fresh) c.fail_at(ErrorKind::InvalidModel, in.offset, "graph input " + quoted_name(in.name) + " is declared more than once");
     }
 
     for (size_t i = 0; i < g.initializers.size(); ++i) {
         const TensorView& t = g.initializers[i];
         if (t.name.empty()) continue;  // names nothing, so nothing can read it
-        auto [v, fresh] = define(t.name, Value::Source::Initializer, no_producer, g.value_index.hash(t.name));
+        auto [v, fresh] = define(t.name, Value::Source::Initializer, no_producer, s.index->hash(t.name));
         Value& value = g.values[v];
         if (fresh) {
             value.initializer = &t;
@@ -90,8 +86,8 @@ void define_values(Context& c, Scope& s) {
             value.initializer = &t;
             continue;
         }
-        PathScope at(c, "initializer", static_cast<int64_t>(i));
-        refuse(c, t.offset,
+        PathScope at(c.path, "initializer", static_cast<int64_t>(i));
+        c.fail_at(ErrorKind::InvalidModel, t.offset,
                "initializer " + quoted_name(t.name) + " is defined twice (first by " + first_definition(s, v) +
                    (value.source == Value::Source::Input ? ", which already has an initializer)" : ")"));
     }
@@ -100,13 +96,13 @@ void define_values(Context& c, Scope& s) {
         const SparseTensor& t = g.sparse_initializers[i];
         std::string_view name = t.values.name;  // a sparse tensor is named by its values
         if (name.empty()) continue;
-        auto [v, fresh] = define(name, Value::Source::SparseInitializer, no_producer, g.value_index.hash(name));
+        auto [v, fresh] = define(name, Value::Source::SparseInitializer, no_producer, s.index->hash(name));
         if (fresh) {
             g.values[v].sparse_initializer = &t;
             continue;
         }
-        PathScope at(c, "sparse_initializer", static_cast<int64_t>(i));
-        refuse(c, t.offset,
+        PathScope at(c.path, "sparse_initializer", static_cast<int64_t>(i));
+        c.fail_at(ErrorKind::InvalidModel, t.offset,
                "sparse initializer " + quoted_name(name) + " is defined twice (first by " + first_definition(s, v) + ")");
     }
 
@@ -118,8 +114,8 @@ void define_values(Context& c, Scope& s) {
     auto prepare = [&](size_t f) {
         const List<std::string_view>& outs = g.nodes[f].outputs;
         if (outs.empty()) return;
-        first_output_hash[f % first_output_hash.size()] = g.value_index.hash(outs[0]);
-        g.value_index.prefetch(first_output_hash[f % first_output_hash.size()]);
+        first_output_hash[f % first_output_hash.size()] = s.index->hash(outs[0]);
+        s.index->prefetch(first_output_hash[f % first_output_hash.size()]);
     };
     for (size_t f = 0; f < n_nodes && f < distance; ++f) prepare(f);
     s.node_values.reserve(n_nodes + 1);
@@ -131,11 +127,11 @@ void define_values(Context& c, Scope& s) {
         for (size_t k = 0; k < n.outputs.size(); ++k) {
             std::string_view out = n.outputs[k];
             if (out.empty()) continue;  // an omitted optional output
-            const uint64_t hash = k == 0 ? first_output_hash[f % first_output_hash.size()] : g.value_index.hash(out);
+            const uint64_t hash = k == 0 ? first_output_hash[f % first_output_hash.size()] : s.index->hash(out);
             auto [v, fresh] = define(out, Value::Source::NodeOutput, static_cast<uint32_t>(f), hash);
             if (fresh) continue;
-            PathScope at(c, "node", static_cast<int64_t>(f));
-            refuse(c, n.offset,
+            PathScope at(c.path, "node", static_cast<int64_t>(f));
+            c.fail_at(ErrorKind::InvalidModel, n.offset,
                    describe_node(n, static_cast<uint32_t>(f)) + " defines " + quoted_name(out) +
                        ", which is already defined by " + first_definition(s, v));
         }
@@ -160,20 +156,20 @@ PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name) {
     PreparedInput p;
     p.value = defined_next_to(s, f, name);
     if (p.value == no_producer) {
-        p.hash = s.graph.value_index.hash(name);
-        s.graph.value_index.prefetch(p.hash);
+        p.hash = s.index->hash(name);
+        s.index->prefetch(p.hash);
     }
     return p;
 }
 
 ValueRef find_input(Scope& s, std::string_view name, const PreparedInput& prepared) {
     if (prepared.value != no_producer) return {&s, prepared.value};
-    if (uint32_t v = s.graph.value_index.find(name, prepared.hash); v != ValueIndex::npos) return {&s, v};
+    if (uint32_t v = s.index->find(name, prepared.hash); v != ValueIndex::npos) return {&s, v};
     return find_outside(s, name);  // an enclosing graph's, or undefined: rare
 }
 
 ValueRef find_value(Scope& s, std::string_view name) {
-    if (uint32_t v = s.graph.value_index.find(name); v != ValueIndex::npos) return {&s, v};
+    if (uint32_t v = s.index->find(name); v != ValueIndex::npos) return {&s, v};
     return find_outside(s, name);
 }
 

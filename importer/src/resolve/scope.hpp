@@ -3,7 +3,10 @@
 // what records a subgraph's captures.
 #pragma once
 
-#include "onnx/context.hpp"
+#include "core/hash.hpp"
+#include "core/refusal.hpp"
+#include "model/access.hpp"
+#include "model/value_index.hpp"
 #include "resolve/scratch.hpp"
 
 #include <onnximport/model.hpp>
@@ -32,7 +35,7 @@ inline constexpr uint32_t no_producer = UINT32_MAX;
 struct Scope {
     Scope(Graph& g, Scope* enclosing, Storage& storage, Scratch& scratch)
         : graph(g), outer(enclosing), storage(storage), scratch(scratch), producer(&scratch), node_values(&scratch),
-          capture_refs(&scratch) {}
+          captured(8, NameHash{storage.hash_key}), capture_refs(&scratch) {}
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 
@@ -40,6 +43,8 @@ struct Scope {
     Scope* outer;
     Storage& storage;  ///< the Model's: its arena holds what resolution adds to the graph
     Scratch& scratch;  ///< what resolution needs only while it runs
+    /// The graph's name -> value table, in the Model's arena (define_values).
+    ValueIndex* index = nullptr;
     /// Per value of `graph`: the file index of the node that produces it, or no_producer.
     ScratchVector<uint32_t> producer;
     /// Per node (file index) and one past the last: the first of the values its outputs
@@ -47,7 +52,8 @@ struct Scope {
     ScratchVector<uint32_t> node_values;
     /// Outer names already read in this graph. Both the cache that keeps a repeated outer
     /// read from walking the scopes again and the set that keeps Graph::captures unique.
-    std::unordered_map<std::string_view, ValueRef> captured;
+    /// Keyed by input bytes: hashed with the import's key (core/hash.hpp).
+    std::unordered_map<std::string_view, ValueRef, NameHash> captured;
     /// Parallel to graph.captures: where each captured value lives.
     ScratchVector<ValueRef> capture_refs;
 };
@@ -57,7 +63,7 @@ struct Scope {
 /// outputs. Empty names among initializers and node outputs give no value.
 /// @throws ImportError(InvalidModel) for an empty or repeated input name, or a name
 ///         defined twice.
-void define_values(Context& c, Scope& s);
+void define_values(Refusal& c, Scope& s);
 
 /// Looks a name up in s, then in the enclosing scopes. A name found outside s is added
 /// to the captures of s and of every scope between s and the one defining it, in the
@@ -84,7 +90,7 @@ inline void prefetch_names(const Node& n) noexcept {
 }
 
 /// An input of node f looked up in two steps: prepare_input a few nodes ahead of its use
-/// (ValueIndex::prefetch_distance), so that the slot it needs is loading meanwhile, then
+/// (NameIndex::prefetch_distance), so that the slot it needs is loading meanwhile, then
 /// find_input. Each name is compared with the neighbours' outputs and hashed once.
 struct PreparedInput {
     uint32_t value = no_producer;  ///< defined_next_to's answer
@@ -100,11 +106,5 @@ std::string describe_node(const Node& n, uint32_t file_index);
 
 /// "\"name\"" for messages.
 std::string quoted_name(std::string_view name);
-
-/// The one way resolution refuses: InvalidModel at the given input offset, with the
-/// field path the context currently holds.
-[[noreturn]] inline void refuse(const Context& c, uint64_t offset, const std::string& message) {
-    c.fail(ErrorKind::InvalidModel, c.base + offset, message);
-}
 
 }  // namespace onnximport::detail

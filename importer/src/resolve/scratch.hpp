@@ -1,15 +1,11 @@
 // Resolution's working memory (spec section 6, "allocates only the graph"): producers,
-// read lists, the order and consumer counts, needed only while a graph resolves (28 bytes
-// a node for nodes reading three values in file order; about 36 more when the nodes must
-// be sorted). They live in an arena of their own, dropped when resolution ends;
-// its large blocks go back to the block cache (block_cache.hpp) like a Model's, so the
-// next import finds them already faulted in. As heap vectors of up to 2.4 MB each they
-// were mapped and unmapped by malloc at every import: 1,200 page faults per import of
-// the 200,000-node bench model.
+// read lists, the order and consumer counts, needed only while a graph resolves. They
+// live in an arena of their own, dropped when resolution ends; with a Workspace its large
+// blocks go back to the pool like a Model's (docs/performance.md: fewer page faults).
 #pragma once
 
-#include "arena.hpp"
-#include "block_cache.hpp"
+#include "core/arena.hpp"
+#include "core/blocks.hpp"
 
 #include <bit>
 #include <cstddef>
@@ -23,7 +19,8 @@ public:
     /// Sized for a main graph of `nodes` nodes in file order: one block, rounded to whole
     /// large blocks rather than to a power of two (less room unused). Its blocks go back to
     /// the next import's scratch (BlockUse). Sorting and subgraphs take more as needed.
-    explicit Scratch(size_t nodes) : arena_(BlockUse::Scratch, first_block_size(nodes)) {}
+    Scratch(size_t nodes, std::shared_ptr<BlockPool> pool)
+        : arena_(BlockUse::Scratch, std::move(pool), first_block_size(nodes)) {}
 
 private:
     static size_t first_block_size(size_t nodes) {

@@ -37,7 +37,7 @@ void assign_types(Scope& s, std::span<const ValueRef> outputs) {
         if (!named(index, vi.name)) {
             index = last - 1;
             if (!named(index, vi.name)) {
-                index = g.value_index.find(vi.name);
+                index = s.index->find(vi.name);
                 if (index == ValueIndex::npos) continue;  // names nothing defined here: ignored
             }
         }

@@ -1,14 +1,14 @@
 // The protobuf wire reader (spec section 1): one contiguous range, a cursor, and
 // nothing read outside the range. Lengths are compared with what remains before a
-// slice is taken; nothing is allocated from a length.
+// slice is taken; nothing is allocated from a length. It reads and never writes, makes no
+// system call, and refuses through core/refusal.hpp.
 //
-// Hot paths (measured with callgrind on a 200,000-node model, see README "Performance"):
-// a key or varint of one byte is decoded inline; longer ones go to an out-of-line decoder
-// that is unrolled when ten bytes remain and bounded otherwise; messages are built only
-// on the failure paths, which are out of line too.
+// Hot paths (docs/performance.md): a key or varint of one byte is decoded inline; longer
+// ones go to an out-of-line decoder that is unrolled when ten bytes remain and bounded
+// otherwise; messages are built only on the failure paths, which are out of line too.
 #pragma once
 
-#include "onnx/context.hpp"
+#include "core/refusal.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -18,14 +18,9 @@ namespace onnximport::detail {
 
 enum class WireType : uint8_t { Varint = 0, Fixed64 = 1, Len = 2, Fixed32 = 5 };
 
-/// Called when the reader has passed a large payload [begin, end) of the input. When the
-/// input is a file mapping of the importer's own, the pages behind the cursor are released
-/// (they are re-read from the page cache if a tensor view is used later); otherwise nothing.
-void release_passed_input(const Storage& storage, const uint8_t* begin, const uint8_t* end) noexcept;
-
 class Reader {
 public:
-    Reader(Context& c, const uint8_t* begin, const uint8_t* end) : c_(&c), cur_(begin), end_(end) {}
+    Reader(const Refusal& refusal, const uint8_t* begin, const uint8_t* end) : refusal_(&refusal), cur_(begin), end_(end) {}
 
     /// Reads the next key. False at the end of the range.
     bool next() {
@@ -40,8 +35,20 @@ public:
     }
 
     uint32_t field() const noexcept { return field_; }
+    /// The field number as a message's enum of field numbers (importer/schema/onnx_fields.hpp).
+    template <class FieldEnum>
+    FieldEnum field_as() const noexcept {
+        return static_cast<FieldEnum>(field_);
+    }
     WireType wire() const noexcept { return wire_; }
     bool is(WireType w) const noexcept { return wire_ == w; }
+    /// True when the current key has wire type w; otherwise skips its value (a known field
+    /// that arrived with the wrong wire type is skipped, spec section 1) and returns false.
+    bool expect(WireType w) {
+        if (wire_ == w) return true;
+        skip();
+        return false;
+    }
     const uint8_t* key_at() const noexcept { return key_at_; }
     const uint8_t* cursor() const noexcept { return cur_; }
     const uint8_t* end() const noexcept { return end_; }
@@ -77,6 +84,9 @@ public:
         uint64_t size() const { return static_cast<uint64_t>(end - begin); }
     };
 
+    /// A reader of a payload this reader returned, refusing the same way.
+    Reader sub(Slice s) const noexcept { return Reader(*refusal_, s.begin, s.end); }
+
     Slice bytes() {
         const uint8_t* at = cur_;
         uint64_t len = varint();
@@ -84,14 +94,12 @@ public:
         if (len > remaining) [[unlikely]] fail_length(len, remaining, at);
         Slice s{cur_, cur_ + len};
         cur_ += len;
-        if (len >= release_threshold) [[unlikely]]
-            release_passed_input(c_->storage, s.begin, s.end);
         return s;
     }
 
-    /// Payloads this large (tensor data) are skipped, not read: a mapped import lets the
-    /// kernel drop the pages behind them (import.cpp) so they do not stay resident.
-    static constexpr uint64_t release_threshold = 256 * 1024;
+    /// Payloads this large (tensor data) stop the scans below: walking on would touch the
+    /// key of every tensor of a mapped model, a page each.
+    static constexpr uint64_t large_payload = 256 * 1024;
 
     /// Skips the value of the current key (unknown field or wrong wire type).
     void skip() {
@@ -108,8 +116,7 @@ public:
     /// what is present (each occurrence is at least two bytes), never from a declared
     /// length. Stops quietly at anything malformed; the parse that follows reports it.
     /// Also stops, with the count so far (a lower bound), before a payload of
-    /// release_threshold bytes or more: scanning on would touch the key of every tensor of
-    /// a mapped model, a page each, long before the reader gets there to release them.
+    /// large_payload bytes or more.
     uint64_t count_len_fields(uint32_t field) const noexcept {
         uint64_t n = 0;
         scan_len_keys(key_at_, [&](uint32_t f, const uint8_t*) { n += f == field; });
@@ -125,9 +132,9 @@ public:
     bool scan_len_keys(const uint8_t* from, OnKey&& on_key) const noexcept {
         const uint8_t* p = from;
         while (p < end_) {
-            // Each step depends on the length just read: the loads ahead are started here
-            // (a prefetch never faults, even past the end of the input).
-            __builtin_prefetch(p + 2048);
+            // Each step depends on the length just read: the loads ahead are started here,
+            // and only within the input (a pointer past it is not formed).
+            if (end_ - p > 2048) __builtin_prefetch(p + 2048);
             const uint8_t* key_at = p;
             uint64_t key;
             if (!peek_varint(p, key)) return false;
@@ -143,7 +150,7 @@ public:
                 break;
             case 2: {
                 uint64_t len;
-                if (!peek_varint(p, len) || len > static_cast<uint64_t>(end_ - p) || len >= release_threshold) return false;
+                if (!peek_varint(p, len) || len > static_cast<uint64_t>(end_ - p) || len >= large_payload) return false;
                 p += len;
                 if (key <= 0xFFFFFFFFu) on_key(static_cast<uint32_t>(key >> 3), key_at);
                 break;
@@ -159,7 +166,7 @@ public:
     }
 
     [[noreturn]] void fail(const std::string& message, const uint8_t* at) const {
-        c_->fail(ErrorKind::Malformed, at, message);
+        refusal_->fail(ErrorKind::Malformed, at, message);
     }
 
 private:
@@ -234,7 +241,7 @@ private:
         return false;
     }
 
-    Context* c_;
+    const Refusal* refusal_;
     const uint8_t* cur_;
     const uint8_t* end_;
     const uint8_t* key_at_ = nullptr;

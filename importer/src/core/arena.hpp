@@ -3,13 +3,14 @@
 // by one, and no destructor runs, so only trivially destructible objects go here.
 #pragma once
 
-#include "block_cache.hpp"
+#include "core/blocks.hpp"
 
 #include <onnximport/list.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <type_traits>
 #include <vector>
@@ -18,9 +19,11 @@ namespace onnximport::detail {
 
 class Arena {
 public:
+    /// `pool`: where large blocks come from and go back to (a Workspace's), or null.
     /// `first_block_size`: resolution's scratch knows what it needs in advance.
-    explicit Arena(BlockUse use = BlockUse::Objects, size_t first_block_size = first_block)
-        : next_block_(first_block_size), use_(use) {}
+    explicit Arena(BlockUse use = BlockUse::Objects, std::shared_ptr<BlockPool> pool = nullptr,
+                   size_t first_block_size = first_block)
+        : next_block_(first_block_size), use_(use), pool_(std::move(pool)) {}
     ~Arena();
     Arena(const Arena&) = delete;
     Arena& operator=(const Arena&) = delete;
@@ -55,7 +58,7 @@ public:
 private:
     // Blocks double from 4 KiB (a small model pays little) up to 16 MiB (a large one gets
     // few blocks; the unused tail of the last one is never touched, so never resident).
-    // Blocks of 2 MiB and more come from, and go back to, the block cache (block_cache.hpp).
+    // Blocks of 2 MiB and more are large blocks (blocks.hpp), reused through the pool if any.
     static constexpr size_t first_block = 4 * 1024;
     static constexpr size_t max_block = 16u << 20;
 
@@ -65,13 +68,14 @@ private:
         void* data;
         size_t size;
         size_t used;  ///< bytes placed, set when the arena moves on (or is destroyed)
-        bool large;  ///< block_cache.hpp's large_block or more
+        bool large;  ///< large_block or more (blocks.hpp)
     };
 
     uintptr_t cur_ = 0;
     uintptr_t end_ = 0;
     size_t next_block_ = first_block;
     BlockUse use_;
+    std::shared_ptr<BlockPool> pool_;
     size_t reserved_ = 0;
     std::vector<Block> blocks_;
 };
@@ -128,21 +132,6 @@ struct ListAccess {
     template <class T>
     static void push_back(Arena& a, List<T>& l, const T& v) {
         append(a, l) = v;
-    }
-
-    /// Makes l an empty list over room for n elements at data, which another list owns
-    /// (a helper thread fills it: onnx/parallel_graph.hpp).
-    template <class T>
-    static void room(List<T>& l, T* data, size_t n) noexcept {
-        l.data_ = data;
-        l.size_ = 0;
-        l.capacity_ = static_cast<uint32_t>(n);
-    }
-
-    /// Counts the elements [size, n), which another thread constructed in the list's room.
-    template <class T>
-    static void adopt(List<T>& l, size_t n) noexcept {
-        l.size_ = static_cast<uint32_t>(n);
     }
 
     /// The list over n elements someone else placed in the arena (slices of one array).

@@ -389,22 +389,22 @@ void write_dump(const Model& model, std::ostream& out) {
     std::string text;
     Writer w(text);
     w.line("onnx-gauntlet-dump").num(1);
-    w.line("ir_version").num(model.ir_version);
-    w.line("producer_name").str(model.producer_name);
-    w.line("producer_version").str(model.producer_version);
-    w.line("domain").str(model.domain);
-    w.line("model_version").num(model.model_version);
-    optional_string(w, "doc_string", model.doc_string);
-    for (const auto& o : model.opset_import) w.line("opset_import").str(o.domain).num(o.version);
-    entries(w, "metadata_props", model.metadata_props);
-    dump_optional_graph(w, "graph", model.graph);
-    message_list(w, "training_info", model.training_info, [&](const TrainingInfo& t) {
-        dump_optional_graph(w, "initialization", t.initialization);
-        dump_optional_graph(w, "algorithm", t.algorithm);
+    w.line("ir_version").num(model.proto().ir_version);
+    w.line("producer_name").str(model.proto().producer_name);
+    w.line("producer_version").str(model.proto().producer_version);
+    w.line("domain").str(model.proto().domain);
+    w.line("model_version").num(model.proto().model_version);
+    optional_string(w, "doc_string", model.proto().doc_string);
+    for (const auto& o : model.proto().opset_import) w.line("opset_import").str(o.domain).num(o.version);
+    entries(w, "metadata_props", model.proto().metadata_props);
+    dump_optional_graph(w, "graph", model.graph());
+    message_list(w, "training_info", model.proto().training_info, [&](const TrainingInfo& t) {
+        dump_optional_graph(w, "initialization", t.initialization());
+        dump_optional_graph(w, "algorithm", t.algorithm());
         entries(w, "initialization_binding", t.initialization_binding);
         entries(w, "update_binding", t.update_binding);
     });
-    message_list(w, "functions", model.functions, [&](const Function& f) { dump_function(w, f); });
+    message_list(w, "functions", model.proto().functions, [&](const Function& f) { dump_function(w, f); });
     w.finish();
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }

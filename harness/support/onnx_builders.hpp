@@ -2,7 +2,7 @@
 // Each returns the message's bytes so a test can still append or corrupt fields.
 #pragma once
 
-#include <onnximport/testing/wire_writer.hpp>
+#include <wire_writer.hpp>
 
 #include <cstdint>
 #include <string>

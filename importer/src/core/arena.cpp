@@ -1,18 +1,15 @@
 // The arena's blocks (arena.hpp): plain heap blocks while small; large ones are aligned
-// for transparent huge pages and go through the block cache (block_cache.hpp).
-#include "arena.hpp"
-
-#include "block_cache.hpp"
-
-#include <sys/mman.h>
+// for transparent huge pages and reused through a Workspace's pool when there is one.
+#include "core/arena.hpp"
 
 namespace onnximport::detail {
 
 Arena::~Arena() {
     if (!blocks_.empty()) blocks_.back().used = cur_ - reinterpret_cast<uintptr_t>(blocks_.back().data);
     for (const Block& b : blocks_) {
-        if (b.large) give_back_block({b.data, b.size, use_}, b.used);
-        else ::operator delete[](b.data);
+        if (!b.large) ::operator delete[](b.data);
+        else if (pool_) pool_->give_back({b.data, b.size, use_}, b.used);
+        else free_large_block({b.data, b.size, use_});
     }
 }
 
@@ -25,14 +22,10 @@ void* Arena::grow(size_t n, size_t align) {
     if (!blocks_.empty()) blocks_.back().used = cur_ - reinterpret_cast<uintptr_t>(blocks_.back().data);
     if (b.large) {
         b.size = (size + large_block - 1) & ~(large_block - 1);
-        if (CachedBlock kept = take_cached_block(b.size, use_); kept.data) {
-            b.data = kept.data;
-            b.size = kept.size;
-        } else {
-            b.data = ::operator new[](b.size, std::align_val_t{large_block});  // free_large_block
-            // Advice only: without huge pages the block works the same, with 4 KiB pages.
-            ::madvise(b.data, b.size, MADV_HUGEPAGE);
-        }
+        LargeBlock kept = pool_ ? pool_->take(b.size, use_) : LargeBlock{};
+        if (!kept.data) kept = allocate_large_block(b.size, use_);
+        b.data = kept.data;
+        b.size = kept.size;
     } else {
         // Not value-initialized: pages are touched only as objects are placed.
         b.data = ::operator new[](size);

@@ -1,0 +1,54 @@
+// The checks every fuzz target shares (issue 6): a broken invariant calls fuzz_fail(),
+// which aborts: libFuzzer records the input as a crash and the replay driver reports it,
+// exactly as for a sanitizer finding. Each refusal carries a kind and an offset inside the
+// input (spec section 7). Needs only the public error type: fuzz_wire, which tests the wire
+// reader alone, includes this and wire/ and core/, nothing else of the importer.
+#pragma once
+
+#include <onnximport/error.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+namespace gauntlet_fuzz {
+
+[[noreturn]] inline void fuzz_fail(const char* what, const std::string& detail = {}) {
+    std::fprintf(stderr, "FUZZ INVARIANT BROKEN: %s%s%s\n", what, detail.empty() ? "" : ": ", detail.c_str());
+    std::abort();
+}
+
+#define GAUNTLET_CHECK(cond, detail)                           \
+    do {                                                        \
+        if (!(cond)) ::gauntlet_fuzz::fuzz_fail(#cond, detail); \
+    } while (0)
+
+inline std::string describe(const onnximport::ImportError& e) {
+    std::string s(onnximport::to_string(e.kind()));
+    s += " at ";
+    s += e.offset() ? std::to_string(*e.offset()) : std::string("-");
+    s += " ";
+    s += e.field_path();
+    s += ": ";
+    s += e.message();
+    return s;
+}
+
+/// Every refusal of an in-memory input: a known kind, the caller's name, an offset
+/// inside [0, size] (size itself for "cut off at the end"), a message. Io cannot
+/// happen for bytes that are already in memory.
+inline void check_error(const onnximport::ImportError& e, std::string_view name, uint64_t size) {
+    using onnximport::ErrorKind;
+    const auto k = e.kind();
+    GAUNTLET_CHECK(k == ErrorKind::Malformed || k == ErrorKind::InvalidModel || k == ErrorKind::Unsupported ||
+                       k == ErrorKind::ExternalData,
+                   describe(e));
+    GAUNTLET_CHECK(e.source_name() == name, describe(e));
+    GAUNTLET_CHECK(e.offset().has_value(), describe(e));
+    GAUNTLET_CHECK(*e.offset() <= size, describe(e) + " (input has " + std::to_string(size) + " bytes)");
+    GAUNTLET_CHECK(!e.message().empty(), describe(e));
+}
+
+}  // namespace gauntlet_fuzz

@@ -1,0 +1,42 @@
+// Reuse of memory between imports, owned by the caller (the way a JSON parser object is
+// reused over many documents). Without a Workspace, an import allocates only for its
+// Model and gives everything back when the Model is destroyed; with one, the large arena
+// blocks of destroyed Models are kept in it for the next import that names it, which then
+// finds its pages already faulted in.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+namespace onnximport {
+
+class Workspace;
+
+namespace detail {
+class BlockPool;
+/// The pool of a Workspace (null for none): Models imported with it share it, and may
+/// outlive the Workspace (the pool lives until the last of them is gone).
+std::shared_ptr<BlockPool> pool_of(const Workspace* workspace) noexcept;
+}  // namespace detail
+
+class Workspace {
+public:
+    /// Room for the large blocks of a graph of about 200,000 nodes.
+    static constexpr size_t default_keep_bytes = size_t{256} << 20;
+
+    /// Keeps at most `keep_bytes` of blocks; kept blocks are marked free to the kernel
+    /// (MADV_FREE), which may take their pages back under memory pressure.
+    explicit Workspace(size_t keep_bytes = default_keep_bytes);
+    ~Workspace();
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
+
+    /// Bytes of blocks kept now.
+    size_t kept_bytes() const noexcept;
+
+private:
+    friend std::shared_ptr<detail::BlockPool> detail::pool_of(const Workspace*) noexcept;
+    std::shared_ptr<detail::BlockPool> pool_;
+};
+
+}  // namespace onnximport

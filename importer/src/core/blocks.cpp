@@ -1,0 +1,89 @@
+// Large blocks and the Workspace's pool of them (blocks.hpp).
+#include "core/blocks.hpp"
+
+#include <sanitizer/asan_interface.h>
+#include <sys/mman.h>
+
+// Valgrind's memcheck is told the same as AddressSanitizer (no-ops when not under valgrind).
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#else
+#define VALGRIND_MAKE_MEM_NOACCESS(addr, len) ((void)0)
+#define VALGRIND_MAKE_MEM_UNDEFINED(addr, len) ((void)0)
+#endif
+
+#include <new>
+
+namespace onnximport::detail {
+
+LargeBlock allocate_large_block(size_t size, BlockUse use) {
+    LargeBlock b{::operator new[](size, std::align_val_t{large_block}), size, use};
+    // Advice only: without huge pages the block works the same, with 4 KiB pages.
+    ::madvise(b.data, b.size, MADV_HUGEPAGE);
+    return b;
+}
+
+void free_large_block(LargeBlock b) noexcept {
+    ASAN_UNPOISON_MEMORY_REGION(b.data, b.size);
+    VALGRIND_MAKE_MEM_UNDEFINED(b.data, b.size);
+    ::operator delete[](b.data, std::align_val_t{large_block});
+}
+
+BlockPool::~BlockPool() {
+    for (const LargeBlock& b : blocks_) free_large_block(b);
+}
+
+size_t BlockPool::kept_bytes() const noexcept {
+    std::lock_guard lock(mutex_);
+    return bytes_;
+}
+
+LargeBlock BlockPool::take(size_t min_size, BlockUse use) noexcept {
+    std::lock_guard lock(mutex_);
+    // Blocks come back in the order a Model took them, so importing one model again gives
+    // each request the block it had, written as far as it will be written again.
+    auto best = blocks_.end();
+    auto better = [&](auto it) {
+        if (best == blocks_.end()) return true;
+        if ((it->use == use) != (best->use == use)) return it->use == use;
+        return it->size < best->size;
+    };
+    for (auto it = blocks_.begin(); it != blocks_.end(); ++it)
+        if (it->size >= min_size && better(it)) best = it;
+    if (best == blocks_.end()) return {};
+    LargeBlock b = *best;
+    blocks_.erase(best);
+    bytes_ -= b.size;
+    ASAN_UNPOISON_MEMORY_REGION(b.data, b.size);
+    // Its bytes are an earlier import's: memcheck reports a read of one not written again.
+    VALGRIND_MAKE_MEM_UNDEFINED(b.data, b.size);
+    b.use = use;
+    return b;
+}
+
+void BlockPool::give_back(LargeBlock b, size_t used) noexcept {
+    // Pages past the written ones are dropped: kept resident from a fuller use, they would
+    // count in the next Model's resident size. Whole huge pages, so none is split. The
+    // written ones are MADV_FREE: the kernel may take them under memory pressure.
+    const size_t written = (used + large_block - 1) & ~(large_block - 1);
+    auto* bytes = static_cast<char*>(b.data);
+    ::madvise(bytes, written, MADV_FREE);
+    if (written < b.size) ::madvise(bytes + written, b.size - written, MADV_DONTNEED);
+    // A kept block reads as freed memory: a view that outlives its Model is still reported.
+    ASAN_POISON_MEMORY_REGION(b.data, b.size);
+    VALGRIND_MAKE_MEM_NOACCESS(b.data, b.size);
+    {
+        std::lock_guard lock(mutex_);
+        if (bytes_ + b.size <= limit_) {
+            try {
+                blocks_.push_back(b);
+                bytes_ += b.size;
+                return;
+            } catch (const std::bad_alloc&) {
+            }
+        }
+    }
+    free_large_block(b);
+}
+
+}  // namespace onnximport::detail

@@ -1,0 +1,54 @@
+// Large arena blocks (arena.hpp) and the pool that keeps them between imports for a caller
+// who asks for reuse with a Workspace (onnximport/workspace.hpp). Without one, an import
+// owns every block it takes and frees it with its Model.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace onnximport::detail {
+
+/// Blocks this large are aligned to it and use transparent huge pages where the system
+/// offers them (docs/performance.md: page faults on large graphs).
+inline constexpr size_t large_block = 2u << 20;
+
+/// Which arena a block served: a kept block goes back preferably to the same kind of arena,
+/// which then writes it as far as before (no stale resident pages beyond).
+enum class BlockUse : uint8_t { Objects, NodeEdges, Scratch };
+
+struct LargeBlock {
+    void* data = nullptr;
+    size_t size = 0;
+    BlockUse use = BlockUse::Objects;
+};
+
+/// A fresh block of `size` bytes (a multiple of large_block), or throws std::bad_alloc.
+LargeBlock allocate_large_block(size_t size, BlockUse use);
+void free_large_block(LargeBlock b) noexcept;
+
+/// The blocks a Workspace keeps. Models imported with one return their blocks here when
+/// they are destroyed, from any thread: hence the mutex.
+class BlockPool {
+public:
+    explicit BlockPool(size_t limit) noexcept : limit_(limit) {}
+    ~BlockPool();
+    BlockPool(const BlockPool&) = delete;
+    BlockPool& operator=(const BlockPool&) = delete;
+
+    /// The smallest kept block of at least `min_size` bytes that served `use`, else the
+    /// smallest of any use; a null block when none fits.
+    LargeBlock take(size_t min_size, BlockUse use) noexcept;
+    /// Keeps b (its first `used` bytes were written) if the limit allows, else frees it.
+    void give_back(LargeBlock b, size_t used) noexcept;
+    size_t kept_bytes() const noexcept;
+
+private:
+    mutable std::mutex mutex_;
+    const size_t limit_;
+    size_t bytes_ = 0;
+    std::vector<LargeBlock> blocks_;
+};
+
+}  // namespace onnximport::detail

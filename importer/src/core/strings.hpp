@@ -1,0 +1,53 @@
+// Short-string helpers of the hot paths: names are almost always short and ASCII.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace onnximport::detail {
+
+/// The n < 8 bytes at p as one word, loaded without a byte loop and without reading past
+/// p + n: two overlapping loads, or three bytes (some bytes may appear twice). For a given
+/// n, different bytes give different words.
+inline uint64_t load_short(const void* p, size_t n) noexcept {
+    const auto* b = static_cast<const unsigned char*>(p);
+    if (n >= 4) {
+        uint32_t lo, hi;
+        std::memcpy(&lo, b, 4);
+        std::memcpy(&hi, b + n - 4, 4);
+        return lo | uint64_t{hi} << 32;
+    }
+    if (n == 0) return 0;
+    return b[0] | uint64_t{b[n / 2]} << 8 | uint64_t{b[n - 1]} << 16;
+}
+
+/// a == b, without a call to memcmp for names of up to 16 bytes (nearly all of them).
+inline bool same_name(std::string_view a, std::string_view b) noexcept {
+    const size_t n = a.size();
+    if (n != b.size()) return false;
+    if (n < 8) return load_short(a.data(), n) == load_short(b.data(), n);
+    if (n > 16) return std::memcmp(a.data(), b.data(), n) == 0;
+    uint64_t a0, a1, b0, b1;  // two overlapping words each
+    std::memcpy(&a0, a.data(), 8);
+    std::memcpy(&b0, b.data(), 8);
+    std::memcpy(&a1, a.data() + n - 8, 8);
+    std::memcpy(&b1, b.data() + n - 8, 8);
+    return a0 == b0 && a1 == b1;
+}
+
+/// True when every byte is below 0x80, eight at a time: ASCII is valid UTF-8 without the
+/// full check.
+inline bool all_ascii(const uint8_t* p, const uint8_t* end) noexcept {
+    uint64_t high = 0;
+    for (; end - p >= 8; p += 8) {
+        uint64_t w;
+        std::memcpy(&w, p, 8);
+        high |= w;
+    }
+    high |= load_short(p, static_cast<size_t>(end - p));
+    return (high & 0x8080808080808080ull) == 0;
+}
+
+}  // namespace onnximport::detail

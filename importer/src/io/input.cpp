@@ -1,0 +1,153 @@
+// Opening and reading the model input (input.hpp).
+#include "io/input.hpp"
+
+#include "core/refusal.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace onnximport::detail {
+
+namespace {
+
+[[noreturn]] void io_error(const std::string& name, const std::string& what, int error) {
+    refuse(ErrorKind::Io, name, std::nullopt, {}, what + ": " + std::strerror(error));
+}
+
+[[noreturn]] void too_large(const std::string& name, uint64_t size) {
+    refuse(ErrorKind::Unsupported, name, std::nullopt, {},
+           "model of " + std::to_string(size) + " bytes exceeds protobuf's limit of 2^31-1 bytes; keep weights in external data");
+}
+
+const char* kind_of_file(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+    return "not a regular file";
+}
+
+/// Opens `path` for reading only once fstat of an O_PATH descriptor says it is a regular
+/// file; the reopen goes through that descriptor, so it is the same file.
+UniqueFd open_regular(const std::filesystem::path& path, const std::string& name, struct stat& st) {
+    UniqueFd probe(::open(path.c_str(), O_PATH | O_CLOEXEC));
+    if (!probe) io_error(name, "cannot open the model file", errno);
+    if (::fstat(probe.get(), &st) != 0) io_error(name, "cannot stat the model file", errno);
+    if (!S_ISREG(st.st_mode))
+        refuse(ErrorKind::Io, name, std::nullopt, {}, std::string("the model path is ") + kind_of_file(st.st_mode));
+    const std::string self = "/proc/self/fd/" + std::to_string(probe.get());
+    UniqueFd fd(::open(self.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+    // Without /proc: open the path itself, non-blocking (a swap to a FIFO cannot hang us).
+    if (!fd && errno == ENOENT) fd = UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    if (!fd) io_error(name, "cannot open the model file", errno);
+    if (::fstat(fd.get(), &st) != 0) io_error(name, "cannot stat the model file", errno);
+    if (!S_ISREG(st.st_mode))
+        refuse(ErrorKind::Io, name, std::nullopt, {}, std::string("the model path is ") + kind_of_file(st.st_mode));
+    return fd;
+}
+
+/// Reads `size` bytes (the file's fstat size) into buffer.
+void read_known(const MappedFile& file, const std::string& name, uint64_t size, std::unique_ptr<uint8_t[]>& buffer) {
+    buffer.reset(new uint8_t[size]);
+    if (int e = file.read_exact(0, buffer.get(), size)) {
+        if (e == ENODATA) refuse(ErrorKind::Io, name, std::nullopt, {}, "the model file shrank while it was read");
+        io_error(name, "cannot read the model file", e);
+    }
+}
+
+/// A file whose size fstat reports as 0 may still hold bytes (a /proc file): read to its end,
+/// growing with what arrives, never past the size limit.
+void read_to_end(int fd, const std::string& name, std::vector<uint8_t>& out) {
+    out.resize(64 * 1024);
+    uint64_t done = 0;
+    for (;;) {
+        if (done == out.size()) {
+            if (done > max_model_bytes) too_large(name, done);
+            out.resize(std::min<uint64_t>(2 * done, max_model_bytes + 1));
+        }
+        ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) io_error(name, "cannot read the model file", errno);
+        if (n == 0) break;
+        done += static_cast<uint64_t>(n);
+    }
+    if (done > max_model_bytes) too_large(name, done);
+    out.resize(done);
+}
+
+/// Where an empty input points: offsets need a base even when there are no bytes.
+constexpr uint8_t no_bytes[1] = {0};
+
+const uint8_t* base_of(const uint8_t* data) { return data ? data : no_bytes; }
+
+}  // namespace
+
+ModelInput ModelInput::open_file(const std::filesystem::path& path, const std::string& name, LoadMode mode,
+                                 uint64_t map_threshold) {
+    struct stat st {};
+    UniqueFd fd = open_regular(path, name, st);
+    const auto size = static_cast<uint64_t>(st.st_size);
+    if (size > max_model_bytes) too_large(name, size);
+    ModelInput in;
+    if (size == 0) {
+        read_to_end(fd.get(), name, in.owned_);
+        in.data_ = base_of(in.owned_.data());
+        in.size_ = in.owned_.size();
+        return in;
+    }
+    const bool map = mode == LoadMode::Map || (mode == LoadMode::Auto && size > map_threshold);
+    auto file = std::make_unique<MappedFile>(std::move(fd), size, map);
+    if (file->data()) {
+        // Without advice, a cold read of each tensor header reads ahead into the weights
+        // around it (spec section 6 notes the inflated resident size).
+        file->advise_random();
+        in.data_ = file->data();
+        in.size_ = size;
+        in.mapping_ = std::move(file);
+        return in;
+    }
+    read_known(*file, name, size, in.buffer_);  // not mapped: asked so, or mapping failed
+    in.data_ = in.buffer_.get();
+    in.size_ = size;
+    return in;
+}
+
+ModelInput ModelInput::borrow(std::span<const uint8_t> bytes, const std::string& name) {
+    if (bytes.size() > max_model_bytes) too_large(name, bytes.size());
+    ModelInput in;
+    in.data_ = base_of(bytes.data());
+    in.size_ = bytes.size();
+    return in;
+}
+
+ModelInput ModelInput::take(std::vector<uint8_t>&& bytes, const std::string& name) {
+    if (bytes.size() > max_model_bytes) too_large(name, bytes.size());
+    ModelInput in;
+    in.owned_ = std::move(bytes);
+    in.data_ = base_of(in.owned_.data());
+    in.size_ = in.owned_.size();
+    return in;
+}
+
+void ModelInput::passed_payload(const uint8_t* begin, const uint8_t* end) const noexcept {
+    if (!is_mapped()) return;  // a caller's array or a read buffer is never touched
+    // Only a payload that crosses a multiple of `chunk` (from the input's start) releases,
+    // from 128 KiB before the previous multiple to its own end: every run of large payloads
+    // is covered, and the headers between them stay resident for at most one chunk.
+    constexpr uintptr_t chunk = 64u << 20, behind = 128 * 1024;
+    const uintptr_t b = static_cast<uintptr_t>(begin - data_), e = static_cast<uintptr_t>(end - data_);
+    if (b / chunk == e / chunk) return;
+    uintptr_t from = std::min(b, (e / chunk - 1) * chunk);
+    from = from > behind ? from - behind : 0;
+    mapping_->drop_pages(data_ + from, end);
+}
+
+void ModelInput::drop_pages() const noexcept {
+    if (is_mapped()) mapping_->drop_pages(data_, data_ + size_);
+}
+
+}  // namespace onnximport::detail

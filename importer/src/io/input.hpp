@@ -1,0 +1,55 @@
+// The model input (spec section 6): one contiguous, read-only byte range, from a file
+// (mapped or read) or from the caller, and the one place that gives the kernel advice
+// about it. The decode path reads it and never writes it.
+#pragma once
+
+#include "io/mapped_file.hpp"
+
+#include <onnximport/options.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace onnximport::detail {
+
+/// protobuf's own limit on a message (spec section 1, "Size").
+inline constexpr uint64_t max_model_bytes = 0x7FFFFFFFu;
+
+class ModelInput {
+public:
+    /// Opens a model file: the path is opened O_PATH and checked with fstat before it is
+    /// opened for reading, so a FIFO, socket or device is refused (Io) without being opened.
+    /// Over `map_threshold` (LoadMode::Auto) the file is mapped read-only, else read; a
+    /// file whose size the kernel reports as 0 (as /proc files) is read to its end.
+    /// @throws ImportError(Io) or ImportError(Unsupported) for a file over 2^31 - 1 bytes.
+    static ModelInput open_file(const std::filesystem::path& path, const std::string& name, LoadMode mode,
+                                uint64_t map_threshold);
+    /// The caller's bytes, used in place.
+    static ModelInput borrow(std::span<const uint8_t> bytes, const std::string& name);
+    /// The caller's bytes, kept by the input.
+    static ModelInput take(std::vector<uint8_t>&& bytes, const std::string& name);
+
+    const uint8_t* data() const noexcept { return data_; }
+    uint64_t size() const noexcept { return size_; }
+    bool is_mapped() const noexcept { return mapping_ && mapping_->data(); }
+
+    /// The reader has passed a large raw_data payload [begin, end): where the input is the
+    /// importer's own mapping, resident pages behind it are released (batched, so that a
+    /// run of large payloads costs a release per 64 MiB), else nothing.
+    void passed_payload(const uint8_t* begin, const uint8_t* end) const noexcept;
+    /// Drops the resident pages of the importer's own mapping (Model::close); views stay valid.
+    void drop_pages() const noexcept;
+
+private:
+    const uint8_t* data_ = nullptr;
+    uint64_t size_ = 0;
+    std::unique_ptr<MappedFile> mapping_;
+    std::unique_ptr<uint8_t[]> buffer_;
+    std::vector<uint8_t> owned_;
+};
+
+}  // namespace onnximport::detail

@@ -1,0 +1,74 @@
+// How the importer writes what users only read (model.hpp): the one friend of the public
+// message types. The readers of both formats build a Model through it.
+#pragma once
+
+#include "model/storage.hpp"
+#include "model/value_index.hpp"
+
+#include <onnximport/model.hpp>
+
+#include <memory>
+#include <string_view>
+#include <type_traits>
+
+namespace onnximport::detail {
+
+struct ModelAccess {
+    static Model make(std::unique_ptr<Storage> storage) noexcept {
+        Model m;
+        m.storage_ = std::move(storage);
+        return m;
+    }
+    static Storage& storage(Model& m) noexcept { return *m.storage_; }
+    static ModelProto& proto(Model& m) noexcept { return m.storage_->proto; }
+
+    /// A message's out-of-line block (null until the first rare field).
+    template <class Message>
+    static auto*& fields(Message& m) noexcept {
+        return m.fields_;
+    }
+    /// The block, allocated in `arena` at the first rare field.
+    template <class Message>
+    static auto& fields_in(Arena& arena, Message& m) {
+        using Fields = std::remove_pointer_t<decltype(m.fields_)>;
+        if (!m.fields_) m.fields_ = arena.make<Fields>();
+        return *m.fields_;
+    }
+
+    static bool& has_subgraphs(Node& n) noexcept { return n.has_subgraphs_; }
+    static bool has_subgraphs(const Node& n) noexcept { return n.has_subgraphs_; }
+    static uint32_t& node_input_count(Graph& g) noexcept { return g.node_input_count_; }
+    static uint32_t& node_output_count(Graph& g) noexcept { return g.node_output_count_; }
+    static uint32_t node_input_count(const Graph& g) noexcept { return g.node_input_count_; }
+    static uint32_t node_output_count(const Graph& g) noexcept { return g.node_output_count_; }
+    static const ValueIndex*& value_index(Graph& g) noexcept { return g.value_index_; }
+    static const ValueIndex* value_index(const Graph& g) noexcept { return g.value_index_; }
+    static Graph*& graph(ModelProto& m) noexcept { return m.graph_; }
+    static Graph*& initialization(TrainingInfo& t) noexcept { return t.initialization_; }
+    static Graph*& algorithm(TrainingInfo& t) noexcept { return t.algorithm_; }
+
+    static void set_value(Dimension& d, int64_t v) noexcept {
+        d.value_ = v;
+        d.kind_ = Dimension::Kind::Value;
+    }
+    static void set_param(Dimension& d, std::string_view p) noexcept {
+        d.param_data_ = p.data();
+        d.param_size_ = static_cast<uint32_t>(p.size());  // a model's strings are < 2^31 bytes
+        d.kind_ = Dimension::Kind::Param;
+    }
+
+    /// The tensor's bytes are [data, data + size), owned by `storage`.
+    static void bind(TensorView& t, const std::byte* data, uint64_t size, const Storage& storage) noexcept {
+        t.data_ = data;
+        t.size_ = size;
+        t.storage_ = &storage;
+    }
+    /// An external tensor before loading: its expected size, and where refusals name it.
+    static void expect(TensorView& t, uint64_t size, const Storage& storage, std::string_view path) noexcept {
+        bind(t, nullptr, size, storage);
+        t.field_path_ = path;
+    }
+    static std::string_view field_path(const TensorView& t) noexcept { return t.field_path_; }
+};
+
+}  // namespace onnximport::detail

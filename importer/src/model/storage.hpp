@@ -1,0 +1,73 @@
+// What a Model owns (spec section 6): the input bytes (mapped, read, or the caller's),
+// external-data mappings, converted typed-field arrays, the arenas of the graph's objects,
+// and the root message itself, so that a moved-from Model owns nothing.
+#pragma once
+
+#include "core/arena.hpp"
+#include "core/hash.hpp"
+#include "io/input.hpp"
+#include "io/mapped_file.hpp"
+
+#include <onnximport/model.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace onnximport::detail {
+
+struct Storage {
+    Storage(std::string source, ModelInput in, std::shared_ptr<BlockPool> pool)
+        : source_name(std::move(source)), input(std::move(in)), pool(pool), arena(BlockUse::Objects, pool),
+          node_edges(BlockUse::NodeEdges, pool), hash_key(random_hash_key()) {}
+
+    std::string source_name;
+    ModelInput input;
+    /// The Workspace's block pool, or null: where large blocks are reused.
+    std::shared_ptr<BlockPool> pool;
+
+    /// Identity of an opened file, from fstat of its descriptor: two locations (or links)
+    /// naming one file share one mapping.
+    struct FileId {
+        uint64_t dev = 0;
+        uint64_t ino = 0;
+        bool operator==(const FileId&) const = default;
+    };
+    struct FileIdHash {
+        size_t operator()(const FileId& f) const noexcept {
+            return std::hash<uint64_t>{}(f.ino ^ (f.dev * 0x9E3779B97F4A7C15ull));
+        }
+    };
+    /// External-data files by (dev, inode), one mapping (or range reader) per file. Keyed
+    /// by numbers the kernel assigns, not by input bytes.
+    std::unordered_map<FileId, std::unique_ptr<MappedFile>, FileIdHash> external_files;
+    /// Ranges read where mapping was unavailable, and converted typed-field data.
+    std::vector<std::unique_ptr<std::byte[]>> owned_buffers;
+
+    bool closed = false;
+    /// Set by the reader at the first tensor with data_location = EXTERNAL: without one,
+    /// loading external data has nothing to walk the graph for.
+    bool has_external_tensors = false;
+
+    /// Every message object and List of the model (arena.hpp).
+    Arena arena;
+    /// The nodes' input and output lists, one after the other in file order: resolution
+    /// walks them node by node, and so reads one stream.
+    Arena node_edges;
+    /// The key of every hash table over names of this import (core/hash.hpp).
+    HashKey hash_key;
+
+    ModelProto proto;
+
+    /// A zeroed owned buffer of n bytes, released with the Model (or by close()).
+    std::byte* allocate_owned(size_t n) {
+        owned_buffers.emplace_back(new std::byte[n ? n : 1]());
+        return owned_buffers.back().get();
+    }
+};
+
+}  // namespace onnximport::detail
