@@ -1,6 +1,7 @@
 // Reading a model from a file or from standard input (docs/cli.md, "Input").
 #include "input.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <unistd.h>

@@ -6,6 +6,7 @@
 
 #include <iostream>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace {
@@ -29,11 +30,11 @@ const Command* find_command(std::string_view name) {
     return nullptr;
 }
 
-/// A top-level word alone (--help, --version); with anything after it, a usage error.
-int alone(int argc, const char* word) {
-    if (argc == 2) return -1;
+/// --help and --version only alone, so that exit 0 never stands for files left unchecked.
+bool reject_extra_words(int argc, std::string_view word) {
+    if (argc == 2) return false;
     print_error(std::string(word) + " takes no other arguments");
-    return exit_usage;
+    return true;
 }
 
 }  // namespace
@@ -45,12 +46,12 @@ int main(int argc, char** argv) {
     }
     const std::string_view word = argv[1];
     if (word == "--help" || word == "-h" || word == "help") {
-        if (int rc = alone(argc, argv[1]); rc >= 0) return rc;
+        if (reject_extra_words(argc, word)) return exit_usage;
         usage(std::cout);
         return exit_ok;
     }
     if (word == "--version") {
-        if (int rc = alone(argc, argv[1]); rc >= 0) return rc;
+        if (reject_extra_words(argc, word)) return exit_usage;
         std::cout << "onnximport " << ONNXIMPORT_VERSION_STRING << '\n';
         return exit_ok;
     }
