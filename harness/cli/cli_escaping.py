@@ -138,6 +138,17 @@ def check_bench_json(binary, d):
                f"bench --json: file and both modes, got {record}")
     except (ValueError, KeyError, TypeError) as e:
         expect(False, f"bench --json: not the documented JSON ({e}): {p.stdout!r}")
+    # A file that cannot be opened: each mode holds its error, the message naming the file.
+    missing = path + b"-missing"
+    p = run(binary, "bench", "--json", "--repeat", "1", missing)
+    expect(p.returncode == 1 and not problems(p.stderr.replace(b"\n", b"")),
+           f"bench --json of a missing file: exit 1, escaped stderr, got {p.returncode} {p.stderr!r}")
+    try:
+        modes = json.loads(p.stdout)["modes"]
+        expect(set(modes) == {"map", "read"} and all(m["error"].startswith("Io: ") for m in modes.values()),
+               f"bench --json of a missing file: an Io error per mode, got {modes}")
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        expect(False, f"bench --json of a missing file: not the documented JSON ({e}): {p.stdout!r}")
 
 
 def main():
