@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The `onnximport check` contract (ARCHITECTURE.md, "Command line"): one tab-separated
+"""The `onnximport check` contract (docs/cli.md, "check"): one tab-separated
 line per file, FILE<TAB>ok or FILE<TAB>KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>MESSAGE, and exit
 0 (all imported), 1 (any refused) or 2 (usage error). Inputs are written byte by byte here
 so the expected offsets are known exactly.
