@@ -27,7 +27,7 @@ check_consumer() {
 
 configure_and_build() {  # SOURCE BINARY [cmake args...]
   local s=$1 b=$2; shift 2
-  cmake -S "$s" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Debug "$@" > "$b.log" 2>&1 || { cat "$b.log"; fail "configure $s"; }
+  cmake -S "$s" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE= "$@" > "$b.log" 2>&1 || { cat "$b.log"; fail "configure $s"; }
   cmake --build "$b" -j 2 >> "$b.log" 2>&1 || { cat "$b.log"; fail "build $s"; }
 }
 
