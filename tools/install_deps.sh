@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ clang llvm lld libclang-rt-14-dev
-  libboost-test-dev libssl-dev nlohmann-json3-dev
+  libboost-test-dev libssl-dev nlohmann-json3-dev pkgconf
   libflatbuffers-dev flatbuffers-compiler
   libprotobuf-dev protobuf-compiler libonnx-dev
   python3-onnx python3-numpy valgrind

@@ -73,8 +73,67 @@ def q(value):
     return '"' + "".join([ESCAPE[b] for b in value]) + '"'
 
 
-def float_bits(value):
-    return "0x%08x" % struct.unpack("<I", struct.pack("<f", value))[0]
+# ---- Float bit patterns from the wire ------------------------------------------------
+#
+# A float field read through Python becomes a double, and that conversion sets a signalling
+# NaN's quiet bit (0x7f800001 -> 0x7fc00001). The bits are therefore read from the message's
+# serialized bytes, which the C++ (cpp, upb) protobuf backends write from the stored float.
+
+def _varint(data, i):
+    value = shift = 0
+    while True:
+        b = data[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            return value, i
+
+
+def wire_fields(data):
+    """(field number, wire type, payload) of each top-level field of serialized bytes; the
+    payload is the value of a varint and the bytes of any other wire type."""
+    i = 0
+    while i < len(data):
+        key, i = _varint(data, i)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            payload, i = _varint(data, i)
+        elif wire in (1, 5):
+            size = 8 if wire == 1 else 4
+            payload, i = data[i:i + size], i + size
+        elif wire == 2:
+            size, i = _varint(data, i)
+            payload, i = data[i:i + size], i + size
+        else:
+            raise ValueError("wire type %d in a serialized message" % wire)
+        yield number, wire, payload
+
+
+def fixed_entries(data, number, size):
+    """The little-endian bytes of each entry of a repeated or singular fixed32 (size 4) or
+    fixed64 (size 8) field, packed or not, in order."""
+    entries = []
+    for n, wire, payload in wire_fields(data):
+        if n != number:
+            continue
+        if wire == 2:
+            entries += [payload[k:k + size] for k in range(0, len(payload), size)]
+        else:
+            entries.append(payload)
+    return entries
+
+
+def float_bits(entry):
+    """An entry of fixed_entries(..., 4) as the dump writes a float."""
+    return "0x%08x" % struct.unpack("<I", entry)[0]
+
+
+def serialization_keeps_float_bits():
+    """False under the pure-Python protobuf backend, which holds floats as Python floats."""
+    a = onnx.AttributeProto()
+    a.ParseFromString(b"\x15\x01\x00\x80\x7f")  # f = 0x7f800001, a signalling NaN
+    return a.SerializeToString() == b"\x15\x01\x00\x80\x7f"
 
 
 def element_type(code):
@@ -141,13 +200,15 @@ def pack_six_bit(values):
     return acc.to_bytes((6 * len(values) + 7) // 8, "little")
 
 
+# TensorProto's float_data and double_data field numbers, and the size of an entry.
+FLOAT_FIELDS = {"float_data": (4, 4), "double_data": (10, 8)}
+
+
 def typed_raw_bytes(t, code):
     name = TYPED_FIELD.get(code, "int32_data")
     values = getattr(t, name)
-    if name == "float_data":
-        return np.array(values, dtype="<f4").tobytes()
-    if name == "double_data":
-        return np.array(values, dtype="<f8").tobytes()
+    if name in FLOAT_FIELDS:  # the entries' bytes as written: the raw layout, bit for bit
+        return b"".join(fixed_entries(t.SerializeToString(), *FLOAT_FIELDS[name]))
     if name == "int64_data":
         return np.array(values, dtype="<i8").tobytes()
     if name == "uint64_data":
@@ -313,7 +374,10 @@ def dump_attribute(out, ind, a, ctx):
     if a.doc_string:
         out.append(ind + "doc_string " + q(a.doc_string))
     inner = ind + "  "
-    fbits = float_bits(a.f)
+    # AttributeProto.f is field 2, floats field 7 (both fixed32 on the wire).
+    wire = a.SerializeToString() if a.HasField("f") or len(a.floats) else b""
+    f_entries = fixed_entries(wire, 2, 4)
+    fbits = float_bits(f_entries[-1]) if f_entries else "0x00000000"
     if code == 1 or fbits != "0x00000000":
         out.append(ind + "f " + fbits)
     if code == 2 or a.i != 0:
@@ -333,7 +397,7 @@ def dump_attribute(out, ind, a, ctx):
         out.append(ind + "tp")
         dump_type(out, inner, a.tp)
     if code == 6 or len(a.floats):
-        out.append(ind + "floats %d" % len(a.floats) + "".join(" " + float_bits(f) for f in a.floats))
+        out.append(ind + "floats %d" % len(a.floats) + "".join(" " + float_bits(f) for f in fixed_entries(wire, 7, 4)))
     if code == 7 or len(a.ints):
         out.append(ind + "ints %d" % len(a.ints) + "".join(" %d" % i for i in a.ints))
     if code == 8 or len(a.strings):
@@ -497,6 +561,9 @@ def dump_dir(data, out_dir):
 
 
 def main(argv):
+    if not serialization_keeps_float_bits():
+        print("onnx_dump: this protobuf backend loses float bits; use the cpp or upb one", file=sys.stderr)
+        return 2
     if len(argv) == 4 and argv[1] == "--dir":
         return dump_dir(argv[2], argv[3])
     if len(argv) != 2 or argv[1].startswith("-"):

@@ -1,0 +1,152 @@
+// `onnximport bench FILE`: import timings, mapped and read, and each mode's peak resident
+// size, measured in a forked child per mode so that the peak is the import's alone (issue 7).
+#include "commands.hpp"
+#include "escape.hpp"
+#include "input.hpp"
+#include "output.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace onnximport::cli {
+
+namespace {
+
+struct Timing {
+    double median_ms = 0, min_ms = 0, max_ms = 0;
+    long peak_kib = 0, baseline_kib = 0;
+};
+
+/// Resident figures of this process in KiB: VmRSS and VmHWM from /proc/self/status.
+void resident_kib(long& rss, long& hwm) {
+    rss = hwm = 0;
+    std::FILE* f = std::fopen("/proc/self/status", "r");
+    if (!f) return;
+    char line[256];
+    while (std::fgets(line, sizeof line, f)) {
+        std::sscanf(line, "VmRSS: %ld", &rss);
+        std::sscanf(line, "VmHWM: %ld", &hwm);
+    }
+    std::fclose(f);
+}
+
+/// The child's work: a warm-up and `repeat` timed imports. "ok MEDIAN MIN MAX PEAK BASELINE"
+/// or "error " and the refusal's text, raw (the parent escapes it for the terminal).
+std::string measure(const std::string& file, onnximport::ImportOptions options, int repeat) {
+    long baseline = 0, hwm = 0;
+    resident_kib(baseline, hwm);
+    std::vector<double> ms;
+    auto refusal = refusal_of(file, [&] {
+        for (int k = 0; k <= repeat; ++k) {  // run 0 is the warm-up
+            auto t0 = std::chrono::steady_clock::now();
+            auto m = onnximport::import_file(file, options);
+            double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            if (k) ms.push_back(t);
+        }
+    });
+    if (refusal) return std::string("error ") + refusal->what();
+    std::sort(ms.begin(), ms.end());
+    const size_t n = ms.size();
+    const double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+    long rss = 0;
+    resident_kib(rss, hwm);
+    std::ostringstream os;
+    os << "ok " << median << ' ' << ms.front() << ' ' << ms.back() << ' ' << hwm << ' ' << baseline;
+    return os.str();
+}
+
+/// measure() in a forked child; its answer, or "error ..." when the child failed.
+std::string measure_in_child(const std::string& file, const onnximport::ImportOptions& options, int repeat) {
+    int fds[2];
+    if (::pipe(fds) != 0) return "error pipe failed";
+    std::cout.flush();
+    pid_t pid = ::fork();
+    if (pid < 0) return "error fork failed";
+    if (pid == 0) {
+        ::close(fds[0]);
+        std::string out;
+        try {
+            out = measure(file, options, repeat);
+        } catch (const std::exception& e) {
+            out = std::string("error ") + e.what();
+        }
+        for (size_t done = 0; done < out.size();) {
+            ssize_t n = ::write(fds[1], out.data() + done, out.size() - done);
+            if (n <= 0) break;
+            done += static_cast<size_t>(n);
+        }
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    std::string out;
+    char buf[512];
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return out.empty() ? "error the measuring child died" : out;
+}
+
+bool parse_timing(const std::string& answer, Timing& t) {
+    std::istringstream in(answer);
+    std::string status;
+    in >> status >> t.median_ms >> t.min_ms >> t.max_ms >> t.peak_kib >> t.baseline_kib;
+    return status == "ok" && !in.fail();
+}
+
+void print_text(const char* mode, const Timing& t) {
+    std::cout << mode << ": median " << t.median_ms << " ms (min " << t.min_ms << ", max " << t.max_ms
+              << "), peak resident " << t.peak_kib / 1024.0 << " MiB (" << (t.peak_kib - t.baseline_kib) / 1024.0
+              << " MiB above the process baseline)\n";
+}
+
+nlohmann::ordered_json timing_record(const Timing& t) {
+    return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
+            {"peak_rss_kib", t.peak_kib}, {"baseline_rss_kib", t.baseline_kib}};
+}
+
+}  // namespace
+
+int run_bench(const ParsedArgs& args) {
+    onnximport::ImportOptions options = import_options(args);
+    if (args.operands.size() != 1) throw UsageError("bench: exactly one FILE");
+    const std::string& file = args.operands[0];
+    if (file == "-") throw UsageError("bench: standard input cannot be imported repeatedly; name a file");
+    const int repeat = args.has("--repeat")
+                           ? static_cast<int>(parse_integer("--repeat", args.values.find("--repeat")->second, 1, 10000))
+                           : 5;
+    const bool json = args.has("--json");
+    const std::pair<const char*, onnximport::LoadMode> modes[] = {{"map", onnximport::LoadMode::Map},
+                                                                 {"read", onnximport::LoadMode::Read}};
+    int rc = exit_ok;
+    nlohmann::ordered_json record = nlohmann::ordered_json::object();
+    set_name(record, "file", file);
+    record["repeat"] = repeat;
+    record["modes"] = nlohmann::ordered_json::object();
+    for (auto [name, mode] : modes) {
+        options.load_mode = mode;
+        const std::string answer = measure_in_child(file, options, repeat);
+        Timing t;
+        if (!parse_timing(answer, t)) {
+            const std::string why = answer.substr(std::min<size_t>(answer.size(), 6));  // after "error "
+            print_error(std::string("bench: ") + name + ": " + why);
+            record["modes"][name] = {{"error", why}};
+            rc = exit_refused;
+        } else if (json) {
+            record["modes"][name] = timing_record(t);
+        } else {
+            print_text(name, t);
+        }
+    }
+    if (json) std::cout << to_json_line(record) << '\n';
+    return rc;
+}
+
+}  // namespace onnximport::cli

@@ -1,0 +1,59 @@
+// The subcommand table with each one's options and help, and what the subcommands share.
+#include "commands.hpp"
+
+#include "escape.hpp"
+
+#include <iostream>
+
+namespace onnximport::cli {
+
+namespace {
+
+constexpr OptionSpec check_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--json", false}};
+constexpr OptionSpec bench_specs[] = {
+    {"--max-nesting", true}, {"--external-dir", true}, {"--json", false}, {"--repeat", true}};
+
+constexpr std::string_view check_help =
+    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--json] [--] FILE...\n"
+    "  Imports each FILE (- is standard input) and prints one line per file:\n"
+    "    FILE<TAB>ok\n"
+    "    FILE<TAB>KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>MESSAGE   ('-' when unknown)\n"
+    "  every field escaped (\\\\ \\t \\n \\r \\xHH), so a line is always one line of 2 or 5 fields.\n"
+    "  --json: one JSON object per line instead.\n"
+    "  Exit 0 if every file imported, 1 if any was refused, 2 for a usage error.\n";
+constexpr std::string_view dump_help =
+    "usage: onnximport dump [--max-nesting N] [--external-dir DIR] [--] FILE\n"
+    "  Writes the structural dump (sweep/DUMP_FORMAT.md) of FILE (- is standard input).\n"
+    "  Exit 0 when dumped, 1 when refused (the reason on stderr), 2 for a usage error.\n";
+constexpr std::string_view bench_help =
+    "usage: onnximport bench [--json] [--repeat N] [--max-nesting N] [--external-dir DIR] [--] FILE\n"
+    "  Import timings, mapped and read: median, min and max of N runs (default 5, 1..10000)\n"
+    "  after a warm-up, and the peak resident size, each mode in its own child process.\n"
+    "  Exit 0 when both modes were measured, 1 when either failed, 2 for a usage error.\n";
+
+constexpr Command table[] = {
+    {"check", check_specs, check_help, run_check},
+    {"dump", import_option_specs, dump_help, run_dump},
+    {"bench", bench_specs, bench_help, run_bench},
+};
+
+}  // namespace
+
+std::span<const Command> commands() { return table; }
+
+onnximport::ImportOptions import_options(const ParsedArgs& args) {
+    onnximport::ImportOptions options;
+    if (auto it = args.values.find("--max-nesting"); it != args.values.end())
+        options.max_nesting = static_cast<int>(parse_integer("--max-nesting", it->second,
+                                                             onnximport::ImportOptions::min_nesting_limit,
+                                                             onnximport::ImportOptions::max_nesting_limit));
+    if (auto it = args.values.find("--external-dir"); it != args.values.end()) {
+        if (it->second.empty()) throw UsageError("--external-dir needs a directory");
+        options.external_data_dir = it->second;
+    }
+    return options;
+}
+
+void print_error(std::string_view text) { std::cerr << "onnximport: " << escape(text) << '\n'; }
+
+}  // namespace onnximport::cli
