@@ -36,107 +36,132 @@ std::string first_definition(const Scope& s, uint32_t v) {
     return "an earlier definition";
 }
 
-}  // namespace
-
-void define_values(Refusal& c, Scope& s) {
-    Graph& g = s.graph;
-    const size_t total =
-        size_t{g.inputs.size()} + g.initializers.size() + g.sparse_initializers.size() + ModelAccess::node_output_count(g);
-    // Sized once: the table never grows, and the values stay where Value pointers see them.
-    Arena& arena = s.storage.arena;
-    g.values = {};
-    ListAccess::reserve(arena, g.values, total);
-    const size_t slots = ValueIndex::slots_for(total);
-    s.index = arena.make<ValueIndex>();
-    s.index->attach(ListAccess::make_array<ValueIndex::Slot>(arena, slots), slots, g.values.data(), s.storage.hash_key);
-    ModelAccess::value_index(g) = s.index;
-    s.producer.reserve(total);
-
-    // Returns the value's index and whether the name was new.
-    auto define = [&](std::string_view name, Value::Source source, uint32_t producer, uint64_t hash) {
-        auto [index, inserted] = s.index->try_emplace(name, static_cast<uint32_t>(g.values.size()), hash);
-        if (inserted) {
-            Value& v = ListAccess::append(arena, g.values);
-            v.name = name;
-            v.source = source;
-            s.producer.push_back(producer);
-        }
-        return std::pair<uint32_t, bool>{index, inserted};
-    };
-
-    for (size_t i = 0; i < g.inputs.size(); ++i) {
-        const ValueInfo& in = g.inputs[i];
-        PathScope at(c.path, "input", static_cast<int64_t>(i));
-        if (in.name.empty()) c.fail_at(ErrorKind::InvalidModel, in.offset, "graph input " + std::to_string(i) + " has an empty name");
-        auto [v, fresh] = define(in.name, Value::Source::Input, no_producer, s.index->hash(in.name));
-        if (!fresh) c.fail_at(ErrorKind::InvalidModel, in.offset, "graph input " + quoted_name(in.name) + " is declared more than once");
+/// Defines the values of one graph, one phase per kind of definition (spec section 4,
+/// "Values"): the table is sized once for all of them.
+class Definer {
+public:
+    Definer(Refusal& c, Scope& s) : c_(c), s_(s), g_(s.graph), arena_(s.storage.arena) {
+        const size_t total = size_t{g_.inputs.size()} + g_.initializers.size() + g_.sparse_initializers.size() +
+                             ModelAccess::node_output_count(g_);
+        // Sized once: the table never grows, and the values stay where Value pointers see them.
+        g_.values = {};
+        ListAccess::reserve(arena_, g_.values, total);
+        const size_t slots = ValueIndex::slots_for(total);
+        s.index = arena_.make<ValueIndex>();
+        s.index->attach(ListAccess::make_array<ValueIndex::Slot>(arena_, slots), slots, g_.values.data(), s.storage.hash_key);
+        ModelAccess::value_index(g_) = s.index;
+        s.producer.reserve(total);
     }
 
-    for (size_t i = 0; i < g.initializers.size(); ++i) {
-        const TensorView& t = g.initializers[i];
-        if (t.name.empty()) continue;  // names nothing, so nothing can read it
-        auto [v, fresh] = define(t.name, Value::Source::Initializer, no_producer, s.index->hash(t.name));
-        Value& value = g.values[v];
-        if (fresh) {
-            value.initializer = &t;
-            continue;
+    void inputs() {
+        for (size_t i = 0; i < g_.inputs.size(); ++i) {
+            const ValueInfo& in = g_.inputs[i];
+            PathScope at(c_.path, "input", static_cast<int64_t>(i));
+            if (in.name.empty()) c_.fail_at(ErrorKind::InvalidModel, in.offset, "graph input " + std::to_string(i) + " has an empty name");
+            auto [v, fresh] = define(in.name, Value::Source::Input, no_producer, s_.index->hash(in.name));
+            if (!fresh) c_.fail_at(ErrorKind::InvalidModel, in.offset, "graph input " + quoted_name(in.name) + " is declared more than once");
         }
-        // The IR < 4 layout: an input listed with its initializer as default value.
-        if (value.source == Value::Source::Input && !value.initializer) {
-            value.initializer = &t;
-            continue;
-        }
-        PathScope at(c.path, "initializer", static_cast<int64_t>(i));
-        c.fail_at(ErrorKind::InvalidModel, t.offset,
-               "initializer " + quoted_name(t.name) + " is defined twice (first by " + first_definition(s, v) +
-                   (value.source == Value::Source::Input ? ", which already has an initializer)" : ")"));
     }
 
-    for (size_t i = 0; i < g.sparse_initializers.size(); ++i) {
-        const SparseTensor& t = g.sparse_initializers[i];
-        std::string_view name = t.values.name;  // a sparse tensor is named by its values
-        if (name.empty()) continue;
-        auto [v, fresh] = define(name, Value::Source::SparseInitializer, no_producer, s.index->hash(name));
-        if (fresh) {
-            g.values[v].sparse_initializer = &t;
-            continue;
+    void initializers() {
+        for (size_t i = 0; i < g_.initializers.size(); ++i) {
+            const TensorView& t = g_.initializers[i];
+            if (t.name.empty()) continue;  // names nothing, so nothing can read it
+            auto [v, fresh] = define(t.name, Value::Source::Initializer, no_producer, s_.index->hash(t.name));
+            Value& value = g_.values[v];
+            // Fresh, or the IR < 4 layout: an input listed with its initializer as default value.
+            if (fresh || (value.source == Value::Source::Input && !value.initializer)) {
+                value.initializer = &t;
+                continue;
+            }
+            PathScope at(c_.path, "initializer", static_cast<int64_t>(i));
+            c_.fail_at(ErrorKind::InvalidModel, t.offset, "initializer " + quoted_name(t.name) + " is defined twice (first by " +
+                                    first_definition(s_, v) +
+                                    (value.source == Value::Source::Input ? ", which already has an initializer)" : ")"));
         }
-        PathScope at(c.path, "sparse_initializer", static_cast<int64_t>(i));
-        c.fail_at(ErrorKind::InvalidModel, t.offset,
-               "sparse initializer " + quoted_name(name) + " is defined twice (first by " + first_definition(s, v) + ")");
     }
 
-    // A node's first output (most have one) is hashed a few nodes ahead, when its slot is
-    // prefetched, and defined with that hash.
-    const size_t n_nodes = g.nodes.size();
-    constexpr size_t distance = ValueIndex::prefetch_distance;
-    std::array<uint64_t, 2 * distance> first_output_hash;
-    auto prepare = [&](size_t f) {
-        const List<std::string_view>& outs = g.nodes[f].outputs;
-        if (outs.empty()) return;
-        first_output_hash[f % first_output_hash.size()] = s.index->hash(outs[0]);
-        s.index->prefetch(first_output_hash[f % first_output_hash.size()]);
-    };
-    for (size_t f = 0; f < n_nodes && f < distance; ++f) prepare(f);
-    s.node_values.reserve(n_nodes + 1);
-    for (size_t f = 0; f < n_nodes; ++f) {
-        s.node_values.push_back(static_cast<uint32_t>(g.values.size()));
-        if (f + 2 * distance < n_nodes) prefetch_names(g.nodes[f + 2 * distance]);
-        if (f + distance < n_nodes) prepare(f + distance);
-        const Node& n = g.nodes[f];
+    void sparse_initializers() {
+        for (size_t i = 0; i < g_.sparse_initializers.size(); ++i) {
+            const SparseTensor& t = g_.sparse_initializers[i];
+            std::string_view name = t.values.name;  // a sparse tensor is named by its values
+            if (name.empty()) continue;
+            auto [v, fresh] = define(name, Value::Source::SparseInitializer, no_producer, s_.index->hash(name));
+            if (fresh) {
+                g_.values[v].sparse_initializer = &t;
+                continue;
+            }
+            PathScope at(c_.path, "sparse_initializer", static_cast<int64_t>(i));
+            c_.fail_at(ErrorKind::InvalidModel, t.offset, "sparse initializer " + quoted_name(name) + " is defined twice (first by " +
+                                    first_definition(s_, v) + ")");
+        }
+    }
+
+    /// A node's first output (most have one) is hashed a few nodes ahead, when its slot is
+    /// prefetched, and defined with that hash.
+    void node_outputs() {
+        const size_t n_nodes = g_.nodes.size();
+        auto prepare = [&](size_t f) {
+            const List<std::string_view>& outs = g_.nodes[f].outputs;
+            if (outs.empty()) return;
+            first_hash_[f % first_hash_.size()] = s_.index->hash(outs[0]);
+            s_.index->prefetch(first_hash_[f % first_hash_.size()]);
+        };
+        for (size_t f = 0; f < n_nodes && f < distance; ++f) prepare(f);
+        s_.node_values.reserve(n_nodes + 1);
+        for (size_t f = 0; f < n_nodes; ++f) {
+            s_.node_values.push_back(static_cast<uint32_t>(g_.values.size()));
+            if (f + 2 * distance < n_nodes) prefetch_names(g_.nodes[f + 2 * distance]);
+            if (f + distance < n_nodes) prepare(f + distance);
+            node(f);
+        }
+        s_.node_values.push_back(static_cast<uint32_t>(g_.values.size()));
+    }
+
+private:
+    static constexpr size_t distance = ValueIndex::prefetch_distance;
+
+    void node(size_t f) {
+        const Node& n = g_.nodes[f];
         for (size_t k = 0; k < n.outputs.size(); ++k) {
             std::string_view out = n.outputs[k];
             if (out.empty()) continue;  // an omitted optional output
-            const uint64_t hash = k == 0 ? first_output_hash[f % first_output_hash.size()] : s.index->hash(out);
+            const uint64_t hash = k == 0 ? first_hash_[f % first_hash_.size()] : s_.index->hash(out);
             auto [v, fresh] = define(out, Value::Source::NodeOutput, static_cast<uint32_t>(f), hash);
             if (fresh) continue;
-            PathScope at(c.path, "node", static_cast<int64_t>(f));
-            c.fail_at(ErrorKind::InvalidModel, n.offset,
-                   describe_node(n, static_cast<uint32_t>(f)) + " defines " + quoted_name(out) +
-                       ", which is already defined by " + first_definition(s, v));
+            PathScope at(c_.path, "node", static_cast<int64_t>(f));
+            c_.fail_at(ErrorKind::InvalidModel, n.offset, describe_node(n, static_cast<uint32_t>(f)) + " defines " + quoted_name(out) +
+                                    ", which is already defined by " + first_definition(s_, v));
         }
     }
-    s.node_values.push_back(static_cast<uint32_t>(g.values.size()));
+
+    /// The value's index and whether the name was new.
+    std::pair<uint32_t, bool> define(std::string_view name, Value::Source source, uint32_t producer, uint64_t hash) {
+        auto [index, inserted] = s_.index->try_emplace(name, static_cast<uint32_t>(g_.values.size()), hash);
+        if (inserted) {
+            Value& v = ListAccess::append(arena_, g_.values);
+            v.name = name;
+            v.source = source;
+            s_.producer.push_back(producer);
+        }
+        return {index, inserted};
+    }
+
+    Refusal& c_;
+    Scope& s_;
+    Graph& g_;
+    Arena& arena_;
+    std::array<uint64_t, 2 * distance> first_hash_{};
+};
+
+}  // namespace
+
+void define_values(Refusal& c, Scope& s) {
+    Definer d(c, s);
+    d.inputs();
+    d.initializers();
+    d.sparse_initializers();
+    d.node_outputs();
 }
 
 uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name) {
