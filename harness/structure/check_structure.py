@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""The importer's structural rules (issue 16), checked on the source tree:
+
+- layers include only the layers below them (importer/src/README.md): wire/ only wire/
+  and core/, and fuzz_wire builds from wire/ and core/ alone;
+- the decode path never writes its input: no PROT_WRITE, no const_cast in importer/src;
+- no process-wide state: no block cache in the public API, no atomics in importer/src;
+- public headers are what a user reads: no Model::storage(), no testing/ folder;
+- no function in importer/src over 60 lines (universal-ctags gives each one's extent);
+- the README's Performance section stays under 250 words.
+
+Prints one line per broken rule and ends with 'N passed, N failed'."""
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2])
+SRC = ROOT / "importer" / "src"
+INCLUDE = ROOT / "importer" / "include" / "onnximport"
+
+# Which folders of importer/src each folder may include ("" is a file at the top).
+ALLOWED = {
+    "core": {"core"},
+    "io": {"core", "io"},
+    "wire": {"core", "wire"},
+    "model": {"core", "io", "model"},
+    "onnx": {"core", "io", "wire", "model", "onnx"},
+    "external": {"core", "io", "model", "external"},
+    "resolve": {"core", "model", "resolve"},
+    "ort": {"core", "io", "model", "external", "ort"},
+    "write": {"core", "io", "wire", "model", "external", "write"},
+}
+MAX_FUNCTION_LINES = 60
+MAX_PERFORMANCE_WORDS = 250
+
+failures = []
+checks = 0
+
+
+def check(ok, message):
+    global checks
+    checks += 1
+    if not ok:
+        failures.append(message)
+        print("FAIL:", message)
+
+
+def sources(folder):
+    return sorted(p for p in folder.rglob("*") if p.suffix in (".hpp", ".cpp"))
+
+
+def quoted_includes(path):
+    return re.findall(r'^\s*#include\s+"([^"]+)"', path.read_text(), re.M)
+
+
+def check_layers():
+    for path in sources(SRC):
+        layer = path.relative_to(SRC).parts[0] if len(path.relative_to(SRC).parts) > 1 else ""
+        if layer not in ALLOWED:
+            continue  # the entry points on top may include every layer
+        for inc in quoted_includes(path):
+            target = inc.split("/")[0] if "/" in inc else ""
+            check(target in ALLOWED[layer] or inc.endswith("_generated.h"),
+                  f"{path.relative_to(ROOT)} ({layer}/) includes {inc}")
+        if layer == "wire":
+            for inc in re.findall(r"^\s*#include\s+<([^>]+)>", path.read_text(), re.M):
+                check(not inc.startswith("onnx"), f"{path.relative_to(ROOT)} (wire/) includes <{inc}>")
+    fuzz_wire = ROOT / "harness" / "fuzz" / "fuzz_wire.cpp"
+    for inc in quoted_includes(fuzz_wire):
+        check(inc.split("/")[0] in ("wire", "core") or inc == "fuzz_check.hpp",
+              f"fuzz_wire.cpp includes {inc}: it tests the wire reader alone")
+
+
+def check_hermetic():
+    for path in sources(SRC):
+        text = path.read_text()
+        name = path.relative_to(ROOT)
+        check("PROT_WRITE" not in text, f"{name} maps something writable")
+        check("const_cast" not in text, f"{name} uses const_cast")
+        check("std::atomic" not in text, f"{name} keeps process-wide state (std::atomic)")
+    public = "".join(p.read_text() for p in sources(INCLUDE))
+    check("block_cache" not in public, "the public API has a process-wide block cache")
+    check(not re.search(r"\bstorage\s*\(\s*\)", public), "the public API has Model::storage()")
+    check(not (INCLUDE / "testing").exists(), "importer/include/onnximport/testing exists")
+
+
+def check_function_lengths():
+    ctags = shutil.which("ctags")
+    check(ctags is not None, "universal-ctags is missing (tools/install_deps.sh installs it)")
+    if not ctags:
+        return
+    out = subprocess.run([ctags, "-R", "--languages=C++", "--kinds-C++=f", "--fields=+ne", "-x",
+                          "--_xformat=%{line} %{end} %N %F", str(SRC)], capture_output=True, text=True, check=True)
+    functions = 0
+    for line in out.stdout.splitlines():
+        start, end, name, path = line.split(" ", 3)
+        if end == "-":
+            continue
+        functions += 1
+        lines = int(end) - int(start) + 1
+        check(lines <= MAX_FUNCTION_LINES, f"{name} ({path}:{start}) has {lines} lines")
+    check(functions > 100, f"ctags found only {functions} functions in importer/src")
+
+
+def check_readme():
+    text = (ROOT / "README.md").read_text()
+    m = re.search(r"^## Performance\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    check(m is not None, "README.md has no Performance section")
+    if m:
+        words = len(re.findall(r"\S+", m.group(1)))
+        check(words < MAX_PERFORMANCE_WORDS, f"README's Performance section has {words} words")
+
+
+check_layers()
+check_hermetic()
+check_function_lengths()
+check_readme()
+print(f"{checks - len(failures)} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)
