@@ -24,6 +24,9 @@
 #include <optional>
 #include <ostream>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -810,6 +813,83 @@ BOOST_AUTO_TEST_CASE(environment_switch_selects_the_walk) {
     else
         BOOST_TEST_MESSAGE("ONNXIMPORT_NO_OPENAT2 not set; Auto uses "
                            << (onnximport::detail::effective_open_method(ExternalOpen::Auto) == ExternalOpen::Walk ? "the walk" : "openat2"));
+}
+
+/// What an import of `model` gave: "ok", or kind, field path and message of the refusal.
+std::string outcome_of(const fs::path& model, ImportOptions o) {
+    try {
+        import_file(model, o);
+        return "ok";
+    } catch (const ImportError& e) {
+        return std::string(to_string(e.kind())) + " | " + e.field_path() + " | " + e.message();
+    }
+}
+
+BOOST_AUTO_TEST_CASE(openat2_and_the_walk_give_the_same_kind_and_message_for_special_files) {
+    // Issue 21: a FIFO, a socket, a device node, links to them, a directory, names too long
+    // and a magic link: the two methods refuse each identically, as ExternalData, and
+    // never open the special file (a FIFO would block, a device would be opened).
+    Tree tree;
+    const fs::path& d = tree.dir;
+    BOOST_REQUIRE(::mkfifo((d / "fifo").c_str(), 0600) == 0);
+    const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    const std::string sock_path = (d / "sock").string();
+    BOOST_REQUIRE(sock_path.size() < sizeof addr.sun_path);
+    std::copy(sock_path.begin(), sock_path.end(), addr.sun_path);
+    BOOST_REQUIRE(::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    const bool have_device = ::mknod((d / "null").c_str(), S_IFCHR | 0600, makedev(1, 3)) == 0;
+    if (!have_device) BOOST_TEST_MESSAGE("mknod refused here (not root?): no device node case");
+    fs::create_symlink("fifo", d / "fifo-link");
+    fs::create_symlink("/dev/null", d / "dev-link");
+    fs::create_directory(d / "sub");
+    std::vector<std::pair<std::string, fs::path>> cases = {  // location, external-data directory
+        {"fifo", d}, {"sock", d}, {"fifo-link", d}, {"dev-link", d}, {"sub", d},
+        {std::string(300, 'n'), d}, {[] { std::string p; while (p.size() < 5000) p += "sub/"; return p + "w"; }(), d},
+        {"cwd/" + (d / "w.bin").relative_path().string(), "/proc/self"},  // cwd is a magic link
+    };
+    if (have_device) cases.push_back({"null", d});
+    for (const auto& [location, dir] : cases) {
+        BOOST_TEST_CONTEXT("location " << location.substr(0, 40) << " in " << dir) {
+            const fs::path model = tree.model(model_with({{"location", location}}));
+            ImportOptions o = loading();
+            o.external_data_dir = dir;
+            o.external_open = ExternalOpen::Walk;
+            const std::string walk = outcome_of(model, o);
+            BOOST_TEST(walk.rfind("ExternalData | ", 0) == 0, walk);
+            if (!kernel_has_openat2()) continue;
+            o.external_open = ExternalOpen::Openat2;
+            BOOST_TEST(outcome_of(model, o) == walk);
+        }
+    }
+    ::close(sock);
+}
+
+BOOST_AUTO_TEST_CASE(three_hundred_mapped_files_need_no_more_than_a_few_descriptors) {
+    // Each file's descriptor is closed once its mapping exists (issue 21): 300 external
+    // files import with a descriptor limit of 64 above those already open.
+    Tree tree;
+    std::vector<WireWriter> tensors;
+    for (int i = 0; i < 300; ++i) {
+        const std::string name = "w" + std::to_string(i) + ".bin";
+        Tree::write(tree.dir / name, data16);
+        tensors.push_back(external_tensor("T" + std::to_string(i), {{"location", name}}));
+    }
+    const fs::path model = tree.model(model_of(tensors));
+    rlimit old{};
+    BOOST_REQUIRE(::getrlimit(RLIMIT_NOFILE, &old) == 0);
+    const int probe = ::dup(0);
+    BOOST_REQUIRE(probe >= 0);
+    ::close(probe);
+    rlimit tight = old;
+    tight.rlim_cur = static_cast<rlim_t>(probe + 64);
+    both_ways([&] {
+        BOOST_REQUIRE(::setrlimit(RLIMIT_NOFILE, &tight) == 0);
+        const std::string outcome = outcome_of(model, loading());
+        ::setrlimit(RLIMIT_NOFILE, &old);
+        BOOST_TEST(outcome == "ok");
+    });
 }
 
 BOOST_AUTO_TEST_SUITE_END()
