@@ -1,14 +1,14 @@
 // A repeated field of the imported model (spec section 6, "Importing therefore allocates
 // only the graph itself"): a run of elements in the Model's arena.
 //
-// Why not std::vector: a 200,000-node graph holds millions of repeated fields (inputs,
+// Why not std::vector: a large graph holds millions of repeated fields (inputs,
 // outputs, attributes, dims); a vector each means a heap allocation each, 24 bytes of
 // header each, and a destructor walk at the end. A List is 16 bytes, its elements come
 // from the Model's arena (a pointer bump), and nothing in the model needs destroying: the
 // arena's blocks are freed with the Model. Elements are therefore trivially copyable and
 // destructible, and copying a List copies the view, not the elements.
 //
-// The importer fills lists through detail::ListAccess (importer/src/arena.hpp); users
+// The importer fills lists through detail::ListAccess (importer/src/core/arena.hpp); users
 // read them like a const vector.
 #pragma once
 

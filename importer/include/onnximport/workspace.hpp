@@ -21,7 +21,7 @@ std::shared_ptr<BlockPool> pool_of(const Workspace* workspace) noexcept;
 
 class Workspace {
 public:
-    /// Room for the large blocks of a graph of about 200,000 nodes.
+    /// Room for the large blocks of a graph of a few hundred thousand nodes.
     static constexpr size_t default_keep_bytes = size_t{256} << 20;
 
     /// Keeps at most `keep_bytes` of blocks; kept blocks are marked free to the kernel

@@ -21,10 +21,9 @@
 
 namespace onnximport::detail {
 
-/// Name -> index into an array of records that have a `name` (Graph::values; model.hpp
-/// names it ValueIndex). A slot holds the record's index and the high half of the name's
-/// hash, 8 bytes: the table of a 200,000-value graph is 4 MiB, and a probe compares a name
-/// only when the tag matches.
+/// Name -> index into an array of records that have a `name` (Graph::values). A slot holds
+/// the record's index and the high half of the name's hash, 8 bytes, and a probe compares a
+/// name only when the tag matches.
 template <class Record>
 class NameIndex {
 public:
