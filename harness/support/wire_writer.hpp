@@ -8,10 +8,27 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace onnximport::testing {
 
 enum Wire : unsigned { VARINT = 0, I64 = 1, LEN = 2, SGROUP = 3, EGROUP = 4, I32 = 5 };
+
+/// A field number, written as a number or as one of importer/schema/onnx_fields.hpp's enums.
+struct FieldNumber {
+    uint32_t value;
+    constexpr FieldNumber(uint32_t v) noexcept : value(v) {}
+    template <class E>
+        requires std::is_enum_v<E>
+    constexpr FieldNumber(E e) noexcept : value(static_cast<uint32_t>(e)) {}
+};
+
+/// Bytes of the varint encoding of v.
+constexpr size_t varint_size(uint64_t v) noexcept {
+    size_t n = 1;
+    for (; v >= 0x80; v >>= 7) ++n;
+    return n;
+}
 
 class WireWriter {
 public:
@@ -24,7 +41,7 @@ public:
         buf_ += static_cast<char>(v);
         return *this;
     }
-    WireWriter& key(uint32_t field, unsigned wire) { return varint((uint64_t{field} << 3) | wire); }
+    WireWriter& key(FieldNumber field, unsigned wire) { return varint((uint64_t{field.value} << 3) | wire); }
     WireWriter& raw(std::string_view bytes) {
         buf_.append(bytes);
         return *this;
@@ -34,36 +51,36 @@ public:
         return *this;
     }
 
-    WireWriter& int_field(uint32_t field, uint64_t v) { return key(field, VARINT).varint(v); }
-    WireWriter& bytes_field(uint32_t field, std::string_view s) {
+    WireWriter& int_field(FieldNumber field, uint64_t v) { return key(field, VARINT).varint(v); }
+    WireWriter& bytes_field(FieldNumber field, std::string_view s) {
         key(field, LEN).varint(s.size());
         return raw(s);
     }
-    WireWriter& message(uint32_t field, const WireWriter& m) { return bytes_field(field, m.str()); }
-    WireWriter& fixed32_field(uint32_t field, uint32_t v) {
+    WireWriter& message(FieldNumber field, const WireWriter& m) { return bytes_field(field, m.str()); }
+    WireWriter& fixed32_field(FieldNumber field, uint32_t v) {
         key(field, I32);
         char b[4];
         std::memcpy(b, &v, 4);
         return raw({b, 4});
     }
-    WireWriter& fixed64_field(uint32_t field, uint64_t v) {
+    WireWriter& fixed64_field(FieldNumber field, uint64_t v) {
         key(field, I64);
         char b[8];
         std::memcpy(b, &v, 8);
         return raw({b, 8});
     }
-    WireWriter& float_field(uint32_t field, float f) {
+    WireWriter& float_field(FieldNumber field, float f) {
         uint32_t v;
         std::memcpy(&v, &f, 4);
         return fixed32_field(field, v);
     }
-    WireWriter& packed_varints(uint32_t field, std::initializer_list<uint64_t> values) {
+    WireWriter& packed_varints(FieldNumber field, std::initializer_list<uint64_t> values) {
         WireWriter inner;
         for (uint64_t v : values) inner.varint(v);
         return bytes_field(field, inner.str());
     }
     template <class Range>
-    WireWriter& packed_varint_range(uint32_t field, const Range& values) {
+    WireWriter& packed_varint_range(FieldNumber field, const Range& values) {
         WireWriter inner;
         for (auto v : values) inner.varint(static_cast<uint64_t>(v));
         return bytes_field(field, inner.str());

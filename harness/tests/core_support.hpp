@@ -79,44 +79,41 @@ inline void expect_tensor_error(const std::string& bytes, ErrorKind kind, std::o
     check_error(refusal_of([&] { import_tensor(bytes); }), kind, offset, path);
 }
 
-/// Size of a varint's encoding, to compute where a field's payload starts.
-inline uint64_t varint_size(uint64_t v) {
-    uint64_t n = 1;
-    while (v >= 0x80) v >>= 7, ++n;
-    return n;
-}
 /// Bytes of a length-delimited field's key and length before its payload.
-inline uint64_t len_header(uint32_t field, uint64_t payload) {
-    return varint_size(uint64_t{field} << 3 | 2) + varint_size(payload);
+inline uint64_t len_header(onnximport::testing::FieldNumber field, uint64_t payload) {
+    using onnximport::testing::varint_size;
+    return varint_size(uint64_t{field.value} << 3 | 2) + varint_size(payload);
 }
 
 /// ModelProto with ir_version and an opset first and the graph as the last field, so
 /// the graph's payload starts at a known place: graph_payload_offset().
 inline std::string model_graph_last(const std::string& graph, uint64_t ir_version = 9) {
+    using M = onnximport::proto::Model;
     return WireWriter()
-        .int_field(1, ir_version)
-        .message(8, tb::opset("", 21))
-        .bytes_field(7, graph)
+        .int_field(M::ir_version, ir_version)
+        .message(M::opset_import, tb::opset("", 21))
+        .bytes_field(M::graph, graph)
         .str();
 }
 inline uint64_t graph_payload_offset(const std::string& graph, uint64_t ir_version = 9) {
-    std::string prefix = WireWriter().int_field(1, ir_version).message(8, tb::opset("", 21)).str();
-    return prefix.size() + len_header(7, graph.size());
+    using M = onnximport::proto::Model;
+    std::string prefix = WireWriter().int_field(M::ir_version, ir_version).message(M::opset_import, tb::opset("", 21)).str();
+    return prefix.size() + len_header(M::graph, graph.size());
 }
 
 /// A model whose graph holds one node with the given attribute (as the node's last field).
 inline std::string model_with_attribute(const WireWriter& attribute) {
     WireWriter node = tb::node("Custom", {"X"}, {"Y"}, "n0");
-    node.message(5, attribute);
-    return model_graph_last(WireWriter().message(1, node).str());
+    node.message(onnximport::proto::Node::attribute, attribute);
+    return model_graph_last(WireWriter().message(onnximport::proto::Graph::node, node).str());
 }
 /// Offset of that attribute's key (the graph's only field is the node).
 inline uint64_t attribute_key_offset(const WireWriter& attribute) {
     WireWriter node = tb::node("Custom", {"X"}, {"Y"}, "n0");
     uint64_t node_prefix = node.size();
-    node.message(5, attribute);
-    std::string graph = WireWriter().message(1, node).str();
-    return graph_payload_offset(graph) + len_header(1, node.size()) + node_prefix;
+    node.message(onnximport::proto::Node::attribute, attribute);
+    std::string graph = WireWriter().message(onnximport::proto::Graph::node, node).str();
+    return graph_payload_offset(graph) + len_header(onnximport::proto::Graph::node, node.size()) + node_prefix;
 }
 
 }  // namespace core_test

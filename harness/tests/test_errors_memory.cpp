@@ -41,8 +41,8 @@ std::string model_with_weight(const std::string& raw, uint64_t total = 0) {
     if (total) {
         // key of field 1000 (2 bytes) + length varint + payload = what is missing.
         uint64_t missing = total - m.size();
-        uint64_t len = missing - 2 - varint_size(missing);
-        if (2 + varint_size(len) + len != missing) ++len;
+        uint64_t len = missing - 2 - onnximport::testing::varint_size(missing);
+        if (2 + onnximport::testing::varint_size(len) + len != missing) ++len;
         m += WireWriter().bytes_field(1000, std::string(len, 'p')).str();
         BOOST_REQUIRE(m.size() == total);
     }
