@@ -88,13 +88,9 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
     reads.begin.reserve(size_t{n} + 1);
     reads.values.reserve(ModelAccess::node_input_count(g));
     std::array<PreparedNode, prepared_nodes> prepared;
-    const uint32_t distance = ValueIndex::prefetch_distance;
-    for (uint32_t f = 0; f < n && f < distance; ++f) prepare_node(s, f, prepared[f % prepared_nodes]);
-    for (uint32_t f = 0; f < n; ++f) {
-        if (f + 2 * distance < n) prefetch_names(g.nodes[f + 2 * distance]);
-        if (f + distance < n) prepare_node(s, f + distance, prepared[(f + distance) % prepared_nodes]);
-        resolve_node(c, s, opsets, f, prepared[f % prepared_nodes], reads);
-    }
+    for_each_node_ahead(
+        g, [&](size_t f) { prepare_node(s, static_cast<uint32_t>(f), prepared[f % prepared_nodes]); },
+        [&](size_t f) { resolve_node(c, s, opsets, static_cast<uint32_t>(f), prepared[f % prepared_nodes], reads); });
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
 
     ScratchVector<ValueRef> outputs(g.outputs.size(), &s.scratch);

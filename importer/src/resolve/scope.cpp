@@ -100,21 +100,17 @@ public:
     /// A node's first output (most have one) is hashed a few nodes ahead, when its slot is
     /// prefetched, and defined with that hash.
     void node_outputs() {
-        const size_t n_nodes = g_.nodes.size();
         auto prepare = [&](size_t f) {
             const List<std::string_view>& outs = g_.nodes[f].outputs;
             if (outs.empty()) return;
             first_hash_[f % first_hash_.size()] = s_.index->hash(outs[0]);
             s_.index->prefetch(first_hash_[f % first_hash_.size()]);
         };
-        for (size_t f = 0; f < n_nodes && f < distance; ++f) prepare(f);
-        s_.node_values.reserve(n_nodes + 1);
-        for (size_t f = 0; f < n_nodes; ++f) {
+        s_.node_values.reserve(g_.nodes.size() + 1);
+        for_each_node_ahead(g_, prepare, [&](size_t f) {
             s_.node_values.push_back(static_cast<uint32_t>(g_.values.size()));
-            if (f + 2 * distance < n_nodes) prefetch_names(g_.nodes[f + 2 * distance]);
-            if (f + distance < n_nodes) prepare(f + distance);
             node(f);
-        }
+        });
         s_.node_values.push_back(static_cast<uint32_t>(g_.values.size()));
     }
 

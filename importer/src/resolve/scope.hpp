@@ -89,6 +89,21 @@ inline void prefetch_names(const Node& n) noexcept {
     __builtin_prefetch(reinterpret_cast<const void*>(at + 64));
 }
 
+/// The nodes of g in file order, with the lookahead both passes over them use: node f + 2d's
+/// names start loading and node f + d is prepared (its hashes computed, its slots
+/// prefetched) before node f is visited, so that the lookups' cache misses overlap.
+template <class Prepare, class Visit>
+void for_each_node_ahead(const Graph& g, Prepare&& prepare, Visit&& visit) {
+    constexpr size_t d = ValueIndex::prefetch_distance;
+    const size_t n = g.nodes.size();
+    for (size_t f = 0; f < n && f < d; ++f) prepare(f);
+    for (size_t f = 0; f < n; ++f) {
+        if (f + 2 * d < n) prefetch_names(g.nodes[f + 2 * d]);
+        if (f + d < n) prepare(f + d);
+        visit(f);
+    }
+}
+
 /// An input of node f looked up in two steps: prepare_input a few nodes ahead of its use
 /// (NameIndex::prefetch_distance), so that the slot it needs is loading meanwhile, then
 /// find_input. Each name is compared with the neighbours' outputs and hashed once.
