@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,11 +18,20 @@ namespace hostile {
 
 using json = nlohmann::json;  // std::map objects: keys come out sorted, hence stable
 
-/// A sentence of the spec: its section number and its text, quoted verbatim.
+/// A rule of docs/rules.md, by its ID, and the spec section it belongs to. Its text is
+/// the page's (rule_text).
 struct Rule {
+    const char* id;
     const char* section;
-    const char* text;
 };
+
+/// The rules docs/rules.md defines: ID -> text, from every `| ID | text |` table row.
+/// Throws std::runtime_error when an ID is defined twice.
+std::map<std::string, std::string> parse_rules(std::string_view markdown);
+/// docs/rules.md as the generator was built with it, parsed once.
+const std::map<std::string, std::string>& project_rules();
+/// The text of rule `id` in project_rules(); throws std::runtime_error for an undefined ID.
+const std::string& rule_text(std::string_view id);
 
 /// One thing written under the output folder.
 struct Entry {
