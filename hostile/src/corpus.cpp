@@ -13,6 +13,7 @@
 #include <set>
 #include <stdexcept>
 #include <system_error>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace hostile {
@@ -104,6 +105,7 @@ void Corpus::side_hardlink(std::string path, std::string existing) {
 void Corpus::side_sparse(std::string path, uint64_t size) {
     entries_.push_back({std::move(path), Entry::Type::Sparse, {}, {}, size, true});
 }
+void Corpus::side_fifo(std::string path) { entries_.push_back({std::move(path), Entry::Type::Fifo, {}, {}, 0, true}); }
 
 bool Corpus::is_generated_only(const Entry& e) const {
     if (e.generated_only) return true;
@@ -126,6 +128,7 @@ json Corpus::manifest() const {
         j["why"] = k->why;
         if (k->accept) j["facts"] = k->facts.is_null() ? json::object() : k->facts;
         if (!k->options.is_null()) j["options"] = k->options;
+        if (!k->refusal_names.empty()) j["message_contains"] = k->refusal_names;
         if (k->generated_only) j["generated_only"] = true;
         cases.push_back(std::move(j));
     }
@@ -145,6 +148,7 @@ json Corpus::manifest() const {
         case Entry::Type::Symlink: j["type"] = "symlink"; j["target"] = e->target; break;
         case Entry::Type::HardLink: j["type"] = "hardlink"; j["target"] = e->target; break;
         case Entry::Type::Sparse: j["type"] = "sparse"; j["size"] = e->size; break;
+        case Entry::Type::Fifo: j["type"] = "fifo"; break;
         }
         if (is_generated_only(*e)) j["generated_only"] = true;
         side.push_back(std::move(j));
@@ -168,6 +172,9 @@ void Corpus::write(const fs::path& out, bool committed_only) const {
         case Entry::Type::Directory: fs::create_directories(p); break;
         case Entry::Type::Symlink: fs::create_symlink(e.target, p); break;
         case Entry::Type::HardLink: fs::create_hard_link(out / e.target, p); break;
+        case Entry::Type::Fifo:
+            if (::mkfifo(p.c_str(), 0644) != 0) fail("cannot make the FIFO " + p.string());
+            break;
         case Entry::Type::Sparse: {
             write_bytes(p, e.bytes);
             // A hole, not written zeros: the file costs no disk and no write time.
@@ -234,6 +241,7 @@ Corpus build_corpus() {
     add_graph_cases(c);
     add_external_cases(c);
     add_io_cases(c);
+    add_published_cases(c);
     return c;
 }
 

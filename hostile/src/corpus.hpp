@@ -35,7 +35,7 @@ const std::string& rule_text(std::string_view id);
 
 /// One thing written under the output folder.
 struct Entry {
-    enum class Type { File, Directory, Symlink, HardLink, Sparse };
+    enum class Type { File, Directory, Symlink, HardLink, Sparse, Fifo };
     std::string path;  ///< relative to the output folder, '/'-separated
     Type type = Type::File;
     std::string bytes;   ///< File: the contents; Sparse: the leading bytes
@@ -52,6 +52,7 @@ struct Case {
     std::string why;
     json facts;    ///< accepts: what the imported model must show
     json options;  ///< non-default import options ({"max_nesting": 8}, {"import": "bytes"})
+    std::string refusal_names;  ///< refusals: a name the error message must hold in full (D12)
     bool generated_only = false;
 };
 
@@ -74,6 +75,7 @@ public:
     void side_symlink(std::string path, std::string target);
     void side_hardlink(std::string path, std::string existing);
     void side_sparse(std::string path, uint64_t size);  ///< generated only
+    void side_fifo(std::string path);                   ///< generated only (git cannot hold one)
 
     const std::vector<Case>& cases() const { return cases_; }
     const std::vector<Entry>& entries() const { return entries_; }
@@ -101,6 +103,7 @@ void add_tensor_cases(Corpus& c);    // section 3
 void add_graph_cases(Corpus& c);     // section 4
 void add_external_cases(Corpus& c);  // section 5
 void add_io_cases(Corpus& c);        // sections 6 and 7
+void add_published_cases(Corpus& c); // other importers' published loader bugs not covered above
 
 /// Every case of every section.
 Corpus build_corpus();
