@@ -186,9 +186,14 @@ void add_published_cases(Corpus& c) {
              {{"tensor_sha256", {{"T", sha256_hex(data_bin_head)}}}});
     c.refuse("ExternalData", "offset-far-beyond-file", r::range_end, "offset 2^40 into a 64-byte file (padding to it on save exhausts the disk)",
              model_with_initializer(external("T", {{"location", "data.bin"}, {"offset", "1099511627776"}})));
-    c.refuse("ExternalData", "location-fifo", r::not_regular, "fifo.bin is a FIFO inside the folder: not a file, and opening it to read would block",
-             model_with_initializer(external("T", {{"location", "fifo.bin"}})))
-        .generated_only = true;
+    {
+        Case& k = c.refuse("ExternalData", "location-fifo", r::not_regular,
+                           "fifo.bin is a FIFO inside the folder: not a file, and opening it to read would block",
+                           model_with_initializer(external("T", {{"location", "fifo.bin"}})));
+        k.generated_only = true;
+        k.endless = true;
+    }
+
     c.refuse("ExternalData", "bytes-no-directory-escaping", r::joined,
              "imported from bytes with no directory named, location ../onnx-gauntlet-canary.bin",
              initializer_case(external_at("T", up_canary)))

@@ -130,6 +130,7 @@ json Corpus::manifest() const {
         if (!k->options.is_null()) j["options"] = k->options;
         if (!k->refusal_names.empty()) j["message_contains"] = k->refusal_names;
         if (k->generated_only) j["generated_only"] = true;
+        if (k->endless) j["endless"] = true;
         cases.push_back(std::move(j));
     }
     json side = json::array();

@@ -53,6 +53,7 @@ struct Case {
     json facts;    ///< accepts: what the imported model must show
     json options;  ///< non-default import options ({"max_nesting": 8}, {"import": "bytes"})
     std::string refusal_names;  ///< refusals: a name the error message must hold in full (D12)
+    bool endless = false;  ///< following the reference reads forever or blocks (/dev/zero, a FIFO)
     bool generated_only = false;
 };
 
