@@ -1,4 +1,5 @@
 """The five error kinds (docs/rules.md X1) and the file-name prefixes that name them."""
+import os
 
 KINDS = ("Malformed", "InvalidModel", "Unsupported", "ExternalData", "Io")
 # Lower-case prefix of `<kind>-<case>.onnx` -> kind; `accept-` files must import.
@@ -8,7 +9,6 @@ ACCEPT = "accept"
 
 def expected_from_name(file_name):
     """('accept', None) or ('refuse', 'Malformed') ... from `<kind>-<case>.ext`; None if unnamed."""
-    import os
     prefix = os.path.basename(file_name).split("-", 1)[0].lower()
     if prefix == ACCEPT:
         return "accept", None

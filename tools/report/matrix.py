@@ -280,14 +280,6 @@ def deb_version(package):
         return None
 
 
-def npm_version(module):
-    try:
-        with open(os.path.join(module, "package.json"), encoding="utf-8") as f:
-            return json.load(f).get("version")
-    except (OSError, ValueError):
-        return None
-
-
 def peer_specs(peer_dir):
     """name -> {argv, requests [(mode, [(column, answer key)])], version(worker version) -> str} or {reason}."""
     specs = {}

@@ -34,7 +34,7 @@ def tensor_bytes(numpy_helper, t):
         return bytes(t.raw_data)
 
 
-def graph_tensors(onnx, numpy_helper, graph, prefix, out):
+def graph_tensors(numpy_helper, graph, prefix, out):
     for t in graph.initializer:
         out[f"{prefix}{t.name}"] = tensor_bytes(numpy_helper, t)
     for s in graph.sparse_initializer:
@@ -47,9 +47,9 @@ def graph_tensors(onnx, numpy_helper, graph, prefix, out):
             if a.HasField("sparse_tensor"):
                 out[f"{where}:values"] = tensor_bytes(numpy_helper, a.sparse_tensor.values)
             if a.HasField("g"):
-                graph_tensors(onnx, numpy_helper, a.g, where + "/", out)
+                graph_tensors(numpy_helper, a.g, where + "/", out)
             for i, g in enumerate(a.graphs):
-                graph_tensors(onnx, numpy_helper, g, f"{where}[{i}]/", out)
+                graph_tensors(numpy_helper, g, f"{where}[{i}]/", out)
 
 
 def main():
@@ -78,7 +78,7 @@ def main():
                 answer["load"] = {"outcome": "accepted", "message": ""}
                 found = {}
                 try:
-                    graph_tensors(onnx, numpy_helper, model.graph, "", found)
+                    graph_tensors(numpy_helper, model.graph, "", found)
                     for f in model.functions:
                         for node in f.node:
                             for a in node.attribute:
