@@ -319,7 +319,7 @@ def render_hostile(report, out_dir):
         return "".join(parts)
     parts.append(f'<p>{len(h["cases"])} cases from {escape(h.get("source", ""))}: each must be refused with the kind its '
                  f'name gives, or imported for <code>accept-</code> cases. <strong>{h["passed"]} passed, '
-                 f'{h["failed"]} failed{", " + str(h["skipped"]) + " skipped (import from bytes: judged by hostile_tests)" if h.get("skipped") else ""}.</strong>{" " + escape(h["runner_line"]) if h.get("runner_line") else ""}</p>')
+                 f'{h["failed"]} failed{" (" + str(h["known_differences"]) + " known differences, sweep/known/onnximport.txt)" if h.get("known_differences") else ""}{", " + str(h["skipped"]) + " skipped (import from bytes: judged by hostile_tests)" if h.get("skipped") else ""}.</strong>{" " + escape(h["runner_line"]) if h.get("runner_line") else ""}</p>')
     rows = []
     importers = m.get("importers", [{"id": "onnximport", "label": "onnx-gauntlet (this importer)"}])
     # A case's page shows every importer's result: the matrix has them all.
@@ -332,6 +332,8 @@ def render_hostile(report, out_dir):
         r = case["results"].get("onnximport", {})
         expected = "accept" if case["expected"] == "accept" else (case.get("expected_kind") or "refuse")
         ours = r.get("kind") if r.get("outcome") == "refused" else r.get("outcome", "—")
+        if case.get("known_difference"):
+            ours = f'{ours} (known difference: {case["known_difference"]})'
         where = ""
         if r.get("outcome") == "refused":
             where = f'{r.get("offset") if r.get("offset") is not None else "-"}'
