@@ -6,6 +6,7 @@ works on the corpus in it with no repository around.
     test_release.py IMPORTER   (build/bin/onnximport)
 """
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -68,6 +69,15 @@ def main():
         print(f"run_corpus.sh from the tarball: {last}")
         if proc.returncode != 0 or " 0 failed" not in last:
             fail(f"run_corpus.sh over the unpacked corpus: exit {proc.returncode}\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+        with open(os.path.join(tmp, "results.json"), encoding="utf-8") as f:
+            results = json.load(f)
+        with open(os.path.join(unpacked, "hostile", "corpus", "manifest.json"), encoding="utf-8") as f:
+            listed = [k["file"] for k in json.load(f)["cases"]]
+        if [c["file"] for c in results["cases"]] != listed or results["jobs"] != 2:
+            fail("--results does not list every case of the manifest in its order, or not the jobs given")
+        counts = {s: sum(1 for c in results["cases"] if c["status"] == s) for s in ("ok",)}
+        if counts["ok"] != results["passed"] or results["failed"] != 0:
+            fail(f"--results counts disagree: {counts['ok']} ok rows, passed {results['passed']}")
     print("1 passed, 0 failed")
 
 
