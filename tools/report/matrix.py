@@ -367,15 +367,19 @@ def summarize(cases, importers):
 def backend_data_dir(build, explicit=None):
     """(label, folder) of the backend test data: the explicit folder, the shared 1.23 data
     when present, else the data set of the installed onnx (tools/gen_backend_data.py)."""
+    def label(folder):
+        name = os.path.basename(os.path.normpath(folder))
+        return name if name.startswith("backend") else f"backend-{name}"
+
     if explicit:
-        return f"backend-{os.path.basename(os.path.normpath(explicit))}", explicit
+        return label(explicit), explicit
     if os.path.isdir(paths.SHARED_BACKEND_DATA):
         return "backend-1.23", paths.SHARED_BACKEND_DATA
     proc = subprocess.run([PYTHON, paths.GEN_BACKEND_DATA, build], capture_output=True, text=True, timeout=900)
     data = proc.stdout.strip().splitlines()[-1] if proc.returncode == 0 and proc.stdout.strip() else None
     if not data or not os.path.isdir(data):
         raise RuntimeError(f"tools/gen_backend_data.py failed (exit {proc.returncode}): {proc.stderr[-300:]}")
-    return f"backend-{os.path.basename(os.path.normpath(data))}", data
+    return label(data), data
 
 
 def valid_models(label, data_dir, count):
