@@ -70,7 +70,7 @@ for k in m["cases"]:
             if "external_dir" in opts:  # relative to the corpus folder
                 extra += ["--external-dir", os.path.join(corpus, opts["external_dir"])]
     print("\t".join([k["file"], k["expect"], k.get("kind", "-"),
-                     "1" if k.get("generated_only") else "0", " ".join(extra) or "-"]))
+                     "1" if k.get("generated_only") else "0", " ".join(extra) or "-", k.get("rule_id", "-")]))
 EOF
 )" || { echo "run_corpus: cannot read $manifest" >&2; exit 2; }
 
@@ -110,10 +110,10 @@ run_one() {
 
 # Up to $jobs cases at a time; results are printed in manifest order afterwards.
 n=0 running=0
-while IFS=$'\t' read -r file expect kind genonly extra; do
+while IFS=$'\t' read -r file expect kind genonly extra rule_id; do
   [ -n "$file" ] || continue
   n=$((n + 1))
-  printf '%s\t%s\t%s\n' "$file" "$expect" "$kind" >"$work/$n.case"
+  printf '%s\t%s\t%s\t%s\n' "$file" "$expect" "$kind" "$rule_id" >"$work/$n.case"
   if [ "$jobs" -le 1 ]; then
     run_one "$n" "$file" "$expect" "$genonly" "$extra"
   else
@@ -126,7 +126,7 @@ wait
 
 passed=0 failed=0 skipped=0
 for i in $(seq 1 $n); do
-  IFS=$'\t' read -r file expect kind <"$work/$i.case"
+  IFS=$'\t' read -r file expect kind rule_id <"$work/$i.case"
   IFS=$'\t' read -r status rc secs <"$work/$i"
   case "$status" in
     ok) passed=$((passed + 1)) ;;
@@ -137,7 +137,7 @@ for i in $(seq 1 $n); do
     want="$expect"; [ "$kind" != "-" ] && want="$expect $kind"
     printf '%-20s %-62s %s\n' "$status" "$file" "$want"
   fi
-  [ -n "$results" ] && printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$file" "$expect" "$kind" "$status" "$rc" "$secs" >>"$work/results.tsv"
+  [ -n "$results" ] && printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$file" "$expect" "$kind" "$rule_id" "$status" "$rc" "$secs" >>"$work/results.tsv"
 done
 
 summary="$passed passed, $failed failed"
@@ -149,8 +149,9 @@ rows, out, cmd, corpus, timeout, jobs, passed, failed, skipped = sys.argv[1:]
 cases = []
 if os.path.exists(rows):
     for line in open(rows, encoding="utf-8"):
-        file, expect, kind, status, rc, ms = line.rstrip("\n").split("\t")
-        cases.append({"file": file, "expect": expect, "kind": None if kind == "-" else kind, "status": status,
+        file, expect, kind, rule_id, status, rc, ms = line.rstrip("\n").split("\t")
+        cases.append({"file": file, "expect": expect, "kind": None if kind == "-" else kind,
+                      "rule_id": None if rule_id in ("-", "") else rule_id, "status": status,
                       "exit_code": None if rc == "-" else int(rc), "seconds": int(ms) / 1000})
 doc = {"format": "onnx-gauntlet run_corpus results, version 1", "command": cmd, "corpus": os.path.abspath(corpus),
        "timeout_seconds": float(timeout), "jobs": int(jobs),

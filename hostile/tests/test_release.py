@@ -73,8 +73,9 @@ def main():
             results = json.load(f)
         with open(os.path.join(unpacked, "hostile", "corpus", "manifest.json"), encoding="utf-8") as f:
             listed = [k["file"] for k in json.load(f)["cases"]]
-        if [c["file"] for c in results["cases"]] != listed or results["jobs"] != 2:
-            fail("--results does not list every case of the manifest in its order, or not the jobs given")
+        if [c["file"] for c in results["cases"]] != listed or results["jobs"] != 2 or \
+                any(not c["rule_id"] for c in results["cases"]):
+            fail("--results does not list every case of the manifest in its order with its rule_id, or not the jobs given")
         counts = {s: sum(1 for c in results["cases"] if c["status"] == s) for s in ("ok",)}
         if counts["ok"] != results["passed"] or results["failed"] != 0:
             fail(f"--results counts disagree: {counts['ok']} ok rows, passed {results['passed']}")
