@@ -8,7 +8,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 DATA       ?=
 
-.PHONY: all build deps test test-unit test-asan test-tsan sweep hostile report fuzz bench coverage clean
+.PHONY: all build deps test test-unit test-asan test-tsan sweep hostile corpus-release report fuzz bench coverage clean
 
 all: build
 
@@ -60,6 +60,11 @@ hostile: build
 	$(BUILD)/bin/hostile-gen --committed hostile/corpus
 	$(BUILD)/bin/hostile-gen $(BUILD)/hostile-corpus
 	tools/run_corpus.sh --with-options --quiet "$(BUILD)/bin/onnximport check" $(BUILD)/hostile-corpus
+
+# The hostile corpus as a release for importer authors (issue 20): a deterministic tarball
+# of hostile/corpus/, docs/rules.md, tools/run_corpus.sh, a README and SHA256SUMS.
+corpus-release:
+	/usr/bin/python3 tools/corpus_release.py --out $(BUILD)/release/onnx-gauntlet-hostile-corpus.tar.gz
 
 # The main job (issue 8): hostile corpus, sweep, .ort conformance, fuzz smoke of every
 # target, cross-importer matrix; writes $(BUILD)/report/ (index.html, report.json,

@@ -2,6 +2,7 @@
 // Deterministic by construction: entries are written in the order they were added,
 // the manifest is sorted by file name and its objects by key.
 #include "corpus.hpp"
+#include "rules_md.hpp"  // generated from docs/rules.md (hostile/CMakeLists.txt)
 
 #include <openssl/evp.h>
 
@@ -12,6 +13,7 @@
 #include <set>
 #include <stdexcept>
 #include <system_error>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace hostile {
@@ -46,6 +48,7 @@ void clear(const fs::path& p) {
 
 Case& Corpus::add_case(bool accept, std::string_view kind, std::string_view name, Rule rule, std::string why) {
     if (!accept && !known_kinds.count(std::string(kind))) fail("unknown kind " + std::string(kind));
+    (void)rule_text(rule.id);  // an ID docs/rules.md does not define stops the generator
     Case k;
     k.accept = accept;
     k.kind = accept ? "" : std::string(kind);
@@ -102,6 +105,7 @@ void Corpus::side_hardlink(std::string path, std::string existing) {
 void Corpus::side_sparse(std::string path, uint64_t size) {
     entries_.push_back({std::move(path), Entry::Type::Sparse, {}, {}, size, true});
 }
+void Corpus::side_fifo(std::string path) { entries_.push_back({std::move(path), Entry::Type::Fifo, {}, {}, 0, true}); }
 
 bool Corpus::is_generated_only(const Entry& e) const {
     if (e.generated_only) return true;
@@ -119,11 +123,14 @@ json Corpus::manifest() const {
         j["expect"] = k->accept ? "accept" : "refuse";
         if (!k->accept) j["kind"] = k->kind;
         j["section"] = k->rule.section;
-        j["rule"] = k->rule.text;
+        j["rule_id"] = k->rule.id;
+        j["rule"] = rule_text(k->rule.id);
         j["why"] = k->why;
         if (k->accept) j["facts"] = k->facts.is_null() ? json::object() : k->facts;
         if (!k->options.is_null()) j["options"] = k->options;
+        if (!k->refusal_names.empty()) j["message_contains"] = k->refusal_names;
         if (k->generated_only) j["generated_only"] = true;
+        if (k->endless) j["endless"] = true;
         cases.push_back(std::move(j));
     }
     json side = json::array();
@@ -142,6 +149,7 @@ json Corpus::manifest() const {
         case Entry::Type::Symlink: j["type"] = "symlink"; j["target"] = e->target; break;
         case Entry::Type::HardLink: j["type"] = "hardlink"; j["target"] = e->target; break;
         case Entry::Type::Sparse: j["type"] = "sparse"; j["size"] = e->size; break;
+        case Entry::Type::Fifo: j["type"] = "fifo"; break;
         }
         if (is_generated_only(*e)) j["generated_only"] = true;
         side.push_back(std::move(j));
@@ -165,6 +173,9 @@ void Corpus::write(const fs::path& out, bool committed_only) const {
         case Entry::Type::Directory: fs::create_directories(p); break;
         case Entry::Type::Symlink: fs::create_symlink(e.target, p); break;
         case Entry::Type::HardLink: fs::create_hard_link(out / e.target, p); break;
+        case Entry::Type::Fifo:
+            if (::mkfifo(p.c_str(), 0644) != 0) fail("cannot make the FIFO " + p.string());
+            break;
         case Entry::Type::Sparse: {
             write_bytes(p, e.bytes);
             // A hole, not written zeros: the file costs no disk and no write time.
@@ -174,6 +185,40 @@ void Corpus::write(const fs::path& out, bool committed_only) const {
         }
     }
     write_bytes(out / "manifest.json", manifest().dump(1) + "\n");
+}
+
+std::map<std::string, std::string> parse_rules(std::string_view markdown) {
+    std::map<std::string, std::string> out;
+    size_t pos = 0;
+    while (pos < markdown.size()) {
+        size_t end = markdown.find('\n', pos);
+        if (end == std::string_view::npos) end = markdown.size();
+        std::string_view line = markdown.substr(pos, end - pos);
+        pos = end + 1;
+        // A rule row: "| X12 | text |" (an upper-case letter, then digits).
+        if (line.size() < 4 || line.substr(0, 2) != "| " || line[2] < 'A' || line[2] > 'Z') continue;
+        size_t i = 3;
+        while (i < line.size() && line[i] >= '0' && line[i] <= '9') ++i;
+        if (i == 3 || line.substr(i, 3) != " | " || line.back() != '|') continue;
+        std::string id(line.substr(2, i - 2));
+        std::string_view text = line.substr(i + 3, line.size() - 1 - (i + 3));
+        while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+        if (text.empty()) fail("rule " + id + " has no text");
+        if (!out.emplace(id, std::string(text)).second) fail("rule " + id + " is defined twice in docs/rules.md");
+    }
+    return out;
+}
+
+const std::map<std::string, std::string>& project_rules() {
+    static const std::map<std::string, std::string> rules = parse_rules(embedded_rules_md);
+    return rules;
+}
+
+const std::string& rule_text(std::string_view id) {
+    const auto& rules = project_rules();
+    auto it = rules.find(std::string(id));
+    if (it == rules.end()) fail("rule " + std::string(id) + " is not defined in docs/rules.md");
+    return it->second;
 }
 
 std::string sha256_hex(std::string_view bytes) {
@@ -197,6 +242,7 @@ Corpus build_corpus() {
     add_graph_cases(c);
     add_external_cases(c);
     add_io_cases(c);
+    add_published_cases(c);
     return c;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,15 +18,24 @@ namespace hostile {
 
 using json = nlohmann::json;  // std::map objects: keys come out sorted, hence stable
 
-/// A sentence of the spec: its section number and its text, quoted verbatim.
+/// A rule of docs/rules.md, by its ID, and the spec section it belongs to. Its text is
+/// the page's (rule_text).
 struct Rule {
+    const char* id;
     const char* section;
-    const char* text;
 };
+
+/// The rules docs/rules.md defines: ID -> text, from every `| ID | text |` table row.
+/// Throws std::runtime_error when an ID is defined twice.
+std::map<std::string, std::string> parse_rules(std::string_view markdown);
+/// docs/rules.md as the generator was built with it, parsed once.
+const std::map<std::string, std::string>& project_rules();
+/// The text of rule `id` in project_rules(); throws std::runtime_error for an undefined ID.
+const std::string& rule_text(std::string_view id);
 
 /// One thing written under the output folder.
 struct Entry {
-    enum class Type { File, Directory, Symlink, HardLink, Sparse };
+    enum class Type { File, Directory, Symlink, HardLink, Sparse, Fifo };
     std::string path;  ///< relative to the output folder, '/'-separated
     Type type = Type::File;
     std::string bytes;   ///< File: the contents; Sparse: the leading bytes
@@ -42,6 +52,8 @@ struct Case {
     std::string why;
     json facts;    ///< accepts: what the imported model must show
     json options;  ///< non-default import options ({"max_nesting": 8}, {"import": "bytes"})
+    std::string refusal_names;  ///< refusals: a name the error message must hold in full (D12)
+    bool endless = false;  ///< following the reference reads forever or blocks (/dev/zero, a FIFO)
     bool generated_only = false;
 };
 
@@ -64,6 +76,7 @@ public:
     void side_symlink(std::string path, std::string target);
     void side_hardlink(std::string path, std::string existing);
     void side_sparse(std::string path, uint64_t size);  ///< generated only
+    void side_fifo(std::string path);                   ///< generated only (git cannot hold one)
 
     const std::vector<Case>& cases() const { return cases_; }
     const std::vector<Entry>& entries() const { return entries_; }
@@ -91,6 +104,7 @@ void add_tensor_cases(Corpus& c);    // section 3
 void add_graph_cases(Corpus& c);     // section 4
 void add_external_cases(Corpus& c);  // section 5
 void add_io_cases(Corpus& c);        // sections 6 and 7
+void add_published_cases(Corpus& c); // other importers' published loader bugs not covered above
 
 /// Every case of every section.
 Corpus build_corpus();

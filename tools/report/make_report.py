@@ -31,9 +31,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))  # tools/, for the gauntlet package
 import corpus as corpus_mod  # noqa: E402
 import matrix as matrix_mod  # noqa: E402
 import render as render_mod  # noqa: E402
+from gauntlet import known as known_mod  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PYTHON = "/usr/bin/python3"
@@ -160,14 +162,16 @@ def stage_hostile(args, stages):
     # The corpus holds 2 GiB sparse files: it lives beside the report, not in it, so the
     # report folder can be published or archived as it is; small case files are copied
     # into OUT/corpus/ for the detail pages' download links.
-    corpus_dir = os.path.join(args.build, "report-corpus")
-    shutil.rmtree(corpus_dir, ignore_errors=True)
+    # The corpus sits one folder down: the matrix writes its canary file beside it.
+    corpus_dir = os.path.join(args.build, "report-corpus", "corpus")
+    shutil.rmtree(os.path.dirname(corpus_dir), ignore_errors=True)
+    os.makedirs(os.path.dirname(corpus_dir))
     gen = os.path.join(args.build, "bin", "hostile-gen")
     committed = os.path.join(ROOT, "hostile", "corpus")
     log = os.path.join(args.out, "logs", "hostile-gen.log")
     source = None
     if args.corpus:
-        shutil.copytree(args.corpus, corpus_dir, symlinks=True)
+        matrix_mod.copy_corpus(args.corpus, corpus_dir)
         source = f"{args.corpus} (--corpus)"
         stages.add("hostile: copy corpus", "ok", 0, source)
     elif os.access(gen, os.X_OK):
@@ -178,7 +182,7 @@ def stage_hostile(args, stages):
         else:
             stages.add("hostile: generate corpus", "failed", secs, f"hostile-gen exit {rc}", log)
     if source is None and os.path.isfile(os.path.join(committed, "manifest.json")):
-        shutil.copytree(committed, corpus_dir, symlinks=True)
+        matrix_mod.copy_corpus(committed, corpus_dir)
         source = "the committed copy hostile/corpus/"
         stages.add("hostile: copy committed corpus", "ok", 0, source)
     if source is None:
@@ -221,13 +225,20 @@ def stage_hostile(args, stages):
         hostile["cases"].append(c)
     hostile["passed"] = sum(1 for c in hostile["cases"] if c["pass"] is True)
     hostile["failed"] = sum(1 for c in hostile["cases"] if c["pass"] is False)
+    # A failure this importer's expected-failure list names is still a failure, marked known.
+    listed = known_mod.load("onnximport") or {}
+    for c in hostile["cases"]:
+        if c["pass"] is False and c["file"] in listed:
+            c["known_difference"] = listed[c["file"]] or "listed in sweep/known/onnximport.txt"
+    hostile["known_differences"] = sum(1 for c in hostile["cases"] if c.get("known_difference"))
     # Cases the command line cannot pose (import from bytes): hostile_tests judges them.
     hostile["skipped"] = sum(1 for c in hostile["cases"] if c["pass"] is None)
 
     stages.add("hostile: our importer on every case", "ok" if hostile["failed"] == 0 else "failed",
                time.monotonic() - start,
                f'{hostile["passed"]} passed, {hostile["failed"]} failed, {hostile["skipped"]} skipped')
-    say(f"hostile: {hostile['passed']} passed, {hostile['failed']} failed, {hostile['skipped']} skipped "
+    say(f"hostile: {hostile['passed']} passed, {hostile['failed']} failed ({hostile['known_differences']} of them "
+        f"known differences, sweep/known/onnximport.txt), {hostile['skipped']} skipped "
         "(import from bytes: judged by hostile_tests)")
     return hostile, cases
 
@@ -505,6 +516,9 @@ def stage_fuzz(args, stages):
 # ---------------------------------------------------------------- peer and matrix
 
 def stage_peer(args, stages):
+    log = os.path.join(args.out, "logs", "install_deps-opencv.log")
+    rc, secs = run_logged([os.path.join(ROOT, "tools", "install_deps.sh"), "python3-opencv"], log, 900, "install_deps")
+    stages.add("install Debian python3-opencv", "ok" if rc == 0 else "failed", secs, last_line(log), log)
     log = os.path.join(args.out, "logs", "install_peer.log")
     rc, secs = run_logged([os.path.join(ROOT, "tools", "install_peer.sh"), args.peer_dir], log, 600, "install_peer")
     stages.add("install npm peer", "ok" if rc == 0 else "failed", secs, last_line(log), log)
@@ -518,10 +532,24 @@ def stage_matrix(args, stages, cases, hostile):
         return {"status": "not run", "reason": reason}
     start = time.monotonic()
     ours = {c["file"]: c["results"]["onnximport"] for c in hostile["cases"]}
+    valid = None
+    if args.valid_count > 0:
+        try:
+            label, data = matrix_mod.backend_data_dir(args.build, args.valid_data)
+            models, total = matrix_mod.valid_models(label, data, args.valid_count)
+            valid = {"label": label, "data_dir": data, "models": models, "total": total}
+            say(f"matrix: valid models: the accept cases and {len(models)} of the {total} backend models of {data} "
+                "(the first by SHA-256 of their path)")
+        except (RuntimeError, OSError, subprocess.SubprocessError) as e:
+            say(f"matrix: no backend models for the valid-model matrix: {e}")
+    corpus_dir = os.path.dirname(cases[0]["path"])
     doc = matrix_mod.run_matrix(cases, args.importer, args.peer_dir, args.timeout,
-                                os.path.join(args.out, "logs"), ours=ours, say=say)
-    stages.add("matrix", "ok", time.monotonic() - start,
-               ", ".join(f"{k}: {v['match']}/{v['cases']}" for k, v in doc["summary"].items()))
+                                os.path.join(args.out, "logs"), ours=ours, say=say, valid=valid, corpus_dir=corpus_dir,
+                                update_known=args.update_known)
+    off = sum(len(k["stale"]) + len(k["new"]) for k in doc["known"].values())
+    stages.add("matrix", "ok" if off == 0 else "failed", time.monotonic() - start,
+               ", ".join(f"{k}: {v['match']}/{v['cases']}" for k, v in doc["summary"].items())
+               + f"; expected-failure lists: {off} lines off")
     return doc
 
 
@@ -549,6 +577,11 @@ def summarize(report):
     suites.append({"id": "ort", "label": ".ort conformance", "status": o["status"], "reason": o.get("reason"),
                    "passed": o.get("passed", 0), "failed": o.get("failed", 0), "skipped": o.get("skipped", 0)})
     m = report["matrix"]
+    if m.get("status") == "run" and m.get("known"):
+        k = m["known"]
+        suites.append({"id": "matrix.known", "label": "matrix: expected-failure lists (sweep/known/)", "status": "run",
+                       "reason": None, "passed": sum(1 for v in k.values() if v["status"] == "current"),
+                       "failed": sum(len(v["stale"]) + len(v["new"]) for v in k.values()), "skipped": 0})
     ours = m.get("summary", {}).get("onnximport") if m.get("status") == "run" else None
     fz = report["fuzz"]
     fuzz = {"status": fz["status"], "reason": fz.get("reason")}
@@ -563,7 +596,7 @@ def summarize(report):
     failed = sum(s["failed"] for s in suites if s["status"] == "run") + fuzz.get("failed", 0)
     not_run = [s["label"] for s in suites if s["status"] != "run"] + (["fuzz"] if fz["status"] != "run" else [])
     peers = []
-    for imp in ("onnx.load", "onnx.checker", "onnxruntime"):
+    for imp in ("onnx.load", "onnx.load-noext", "onnx.checker", "opencv", "protobufjs", "onnxruntime"):
         s = m.get("summary", {}).get(imp) if m.get("status") == "run" else None
         if s:
             peers.append(f"{imp} accepts {s['accepted_spec_refuses']} the spec refuses")
@@ -585,6 +618,12 @@ def main():
                          "2-core machine imports in over 10 s, and a timeout here is a failure")
     ap.add_argument("--sweep-timeout", type=int, default=420, help="seconds per sweep data set")
     ap.add_argument("--corpus", default=None, help="use this hostile corpus folder instead of generating one")
+    ap.add_argument("--valid-data", default=None, help="backend test data for the valid-model matrix (default: the "
+                    "shared 1.23 data when present, else the data set generated from the installed onnx)")
+    ap.add_argument("--update-known", action="store_true",
+                    help="rewrite sweep/known/<importer>.txt from this run's matrix (then review and commit them)")
+    ap.add_argument("--valid-count", type=int, default=150,
+                    help="backend models in the valid-model matrix, a deterministic sample (0: the accept cases only)")
     ap.add_argument("--skip", default="", help="comma-separated stages to leave out: hostile,sweep,ort,fuzz,matrix,render")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, _end_children)

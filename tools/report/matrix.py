@@ -1,71 +1,69 @@
 #!/usr/bin/python3
-"""The cross-importer matrix (issue 8), in the spirit of JSONTestSuite's parsing matrix.
+"""The cross-importer matrix (issues 8 and 20), in the spirit of JSONTestSuite's parsing matrix.
 
-Every case of the hostile corpus (refusals and `accept-` cases) goes through four
-importers: this one (`onnximport check`), the Python onnx package (onnx.load, and
-onnx.load + onnx.checker.check_model(full_check=True)), and ONNX Runtime from npm
+Every case of the hostile corpus, and a set of valid models (the corpus's `accept-` cases
+plus a deterministic sample of the ONNX backend test models), goes through each importer:
+this one (`onnximport check`), the Python onnx package (onnx.load with and without
+load_external_data, and onnx.load + onnx.checker.check_model(full_check=True)), OpenCV's
+cv2.dnn.readNetFromONNX, protobufjs decoding onnx.ModelProto, and ONNX Runtime from npm
 (InferenceSession.create). Each runs in a subprocess with a timeout and each result is
 classified as accepted, refused, crashed or timed out, then compared with what the spec
-expects (the file name's kind; spec section 8). The point is to show importer authors
-where their importer differs from the spec.
+expects. So a report shows who accepts hostile models and who refuses valid ones.
+
+Reads outside the folder are proven, not inferred: before the peers run, the corpus
+folder's parent gets onnx-gauntlet-canary.bin with 16 bytes drawn for this run (the
+`externaldata-canary-*` cases point there; the peers run in that parent folder, which the
+absolute /proc/self/cwd/ case relies on). The workers hand back the SHA-256 of every
+tensor they loaded (onnx: numpy conversion of each initializer, sparse values and
+attribute tensor; ONNX Runtime and OpenCV: the outputs of a graph without inputs, run
+once); a hash equal to the canary's, or to /etc/passwd's, marks the result "read outside
+the folder" with the case and the hash. Cases flagged `endless` (/dev/zero, a FIFO) are
+bounded by the time-out and shown as such.
+
+Each peer has an expected-failure list, sweep/known/<peer>.txt (tools/gauntlet/known.py):
+the run fails when a listed case now behaves as the spec says or an unlisted one does
+not, and prints the line to remove or add.
 
 Our importer runs as one process per file (it starts in milliseconds and a crash then
-touches one case only). The peers are long-lived workers (peer_onnx.py, peer_ort.js)
-answering one file per request, restarted after a crash or a timeout; the two peers run
-side by side, one per core.
+touches one case only). The peers are long-lived workers (peer_onnx.py, peer_opencv.py,
+peer_protobufjs.js, peer_ort.js; driven by peers.py) answering one file per request,
+restarted after a crash or a timeout; two run at a time, one per core.
 
-    matrix.py --corpus DIR --importer build/bin/onnximport --peer-dir build/peer \
-              --out build/report/matrix.json [--timeout 10]
+    matrix.py --corpus DIR --importer build/bin/onnximport --peer-dir build/peer \\
+              --out build/report/matrix.json [--timeout 10] [--valid-data DIR | --no-valid]
+              [--valid-count N] [--peers onnximport,python-onnx,...] [--known-dir DIR] [--update-known]
 """
 import argparse
+import hashlib
 import json
 import os
-import resource
-import select
-import signal
+import shutil
+import stat
 import subprocess
 import sys
 import threading
 import time
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from corpus import load_corpus  # noqa: E402
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PYTHON = "/usr/bin/python3"
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+from corpus import load_corpus  # noqa: E402
+from gauntlet import known as known_mod, paths  # noqa: E402
+from peers import PEER_COLUMNS, _one_line, peer_specs, run_ours, run_peer  # noqa: E402,F401 (run_ours: make_report)
 
-# The four columns, in the order the report shows them.
+CANARY = "onnx-gauntlet-canary.bin"
+
+# The columns, in the order the report shows them.
 IMPORTERS = [
-    ("onnximport", "onnx-gauntlet (this importer)"),
-    ("onnx.load", "Python onnx: onnx.load"),
+    ("onnximport", "onnx-gauntlet (this importer): onnximport check"),
+    ("onnx.load", "Python onnx: onnx.load (external data loaded)"),
+    ("onnx.load-noext", "Python onnx: onnx.load(load_external_data=False)"),
     ("onnx.checker", "Python onnx: onnx.load + check_model(full_check=True)"),
+    ("opencv", "OpenCV dnn: cv2.dnn.readNetFromONNX"),
+    ("protobufjs", "protobufjs: onnx.ModelProto.decode (Debian's onnx.proto)"),
     ("onnxruntime", "ONNX Runtime (npm onnxruntime-node): InferenceSession.create"),
 ]
-
-# A hostile file may declare huge tensors; a peer that believes it must not take the
-# machine down with it. 8 GiB of address space is far above what any case needs and
-# leaves room for V8's and ORT's reservations.
-ADDRESS_SPACE_LIMIT = 8 << 30
-
-
-def _limit_memory():
-    os.setsid()  # own process group, so a timeout kills the worker and its children
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_LIMIT, ADDRESS_SPACE_LIMIT))
-    except (ValueError, OSError):
-        pass
-
-
-def _signal_name(code):
-    try:
-        return signal.Signals(-code).name
-    except (ValueError, TypeError):
-        return f"exit {code}"
-
-
-def _one_line(text, limit=400):
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def applies(case, importer):
@@ -80,144 +78,6 @@ def applies(case, importer):
     if importer == "onnximport":
         return options.get("import") != "bytes"
     return not options
-
-
-def run_ours(importer, path, timeout, options=None):
-    """`onnximport check FILE`: ok, or KIND OFFSET FIELD_PATH MESSAGE (ARCHITECTURE.md CLI)."""
-    options = options or {}
-    argv = [importer, "check"]
-    if "max_nesting" in options:
-        argv += ["--max-nesting", str(options["max_nesting"])]
-    if "external_dir" in options:
-        # Relative to the corpus folder, as the hostile test suite reads it.
-        argv += ["--external-dir", os.path.join(os.path.dirname(path), str(options["external_dir"]))]
-    start = time.monotonic()
-    try:
-        proc = subprocess.run(
-            argv + [path], capture_output=True, timeout=timeout,
-            preexec_fn=_limit_memory,
-        )
-    except subprocess.TimeoutExpired:
-        return {"outcome": "timeout", "message": f"no answer within {timeout} s", "seconds": timeout}
-    seconds = round(time.monotonic() - start, 4)
-    out = proc.stdout.decode("utf-8", "replace").rstrip("\n")
-    err = proc.stderr.decode("utf-8", "replace")
-    if proc.returncode < 0 or proc.returncode not in (0, 1):
-        return {"outcome": "crashed", "seconds": seconds,
-                "message": _one_line(f"{_signal_name(proc.returncode)}: {err[-600:]}")}
-    fields = out.split("\n")[-1].split("\t") if out else []
-    if proc.returncode == 0 and len(fields) >= 2 and fields[1] == "ok":
-        return {"outcome": "accepted", "message": "", "seconds": seconds}
-    if proc.returncode == 1 and len(fields) >= 5:
-        return {
-            "outcome": "refused", "seconds": seconds,
-            "kind": fields[1],
-            "offset": None if fields[2] == "-" else int(fields[2]),
-            "field_path": None if fields[3] == "-" else fields[3],
-            "message": _one_line("\t".join(fields[4:])),
-        }
-    return {"outcome": "crashed", "seconds": seconds,
-            "message": _one_line(f"unexpected output (exit {proc.returncode}): {out[-300:]} {err[-300:]}")}
-
-
-class Worker:
-    """A long-lived peer process speaking one JSON line per request and per answer."""
-
-    def __init__(self, name, argv, log_path, startup_timeout=60):
-        self.name = name
-        self.argv = argv
-        self.log_path = log_path
-        self.startup_timeout = startup_timeout
-        self.proc = None
-        self.buffer = b""
-        self.version = None
-        self.restarts = 0
-        self.log = open(log_path, "ab")
-
-    def _read_line(self, timeout):
-        """One answer line, or None on timeout; raises EOFError when the process ended."""
-        deadline = time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
-                return None
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                raise EOFError
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line
-
-    def start(self):
-        self.buffer = b""
-        self.proc = subprocess.Popen(
-            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
-            preexec_fn=_limit_memory,
-        )
-        line = self._read_line(self.startup_timeout)
-        if line is None:
-            self.kill()
-            raise RuntimeError(f"{self.name}: worker did not start within {self.startup_timeout} s")
-        hello = json.loads(line)
-        self.version = hello.get("version")
-
-    def kill(self):
-        if self.proc and self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.proc.wait()
-        self.proc = None
-
-    def _log_tail(self, since):
-        self.log.flush()
-        with open(self.log_path, "rb") as f:
-            f.seek(since)
-            return f.read()[-600:].decode("utf-8", "replace")
-
-    def request(self, path, timeout):
-        """(answer dict, seconds) or a crash/timeout verdict; the worker restarts lazily."""
-        if self.proc is None:
-            self.start()
-            self.restarts += 1
-        log_mark = os.path.getsize(self.log_path)
-        start = time.monotonic()
-        try:
-            self.proc.stdin.write((json.dumps(path) + "\n").encode())
-            self.proc.stdin.flush()
-            line = self._read_line(timeout)
-        except (EOFError, BrokenPipeError):
-            code = self.proc.wait()
-            self.proc = None
-            return {"crashed": f"{_signal_name(code)}: {self._log_tail(log_mark)}"}, time.monotonic() - start
-        if line is None:
-            self.kill()
-            return {"timeout": f"no answer within {timeout} s"}, timeout
-        return json.loads(line), time.monotonic() - start
-
-    def close(self):
-        if self.proc:
-            try:
-                self.proc.stdin.close()
-                self.proc.wait(timeout=10)
-            except (subprocess.TimeoutExpired, BrokenPipeError, OSError):
-                self.kill()
-        self.log.close()
-
-
-def _verdict(answer, seconds, key=None):
-    if "crashed" in answer:
-        return {"outcome": "crashed", "message": _one_line(answer["crashed"]), "seconds": round(seconds, 4)}
-    if "timeout" in answer:
-        return {"outcome": "timeout", "message": answer["timeout"], "seconds": round(seconds, 4)}
-    part = answer[key] if key else answer
-    return {"outcome": part.get("outcome", "crashed"), "message": part.get("message", ""),
-            "seconds": round(seconds, 4)}
 
 
 def matches(case, result, importer):
@@ -235,39 +95,6 @@ def matches(case, result, importer):
     return True
 
 
-def run_python_peer(cases, log_dir, timeout, results, progress):
-    worker = Worker("python-onnx", [PYTHON, os.path.join(HERE, "peer_onnx.py")],
-                    os.path.join(log_dir, "peer_onnx.log"))
-    try:
-        worker.start()
-    except Exception as e:  # noqa: BLE001 - any start failure means "not run"
-        return {"status": "not run", "reason": str(e)}
-    for case in cases:
-        answer, seconds = worker.request(os.path.abspath(case["path"]), timeout)
-        results[case["file"]]["onnx.load"] = _verdict(answer, seconds, "load")
-        results[case["file"]]["onnx.checker"] = _verdict(answer, seconds, "check")
-        progress("onnx")
-    worker.close()
-    return {"status": "run", "version": worker.version, "restarts": worker.restarts}
-
-
-def run_ort_peer(cases, peer_dir, log_dir, timeout, results, progress):
-    module = os.path.join(peer_dir, "node_modules", "onnxruntime-node")
-    if not os.path.exists(os.path.join(module, "package.json")):
-        return {"status": "not run", "reason": f"onnxruntime-node is not installed in {peer_dir} "
-                                                "(tools/install_peer.sh installs it)"}
-    worker = Worker("onnxruntime", ["node", os.path.join(HERE, "peer_ort.js"), module],
-                    os.path.join(log_dir, "peer_ort.log"))
-    try:
-        worker.start()
-    except Exception as e:  # noqa: BLE001
-        return {"status": "not run", "reason": str(e)}
-    for case in cases:
-        answer, seconds = worker.request(os.path.abspath(case["path"]), timeout)
-        results[case["file"]]["onnxruntime"] = _verdict(answer, seconds)
-        progress("ort")
-    worker.close()
-    return {"status": "run", "version": worker.version, "restarts": worker.restarts}
 
 
 def summarize(cases, importers):
@@ -278,11 +105,13 @@ def summarize(cases, importers):
             continue
         s = {"cases": 0, "match": 0, "mismatch": 0,
              "accepted_spec_refuses": 0, "refused_spec_accepts": 0, "wrong_kind": 0,
-             "crashed": 0, "timeout": 0, "not_judged": 0}
+             "crashed": 0, "timeout": 0, "not_judged": 0, "read_outside": 0}
         for case in cases:
             r = case["results"].get(imp)
             if r is None:
                 continue
+            if r.get("read_outside"):
+                s["read_outside"] += 1
             if r["match"] is None:
                 s["not_judged"] += 1
                 if r["outcome"] in ("crashed", "timeout"):
@@ -302,14 +131,152 @@ def summarize(cases, importers):
     return summary
 
 
-def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print):
-    """The matrix document for `cases`. `ours` may carry this importer's results already
-    (make_report.py runs them for the hostile table first); they are not run twice."""
+# ---------------------------------------------------------------- valid models
+
+def backend_data_dir(build, explicit=None):
+    """(label, folder) of the backend test data: the explicit folder, the shared 1.23 data
+    when present, else the data set of the installed onnx (tools/gen_backend_data.py)."""
+    def label(folder):
+        name = os.path.basename(os.path.normpath(folder))
+        return name if name.startswith("backend") else f"backend-{name}"
+
+    if explicit:
+        return label(explicit), explicit
+    if os.path.isdir(paths.SHARED_BACKEND_DATA):
+        return "backend-1.23", paths.SHARED_BACKEND_DATA
+    proc = subprocess.run([paths.PYTHON, paths.GEN_BACKEND_DATA, build], capture_output=True, text=True, timeout=900)
+    data = proc.stdout.strip().splitlines()[-1] if proc.returncode == 0 and proc.stdout.strip() else None
+    if not data or not os.path.isdir(data):
+        raise RuntimeError(f"tools/gen_backend_data.py failed (exit {proc.returncode}): {proc.stderr[-300:]}")
+    return label(data), data
+
+
+def valid_models(label, data_dir, count):
+    """A deterministic sample of `count` backend models (the first by SHA-256 of their id) and the total."""
+    found = []
+    for dirpath, _dirs, files in os.walk(data_dir):
+        if "model.onnx" in files:
+            rel = os.path.relpath(dirpath, data_dir)
+            found.append((hashlib.sha256(rel.encode()).hexdigest(), f"{label}/{rel}", os.path.join(dirpath, "model.onnx")))
+    found.sort()
+    chosen = sorted(found[:count], key=lambda x: x[1])
+    return [{"file": i, "path": p, "expected": "accept", "expected_kind": None, "options": {}, "valid": True}
+            for _, i, p in chosen], len(found)
+
+
+# ---------------------------------------------------------------- reads outside the folder
+
+def outside_hashes(canary_bytes):
+    """SHA-256 -> what it proves was read: the canary, or /etc/passwd (whole or 16 bytes)."""
+    out = {hashlib.sha256(canary_bytes).hexdigest(): f"{CANARY} (this run's {len(canary_bytes)} bytes)"}
+    try:
+        with open("/etc/passwd", "rb") as f:
+            passwd = f.read()
+        out[hashlib.sha256(passwd).hexdigest()] = "/etc/passwd"
+        out[hashlib.sha256(passwd[:16]).hexdigest()] = "/etc/passwd (its first 16 bytes)"
+    except OSError:
+        pass
+    return out
+
+
+def mark_outside(row, proofs):
+    hits = []
+    for imp, r in row["results"].items():
+        for tensor, digest in (r.get("tensors") or {}).items():
+            if digest in proofs:
+                r["read_outside"] = {"target": proofs[digest], "sha256": digest, "tensor": tensor}
+                hits.append({"importer": imp, **r["read_outside"]})
+                break
+    row["read_outside"] = hits
+
+
+# ---------------------------------------------------------------- expected-failure lists
+
+def deviation_reason(row, r, strip=None):
+    """The `# reason` of a list line: the outcome, and the message without this run's folders."""
+    message = r.get("message") or ""
+    for folder in strip or []:
+        message = message.replace(folder + os.sep, "")
+    r = dict(r, message=message)
+    o = r["outcome"]
+    if o == "timeout":
+        return "timeout" + (" (reads forever: bounded by the time-out)" if row.get("endless") else "")
+    if o == "crashed":
+        return "crashed: " + _one_line(r.get("message", ""), 80)
+    if row["expected"] == "refuse" and o == "accepted":
+        ro = r.get("read_outside")
+        return "accepted" + (f"; read outside the folder: {ro['target']}" if ro else "")
+    if row["expected"] == "accept" and o == "refused":
+        return "refused: " + _one_line(r.get("message", ""), 80)
+    return f"refused as {r.get('kind')}, the spec says {row.get('expected_kind')}"
+
+
+def check_known(rows, importers, known_dir, update=False, say=print, strip=None):
+    """Per importer that ran: its list, the stale lines and the new ones (see gauntlet/known.py).
+    Time-outs of cases that are not endless are left out of the comparison either way."""
+    out = {}
+    for imp, _label in IMPORTERS:
+        if importers.get(imp, {}).get("status") != "run":
+            continue
+        deviations, ran, unsteady = {}, set(), {}
+        for row in rows:
+            r = row["results"].get(imp)
+            if r is None or r["match"] is None:
+                continue
+            if r["outcome"] == "timeout" and not row.get("endless"):
+                # How long a big case takes depends on the machine's load: a time-out is
+                # shown, not judged (an endless case's time-out is steady and is judged).
+                # An update lists it, so that the outcome it reaches on a quieter run
+                # (often a refusal) is not new.
+                unsteady[row["file"]] = deviation_reason(row, r, strip)
+                continue
+            ran.add(row["file"])
+            if not r["match"]:
+                deviations[row["file"]] = deviation_reason(row, r, strip)
+        path = known_mod.path_for(imp, known_dir)
+        if update:
+            known_mod.write(imp, {**unsteady, **deviations}, [
+                f"Expected failures of {imp}: the cases it does not handle as docs/rules.md says, one a line.",
+                "Written by tools/report/matrix.py --update-known; make report fails when this list is not current."],
+                known_dir)
+        listed = known_mod.load(imp, known_dir)
+        if listed is None:
+            out[imp] = {"list": os.path.relpath(path, paths.ROOT), "status": "missing", "listed": 0, "stale": [],
+                        "new": [known_mod.line(c, r) for c, r in sorted(deviations.items())]}
+        else:
+            # A listed time-out of a case that is not endless is as unsteady as the
+            # time-out itself: never stale.
+            endless = {row["file"] for row in rows if row.get("endless")}
+            judged = {c for c in ran if not (listed.get(c, "").startswith("timeout") and c not in endless)}
+            stale, new = known_mod.compare(listed, deviations, judged)
+            out[imp] = {"list": os.path.relpath(path, paths.ROOT), "listed": len(listed), "stale": stale, "new": new,
+                        "status": "current" if not stale and not new else "stale"}
+        k = out[imp]
+        for ln in k["stale"]:
+            say(f"  known: {k['list']}: remove the line (the case now behaves as the spec says): {ln}")
+        for ln in k["new"]:
+            say(f"  known: {k['list']}: add the line (a new difference from the spec): {ln}")
+    return out
+
+
+# ---------------------------------------------------------------- the matrix
+
+def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print, valid=None, peers=None,
+               known_dir=paths.KNOWN_DIR, update_known=False, corpus_dir=None):
+    """The matrix document for hostile `cases` and `valid` models ({"label", "models", "total"}
+    or None). `ours` may carry this importer's hostile results already (make_report.py runs
+    them for the hostile table first); they are not run twice. The canary is written into
+    the corpus folder's parent for the run and removed afterwards."""
     os.makedirs(log_dir, exist_ok=True)
-    results = {c["file"]: {} for c in cases}
-    total = len(cases)
-    done = {"ours": 0, "onnx": 0, "ort": 0}
-    active = ["ours"]
+    corpus_dir = corpus_dir or os.path.dirname(os.path.abspath(cases[0]["path"]))
+    work = os.path.dirname(os.path.abspath(corpus_dir))
+    valid_cases = list(valid["models"]) if valid else []
+    everything = cases + valid_cases
+    results = {c["file"]: {} for c in everything}
+    total = len(everything)
+    wanted = set(peers or ["onnximport", *PEER_COLUMNS])
+    specs = {n: s for n, s in peer_specs(peer_dir).items() if n in wanted}
+    done = {n: 0 for n in ["onnximport", *specs]}
     lock = threading.Lock()
     last_print = [0.0]
 
@@ -317,89 +284,160 @@ def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print
         with lock:
             done[which] += 1
             now = time.monotonic()
-            finished = all(done[k] == total for k in active)
-            if now - last_print[0] >= 5 or finished:
+            if now - last_print[0] >= 10 or all(v == total for v in done.values()):
                 last_print[0] = now
-                say("  matrix: " + ", ".join(f"{k} {done[k]}/{total}" for k in active))
+                say("  matrix: " + ", ".join(f"{k} {v}/{total}" for k, v in done.items()))
 
+    canary_bytes = os.urandom(16)
+    canary_path = os.path.join(work, CANARY)
+    with open(canary_path, "wb") as f:
+        f.write(canary_bytes)
+    proofs = outside_hashes(canary_bytes)
     started = time.monotonic()
-    for case in cases:
-        if ours and case["file"] in ours:
-            results[case["file"]]["onnximport"] = ours[case["file"]]
-            done["ours"] += 1
-        else:
-            results[case["file"]]["onnximport"] = run_ours(importer, case["path"], timeout, case.get("options"))
-            progress("ours")
-    importers = {"onnximport": {"status": "run", "version": "working tree"}}
+    importers = {}
+    try:
+        if "onnximport" in wanted:
+            for case in everything:
+                if ours and case["file"] in ours:
+                    results[case["file"]]["onnximport"] = ours[case["file"]]
+                    done["onnximport"] += 1
+                else:
+                    results[case["file"]]["onnximport"] = run_ours(importer, case["path"], timeout, case.get("options"))
+                    progress("onnximport")
+            importers["onnximport"] = {"status": "run", "version": "working tree"}
+        # The peers two at a time (one per core), each over every case in one worker.
+        runnable = {n: s for n, s in specs.items() if "reason" not in s}
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            futures = {n: pool.submit(run_peer, n, s, everything, log_dir, work, timeout, results, progress)
+                       for n, s in runnable.items()}
+            status = {n: f.result() for n, f in futures.items()}
+        for n, s in specs.items():
+            st = status.get(n) or {"status": "not run", "reason": s.get("reason")}
+            for column in PEER_COLUMNS[n]:
+                importers[column] = dict(st)
+    finally:
+        os.remove(canary_path)
 
-    # The two peers side by side: one core each.
-    active = ["onnx", "ort"]
-    peer_status = {}
+    def rows_of(items):
+        out = []
+        for case in items:
+            row = {k: case.get(k) for k in ("file", "path", "expected", "expected_kind", "rule_id", "rule", "description",
+                                            "facts", "options", "endless")}
+            row["results"] = {}
+            for imp, r in results[case["file"]].items():
+                r = dict(r)
+                r["match"] = matches(case, r, imp)
+                row["results"][imp] = r
+            mark_outside(row, proofs)
+            out.append(row)
+        return out
 
-    def python_peer():
-        peer_status["onnx"] = run_python_peer(cases, log_dir, timeout, results, progress)
-
-    def ort_peer():
-        peer_status["ort"] = run_ort_peer(cases, peer_dir, log_dir, timeout, results, progress)
-
-    threads = [threading.Thread(target=python_peer), threading.Thread(target=ort_peer)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    importers["onnx.load"] = dict(peer_status["onnx"])
-    importers["onnx.checker"] = dict(peer_status["onnx"])
-    importers["onnxruntime"] = dict(peer_status["ort"])
-
-    out_cases = []
-    for case in cases:
-        row = {k: case.get(k) for k in ("file", "path", "expected", "expected_kind", "rule", "description", "facts",
-                                        "options")}
-        row["results"] = {}
-        for imp, r in results[case["file"]].items():
-            r = dict(r)
-            r["match"] = matches(case, r, imp)
-            row["results"][imp] = r
-        out_cases.append(row)
-
+    hostile_rows, valid_rows = rows_of(cases), rows_of(valid_cases)
+    for imp, _label in IMPORTERS:
+        importers.setdefault(imp, {"status": "not run", "reason": "left out of this run (--peers)"})
+    read_outside = {}
+    for row in hostile_rows:
+        for hit in row["read_outside"]:
+            read_outside.setdefault(hit["importer"], []).append(
+                {"case": row["file"], "target": hit["target"], "sha256": hit["sha256"], "tensor": hit["tensor"]})
+    accept_rows = [r for r in hostile_rows if r["expected"] == "accept" and not r["options"]]
     doc = {
         "status": "run",
         "timeout_seconds": timeout,
         "seconds": round(time.monotonic() - started, 1),
         "importers": [dict(importers[k], id=k, label=label) for k, label in IMPORTERS],
-        "summary": summarize(out_cases, importers),
-        "cases": out_cases,
+        "summary": summarize(hostile_rows, importers),
+        "cases": hostile_rows,
+        "canary": {"file": CANARY, "folder": work, "sha256": hashlib.sha256(canary_bytes).hexdigest(),
+                   "bytes": len(canary_bytes)},
+        "read_outside": read_outside,
+        "bounded": [r["file"] for r in hostile_rows if r.get("endless")],
+        "valid": {
+            "status": "run" if valid is not None else "not run",
+            "reason": None if valid is not None else "no valid-model set in this run",
+            "label": valid["label"] if valid else None, "data_dir": valid.get("data_dir") if valid else None,
+            "sampled": len(valid_cases), "total": valid["total"] if valid else 0, "accept_cases": len(accept_rows),
+            "summary": summarize(accept_rows + valid_rows, importers),
+            "cases": valid_rows,
+        },
     }
+    doc["known"] = check_known(hostile_rows + valid_rows, importers, known_dir, update_known, say,
+                               strip=[work] + ([valid["data_dir"]] if valid and valid.get("data_dir") else []))
     for imp, s in doc["summary"].items():
         say(f"  matrix: {imp}: {s['match']}/{s['cases']} as the spec says; accepted {s['accepted_spec_refuses']} "
             f"the spec refuses, refused {s['refused_spec_accepts']} it accepts, {s['crashed']} crashed, "
-            f"{s['timeout']} timed out")
-    for imp in ("onnx.load", "onnxruntime"):
+            f"{s['timeout']} timed out, {s['read_outside']} read outside the folder")
+    for imp, s in doc["valid"]["summary"].items():
+        say(f"  matrix: {imp}: refused {s['refused_spec_accepts']} of {s['cases']} valid models")
+    for imp, hits in read_outside.items():
+        say(f"  matrix: {imp} read outside the folder in {len(hits)} cases: " + ", ".join(h["case"] for h in hits))
+    for imp in importers:
         if importers[imp].get("status") != "run":
             say(f"  matrix: {imp}: not run: {importers[imp].get('reason')}")
     return doc
+
+
+def copy_corpus(src, dst):
+    """A copy of the corpus folder that keeps links and FIFOs (shutil.copytree would open a FIFO)."""
+    fifos = []
+
+    def ignore(folder, names):
+        skip = []
+        for n in names:
+            if stat.S_ISFIFO(os.lstat(os.path.join(folder, n)).st_mode):
+                skip.append(n)
+                fifos.append(os.path.relpath(os.path.join(folder, n), src))
+        return skip
+
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst, symlinks=True, ignore=ignore)
+    for rel in fifos:
+        os.mkfifo(os.path.join(dst, rel))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", required=True, help="folder of <kind>-<case>.onnx files and manifest.json")
     ap.add_argument("--importer", required=True, help="path to build/bin/onnximport")
-    ap.add_argument("--peer-dir", default="build/peer", help="where tools/install_peer.sh installed the npm peer")
+    ap.add_argument("--peer-dir", default=os.path.join(paths.build_dir(), "peer"),
+                    help="where tools/install_peer.sh installed the npm peers")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per file and importer")
     ap.add_argument("--out", required=True, help="matrix.json to write")
     ap.add_argument("--log-dir", default=None, help="worker stderr logs (default: next to --out)")
+    ap.add_argument("--valid-data", default=None, help="backend test data folder (default: the shared 1.23 data, "
+                                                       "else the data set generated from the installed onnx)")
+    ap.add_argument("--valid-count", type=int, default=150, help="backend models in the valid-model sample")
+    ap.add_argument("--no-valid", action="store_true", help="no backend models (the accept cases still count as valid)")
+    ap.add_argument("--peers", default=None, help="comma-separated subset of onnximport," + ",".join(PEER_COLUMNS))
+    ap.add_argument("--known-dir", default=paths.KNOWN_DIR, help="expected-failure lists (default sweep/known)")
+    ap.add_argument("--update-known", action="store_true", help="rewrite the lists from this run")
     args = ap.parse_args()
 
-    cases, _ = load_corpus(args.corpus)
-    log_dir = args.log_dir or os.path.dirname(os.path.abspath(args.out))
-    doc = run_matrix(cases, args.importer, args.peer_dir, args.timeout, log_dir,
-                     say=lambda line: print(line, flush=True))
+    out_dir = os.path.dirname(os.path.abspath(args.out))
+    # The canary goes into the corpus folder's parent: a copy of the corpus, never the
+    # source tree.
+    work_corpus = os.path.join(out_dir, "matrix-work", "corpus")
+    copy_corpus(args.corpus, work_corpus)
+    cases, _ = load_corpus(work_corpus)
+    valid = None
+    if not args.no_valid:
+        label, data = backend_data_dir(paths.build_dir(), args.valid_data)
+        models, total = valid_models(label, data, args.valid_count)
+        valid = {"label": label, "data_dir": data, "models": models, "total": total}
+    log_dir = args.log_dir or out_dir
+    doc = run_matrix(cases, os.path.abspath(args.importer), args.peer_dir, args.timeout, log_dir,
+                     say=lambda line: print(line, flush=True), valid=valid,
+                     peers=args.peers.split(",") if args.peers else None, known_dir=args.known_dir,
+                     update_known=args.update_known, corpus_dir=work_corpus)
     doc["corpus"] = os.path.abspath(args.corpus)
     tmp = args.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1, sort_keys=True)
     os.replace(tmp, args.out)
+    off = sum(len(k["stale"]) + len(k["new"]) for k in doc["known"].values())
+    print(f"matrix: expected-failure lists: {off} lines off" + ("" if off else " (all current)"))
+    return 1 if off and not args.update_known else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -116,9 +116,11 @@ def render_summary(report):
             if ms is None:
                 lines.append(f'<div class="label">{escape(imp["id"])}: not run</div>')
                 continue
+            vs = (m.get("valid") or {}).get("summary", {}).get(imp["id"]) or {}
             lines.append(f'<div class="label"><strong>{escape(imp["id"])}</strong>: accepts {ms["accepted_spec_refuses"]} '
                          f'the spec refuses, refuses {ms["refused_spec_accepts"]} it accepts, {ms["crashed"]} crashed, '
-                         f'{ms["timeout"]} timed out</div>')
+                         f'{ms["timeout"]} timed out, read outside the folder in {ms.get("read_outside", 0)}; refuses '
+                         f'{vs.get("refused_spec_accepts", 0)} of {vs.get("cases", 0)} valid models</div>')
         cards.append(f'<div class="card" id="matrix-card"><div class="label">cross-importer matrix '
                      f'({len(m["cases"])} cases)</div>{"".join(lines)}</div>')
     else:
@@ -317,7 +319,7 @@ def render_hostile(report, out_dir):
         return "".join(parts)
     parts.append(f'<p>{len(h["cases"])} cases from {escape(h.get("source", ""))}: each must be refused with the kind its '
                  f'name gives, or imported for <code>accept-</code> cases. <strong>{h["passed"]} passed, '
-                 f'{h["failed"]} failed{", " + str(h["skipped"]) + " skipped (import from bytes: judged by hostile_tests)" if h.get("skipped") else ""}.</strong>{" " + escape(h["runner_line"]) if h.get("runner_line") else ""}</p>')
+                 f'{h["failed"]} failed{" (" + str(h["known_differences"]) + " known differences, sweep/known/onnximport.txt)" if h.get("known_differences") else ""}{", " + str(h["skipped"]) + " skipped (import from bytes: judged by hostile_tests)" if h.get("skipped") else ""}.</strong>{" " + escape(h["runner_line"]) if h.get("runner_line") else ""}</p>')
     rows = []
     importers = m.get("importers", [{"id": "onnximport", "label": "onnx-gauntlet (this importer)"}])
     # A case's page shows every importer's result: the matrix has them all.
@@ -330,6 +332,8 @@ def render_hostile(report, out_dir):
         r = case["results"].get("onnximport", {})
         expected = "accept" if case["expected"] == "accept" else (case.get("expected_kind") or "refuse")
         ours = r.get("kind") if r.get("outcome") == "refused" else r.get("outcome", "—")
+        if case.get("known_difference"):
+            ours = f'{ours} (known difference: {case["known_difference"]})'
         where = ""
         if r.get("outcome") == "refused":
             where = f'{r.get("offset") if r.get("offset") is not None else "-"}'
@@ -358,25 +362,106 @@ def render_matrix(report):
     for imp in imps:
         s = m["summary"].get(imp["id"])
         if s is None:
-            srows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="8" class="notrun">not run: '
+            srows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="9" class="notrun">not run: '
                          f'{escape(imp.get("reason") or "")}</td></tr>')
             continue
         srows.append(f'<tr><td>{escape(imp["label"])}</td><td>{escape(str(imp.get("version") or ""))}</td>'
                      f'<td class="num">{s["match"]}/{s["cases"]}</td><td class="num">{s["accepted_spec_refuses"]}</td>'
                      f'<td class="num">{s["refused_spec_accepts"]}</td><td class="num">{s["wrong_kind"]}</td>'
                      f'<td class="num">{s["crashed"]}</td><td class="num">{s["timeout"]}</td>'
-                     f'<td class="num">{s.get("not_judged", 0)}</td></tr>')
+                     f'<td class="num">{s.get("not_judged", 0)}</td><td class="num">{s.get("read_outside", 0)}</td></tr>')
     parts.append('<table id="matrix-summary"><tr><th>importer</th><th>version</th><th>as the spec says</th>'
                  '<th>accepted, spec refuses</th><th>refused, spec accepts</th><th>wrong kind</th><th>crashed</th>'
-                 '<th>timed out</th><th>not judged (option cases)</th></tr>' + "".join(srows) + "</table>")
+                 '<th>timed out</th><th>not judged (option cases)</th><th>read outside the folder</th></tr>'
+                 + "".join(srows) + "</table>")
     head = "".join(f'<th title={quoteattr(i["label"])}>{escape(i["id"])}</th>' for i in imps)
     rows = []
     for case in m["cases"]:
         expected = "accept" if case["expected"] == "accept" else (case.get("expected_kind") or "refuse")
+        if case.get("endless"):
+            expected += " (endless: bounded by the time-out)"
         cells = "".join(outcome_cell(case["results"].get(i["id"]), i["id"]) for i in imps)
+        outside = ", ".join(h["importer"] for h in case.get("read_outside") or [])
         rel = f'details/hostile/{safe_name(case["file"])}.html'
-        rows.append(f'<tr><td><a href="{rel}">{escape(case["file"])}</a></td><td>{escape(expected)}</td>{cells}</tr>')
-    parts.append(f'<table id="matrix-table"><tr><th>case</th><th>expected</th>{head}</tr>{"".join(rows)}</table></section>')
+        rows.append(f'<tr><td><a href="{rel}">{escape(case["file"])}</a></td><td>{escape(expected)}</td>{cells}'
+                    f'<td class="{"cell-mismatch" if outside else "cell-none"}">{escape(outside)}</td></tr>')
+    parts.append(render_read_outside(m))
+    parts.append(f'<table id="matrix-table"><tr><th>case</th><th>expected</th>{head}<th>read outside the folder</th></tr>'
+                 f'{"".join(rows)}</table>')
+    parts.append(render_valid(m, imps))
+    parts.append(render_known(m))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def render_read_outside(m):
+    c = m.get("canary") or {}
+    parts = ['<h3 id="read-outside">Read outside the folder (proven)</h3>',
+             f'<p>Before the peers ran, <code>{escape(c.get("file", "?"))}</code> was written beside the corpus folder with '
+             f'{c.get("bytes", "?")} bytes drawn for this run (SHA-256 <code>{escape(c.get("sha256", "?"))}</code>); the '
+             '<code>externaldata-canary-*</code> cases point at it. A row below is a peer that accepted a case and handed '
+             'back a tensor whose bytes are the canary\'s or /etc/passwd\'s. Cases that read forever if followed '
+             f'(bounded by the time-out): {escape(", ".join(m.get("bounded") or []) or "none in this corpus")}.</p>']
+    rows = []
+    for imp, hits in sorted((m.get("read_outside") or {}).items()):
+        for h in hits:
+            rows.append(f'<tr><td>{escape(imp)}</td><td>{escape(h["case"])}</td><td>{escape(h["target"])}</td>'
+                        f'<td>{escape(h["tensor"])}</td><td><code>{escape(h["sha256"])}</code></td></tr>')
+    if rows:
+        parts.append('<table id="matrix-read-outside"><tr><th>importer</th><th>case</th><th>bytes of</th><th>tensor</th>'
+                     '<th>SHA-256</th></tr>' + "".join(rows) + "</table>")
+    else:
+        parts.append('<p id="matrix-read-outside">No importer handed back bytes from outside the folder.</p>')
+    return "".join(parts)
+
+
+def render_valid(m, imps):
+    v = m.get("valid") or {}
+    parts = ['<h3 id="valid-models">Valid models</h3>']
+    if v.get("status") != "run":
+        parts.append(f'<p class="notrun">backend models not run: {escape(v.get("reason") or "")}; the accept cases '
+                     'count as valid models in the summary below.</p>')
+    parts.append(f'<p>Who refuses valid models: the {v.get("accept_cases", 0)} accept cases of the corpus (without import '
+                 f'options) and {v.get("sampled", 0)} of the {v.get("total", 0)} backend test models of '
+                 f'<code>{escape(str(v.get("data_dir") or "-"))}</code> ({escape(str(v.get("label") or "-"))}), the first '
+                 'by SHA-256 of their path, so the same sample every run.</p>')
+    srows = []
+    for imp in imps:
+        s = (v.get("summary") or {}).get(imp["id"])
+        if s is None:
+            srows.append(f'<tr><td>{escape(imp["id"])}</td><td colspan="4" class="notrun">not run</td></tr>')
+            continue
+        srows.append(f'<tr><td>{escape(imp["id"])}</td><td class="num">{s["match"]}/{s["cases"]}</td>'
+                     f'<td class="num">{s["refused_spec_accepts"]}</td><td class="num">{s["crashed"]}</td>'
+                     f'<td class="num">{s["timeout"]}</td></tr>')
+    parts.append('<table id="matrix-valid-summary"><tr><th>importer</th><th>imported</th><th>refused</th><th>crashed</th>'
+                 '<th>timed out</th></tr>' + "".join(srows) + "</table>")
+    head = "".join(f'<th title={quoteattr(i["label"])}>{escape(i["id"])}</th>' for i in imps)
+    rows = []
+    for case in v.get("cases") or []:
+        if all((case["results"].get(i["id"]) or {}).get("match") is not False for i in imps):
+            continue
+        cells = "".join(outcome_cell(case["results"].get(i["id"]), i["id"]) for i in imps)
+        rows.append(f'<tr><td>{escape(case["file"])}</td>{cells}</tr>')
+    parts.append(f'<p>Backend models at least one importer did not import ({len(rows)}):</p>'
+                 f'<table id="matrix-valid-table"><tr><th>model</th>{head}</tr>{"".join(rows)}</table>')
+    return "".join(parts)
+
+
+def render_known(m):
+    parts = ['<h3 id="known">Expected-failure lists</h3><p>Each importer\'s list (<code>sweep/known/&lt;importer&gt;.txt</code>) '
+             'names the cases it does not handle as the spec says. A listed case that now behaves as the spec says, or an '
+             'unlisted one that does not, fails the run; the line to remove or add is shown.</p>']
+    rows = []
+    for imp, k in (m.get("known") or {}).items():
+        lines = "".join(f"<div>remove: {escape(x)}</div>" for x in k["stale"]) + \
+            "".join(f"<div>add: {escape(x)}</div>" for x in k["new"][:50]) + \
+            (f"<div>... {len(k['new']) - 50} more</div>" if len(k["new"]) > 50 else "")
+        rows.append(f'<tr class="{"pass" if k["status"] == "current" else "fail"}"><td>{escape(imp)}</td>'
+                    f'<td>{escape(k["list"])}</td><td class="num">{k["listed"]}</td><td>{escape(k["status"])}</td>'
+                    f'<td class="msg">{lines}</td></tr>')
+    parts.append('<table id="matrix-known"><tr><th>importer</th><th>list</th><th>listed</th><th>status</th>'
+                 '<th>lines to change</th></tr>' + "".join(rows) + "</table>")
     return "".join(parts)
 
 

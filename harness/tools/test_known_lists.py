@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+"""Expected-failure lists (sweep/known/<peer>.txt) fail the matrix run when they are not
+current, in both directions, on real runs of tools/report/matrix.py over a small corpus:
+a listed case that behaves as the spec says is a stale entry (exit 1, the line to remove
+printed); an unlisted case that does not is new (exit 1, the line to add printed); a
+current list passes (exit 0). Also gauntlet/known.py's parser and comparison.
+
+    test_known_lists.py IMPORTER   (build/bin/onnximport; ctest known_lists)
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from gauntlet import known, paths  # noqa: E402
+
+MATRIX = os.path.join(ROOT, "tools", "report", "matrix.py")
+CASES = ["accept-ir-version-3.onnx", "malformed-key-field-zero.onnx", "invalidmodel-no-graph.onnx"]
+IMPORTER = None
+
+
+def small_corpus(folder):
+    with open(os.path.join(paths.COMMITTED_CORPUS, "manifest.json"), encoding="utf-8") as f:
+        m = json.load(f)
+    m["cases"] = [k for k in m["cases"] if k["file"] in CASES]
+    m["side_files"] = []
+    os.makedirs(folder)
+    for name in CASES:
+        shutil.copyfile(os.path.join(paths.COMMITTED_CORPUS, name), os.path.join(folder, name))
+    with open(os.path.join(folder, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump(m, f)
+
+
+class KnownLists(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.corpus = os.path.join(self.tmp, "corpus")
+        small_corpus(self.corpus)
+        self.known = os.path.join(self.tmp, "known")
+        os.makedirs(self.known)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_matrix(self, importer):
+        return subprocess.run([paths.PYTHON, MATRIX, "--corpus", self.corpus, "--importer", importer,
+                               "--out", os.path.join(self.tmp, "out", "matrix.json"), "--no-valid",
+                               "--peers", "onnximport", "--known-dir", self.known, "--timeout", "30"],
+                              capture_output=True, text=True, timeout=300)
+
+    def write_list(self, lines):
+        with open(known.path_for("onnximport", self.known), "w", encoding="utf-8") as f:
+            f.write("# a test list\n" + "".join(line + "\n" for line in lines))
+
+    def test_a_current_list_passes(self):
+        self.write_list([])
+        proc = self.run_matrix(IMPORTER)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("0 lines off", proc.stdout)
+
+    def test_a_stale_entry_fails_the_run(self):
+        # Our importer imports accept-ir-version-3.onnx as the spec says: listing it is stale.
+        self.write_list(["accept-ir-version-3.onnx  # refused (no longer true)"])
+        proc = self.run_matrix(IMPORTER)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("remove the line (the case now behaves as the spec says): accept-ir-version-3.onnx", proc.stdout)
+
+    def test_an_unlisted_difference_fails_the_run(self):
+        # An "importer" that accepts everything: both refusal cases differ from the spec.
+        fake = os.path.join(self.tmp, "accept-all")
+        with open(fake, "w") as f:
+            f.write('#!/bin/sh\nfor a; do f="$a"; done\nprintf "%s\\tok\\n" "$f"\n')
+        os.chmod(fake, 0o755)
+        self.write_list([])
+        proc = self.run_matrix(fake)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        for name in ("malformed-key-field-zero.onnx", "invalidmodel-no-graph.onnx"):
+            self.assertIn(f"add the line (a new difference from the spec): {name}  # accepted", proc.stdout)
+        self.assertNotIn("accept-ir-version-3.onnx", proc.stdout.split("add the line")[-1].split("\n")[0])
+
+
+class KnownModule(unittest.TestCase):
+    def test_parse_and_compare(self):
+        listed = known.parse("# comment\n\na.onnx  # refused: x\nb.onnx # timeout\n")
+        self.assertEqual(listed, {"a.onnx": "refused: x", "b.onnx": "timeout"})
+        stale, new = known.compare(listed, {"b.onnx": "timeout", "c.onnx": "accepted"}, {"a.onnx", "b.onnx", "c.onnx"})
+        self.assertEqual(stale, ["a.onnx  # refused: x"])
+        self.assertEqual(new, ["c.onnx  # accepted"])
+        # A listed case that did not run here is neither stale nor checked.
+        self.assertEqual(known.compare(listed, {}, {"c.onnx"}), ([], []))
+
+    def test_every_importer_of_the_matrix_has_a_list(self):
+        sys.path.insert(0, os.path.join(ROOT, "tools", "report"))
+        import matrix
+        for imp, _label in matrix.IMPORTERS:
+            self.assertIsNotNone(known.load(imp), f"sweep/known/{imp}.txt is missing")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        print("usage: test_known_lists.py IMPORTER", file=sys.stderr)
+        sys.exit(2)
+    IMPORTER = os.path.abspath(sys.argv.pop(1))
+    unittest.main()

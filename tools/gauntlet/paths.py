@@ -1,0 +1,18 @@
+"""Where things are, for every script: the repository, the interpreter, the corpus."""
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Debian's interpreter, with Debian's python3-onnx; the pyenv python3 first on PATH lacks it.
+PYTHON = "/usr/bin/python3"
+COMMITTED_CORPUS = os.path.join(ROOT, "hostile", "corpus")
+RULES_PAGE = os.path.join(ROOT, "docs", "rules.md")
+RUN_CORPUS = os.path.join(ROOT, "tools", "run_corpus.sh")
+KNOWN_DIR = os.path.join(ROOT, "sweep", "known")
+# The ONNX backend test data beside the clone, when the machine has it.
+SHARED_BACKEND_DATA = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "onnx-backend-1.23"))
+GEN_BACKEND_DATA = os.path.join(ROOT, "tools", "gen_backend_data.py")
+
+
+def build_dir(build=None):
+    """The CMake build folder: the argument, $BUILD, or ROOT/build."""
+    return os.path.abspath(build or os.environ.get("BUILD") or os.path.join(ROOT, "build"))

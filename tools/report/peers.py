@@ -1,0 +1,250 @@
+"""The matrix's importers as processes (issues 8 and 20): this importer's command line, one
+process per file, and the peers' long-lived workers (peer_onnx.py, peer_opencv.py,
+peer_protobufjs.js, peer_ort.js), one JSON request and one JSON answer per line, restarted
+after a crash or a time-out. Each peer is pinned and named with its version: the Debian
+package's or the npm lock's.
+"""
+import json
+import os
+import resource
+import select
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from gauntlet import paths  # noqa: E402
+
+PYTHON = paths.PYTHON
+ONNX_PROTO = "/usr/include/onnx/onnx.proto"  # Debian libonnx-dev: the schema the libprotobuf peers use too
+# Worker name -> the matrix columns it fills.
+PEER_COLUMNS = {
+    "python-onnx": ("onnx.load", "onnx.load-noext", "onnx.checker"),
+    "opencv": ("opencv",),
+    "protobufjs": ("protobufjs",),
+    "onnxruntime": ("onnxruntime",),
+}
+
+# A hostile file may declare huge tensors; a peer that believes it must not take the
+# machine down with it. 8 GiB of address space is far above what any case needs and
+# leaves room for V8's and ORT's reservations.
+ADDRESS_SPACE_LIMIT = 8 << 30
+
+
+def _limit_memory():
+    os.setsid()  # own process group, so a timeout kills the worker and its children
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_LIMIT, ADDRESS_SPACE_LIMIT))
+    except (ValueError, OSError):
+        pass
+
+
+def _signal_name(code):
+    try:
+        return signal.Signals(-code).name
+    except (ValueError, TypeError):
+        return f"exit {code}"
+
+
+def _one_line(text, limit=400):
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def run_ours(importer, path, timeout, options=None):
+    """`onnximport check FILE`: ok, or KIND OFFSET FIELD_PATH MESSAGE (ARCHITECTURE.md CLI)."""
+    options = options or {}
+    argv = [importer, "check"]
+    if "max_nesting" in options:
+        argv += ["--max-nesting", str(options["max_nesting"])]
+    if "external_dir" in options:
+        # Relative to the corpus folder, as the hostile test suite reads it.
+        argv += ["--external-dir", os.path.join(os.path.dirname(path), str(options["external_dir"]))]
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(
+            argv + [path], capture_output=True, timeout=timeout,
+            preexec_fn=_limit_memory,
+        )
+    except subprocess.TimeoutExpired:
+        return {"outcome": "timeout", "message": f"no answer within {timeout} s", "seconds": timeout}
+    seconds = round(time.monotonic() - start, 4)
+    out = proc.stdout.decode("utf-8", "replace").rstrip("\n")
+    err = proc.stderr.decode("utf-8", "replace")
+    if proc.returncode < 0 or proc.returncode not in (0, 1):
+        return {"outcome": "crashed", "seconds": seconds,
+                "message": _one_line(f"{_signal_name(proc.returncode)}: {err[-600:]}")}
+    fields = out.split("\n")[-1].split("\t") if out else []
+    if proc.returncode == 0 and len(fields) >= 2 and fields[1] == "ok":
+        return {"outcome": "accepted", "message": "", "seconds": seconds}
+    if proc.returncode == 1 and len(fields) >= 5:
+        return {
+            "outcome": "refused", "seconds": seconds,
+            "kind": fields[1],
+            "offset": None if fields[2] == "-" else int(fields[2]),
+            "field_path": None if fields[3] == "-" else fields[3],
+            "message": _one_line("\t".join(fields[4:])),
+        }
+    return {"outcome": "crashed", "seconds": seconds,
+            "message": _one_line(f"unexpected output (exit {proc.returncode}): {out[-300:]} {err[-300:]}")}
+
+
+class Worker:
+    """A long-lived peer process speaking one JSON line per request and per answer."""
+
+    def __init__(self, name, argv, log_path, startup_timeout=60, cwd=None):
+        self.name = name
+        self.argv = argv
+        self.cwd = cwd
+        self.log_path = log_path
+        self.startup_timeout = startup_timeout
+        self.proc = None
+        self.buffer = b""
+        self.version = None
+        self.restarts = 0
+        self.log = open(log_path, "ab")
+
+    def _read_line(self, timeout):
+        """One answer line, or None on timeout; raises EOFError when the process ended."""
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise EOFError
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line
+
+    def start(self):
+        self.buffer = b""
+        self.proc = subprocess.Popen(
+            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+            preexec_fn=_limit_memory, cwd=self.cwd,
+        )
+        line = self._read_line(self.startup_timeout)
+        if line is None:
+            self.kill()
+            raise RuntimeError(f"{self.name}: worker did not start within {self.startup_timeout} s")
+        hello = json.loads(line)
+        self.version = hello.get("version")
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+        self.proc = None
+
+    def _log_tail(self, since):
+        self.log.flush()
+        with open(self.log_path, "rb") as f:
+            f.seek(since)
+            return f.read()[-600:].decode("utf-8", "replace")
+
+    def request(self, request, timeout):
+        """(answer dict, seconds) or a crash/timeout verdict; the worker restarts lazily."""
+        if self.proc is None:
+            self.start()
+            self.restarts += 1
+        log_mark = os.path.getsize(self.log_path)
+        start = time.monotonic()
+        try:
+            self.proc.stdin.write((json.dumps(request) + "\n").encode())
+            self.proc.stdin.flush()
+            line = self._read_line(timeout)
+        except (EOFError, BrokenPipeError):
+            code = self.proc.wait()
+            self.proc = None
+            return {"crashed": f"{_signal_name(code)}: {self._log_tail(log_mark)}"}, time.monotonic() - start
+        if line is None:
+            self.kill()
+            return {"timeout": f"no answer within {timeout} s"}, timeout
+        return json.loads(line), time.monotonic() - start
+
+    def close(self):
+        if self.proc:
+            try:
+                self.proc.stdin.close()
+                self.proc.wait(timeout=10)
+            except (subprocess.TimeoutExpired, BrokenPipeError, OSError):
+                self.kill()
+        self.log.close()
+
+
+def _verdict(answer, seconds, key=None):
+    if "crashed" in answer:
+        return {"outcome": "crashed", "message": _one_line(answer["crashed"]), "seconds": round(seconds, 4)}
+    if "timeout" in answer:
+        return {"outcome": "timeout", "message": answer["timeout"], "seconds": round(seconds, 4)}
+    part = answer[key] if key else answer
+    return {"outcome": part.get("outcome", "crashed"), "message": part.get("message", ""),
+            "seconds": round(seconds, 4)}
+
+
+def deb_version(package):
+    try:
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() if out.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def peer_specs(peer_dir):
+    """name -> {argv, requests [(mode, [(column, answer key)])], version(worker version) -> str} or {reason}."""
+    specs = {}
+    onnx_deb, cv_deb, proto_deb = deb_version("python3-onnx"), deb_version("python3-opencv"), deb_version("libonnx-dev")
+    specs["python-onnx"] = {
+        "argv": [PYTHON, os.path.join(HERE, "peer_onnx.py")],
+        "requests": [("noext", [("onnx.load-noext", "noext")]), ("load", [("onnx.load", "load"), ("onnx.checker", "check")])],
+        "version": lambda v: f"onnx {v} (Debian python3-onnx {onnx_deb or '?'})"}
+    if cv_deb:
+        specs["opencv"] = {"argv": [PYTHON, os.path.join(HERE, "peer_opencv.py")], "requests": [("load", [("opencv", None)])],
+                           "version": lambda v: f"OpenCV {v} (Debian python3-opencv {cv_deb})"}
+    else:
+        specs["opencv"] = {"reason": "Debian python3-opencv is not installed (tools/install_deps.sh python3-opencv)"}
+    pbjs = os.path.join(peer_dir, "node_modules", "protobufjs")
+    if os.path.isfile(os.path.join(pbjs, "package.json")) and os.path.isfile(ONNX_PROTO):
+        specs["protobufjs"] = {"argv": ["node", os.path.join(HERE, "peer_protobufjs.js"), pbjs, ONNX_PROTO],
+                               "requests": [("load", [("protobufjs", None)])],
+                               "version": lambda v: f"protobufjs {v} (npm), schema {ONNX_PROTO} of Debian libonnx-dev {proto_deb or '?'}"}
+    else:
+        specs["protobufjs"] = {"reason": f"protobufjs is not installed in {peer_dir} (tools/install_peer.sh) or {ONNX_PROTO} is missing"}
+    ort = os.path.join(peer_dir, "node_modules", "onnxruntime-node")
+    if os.path.isfile(os.path.join(ort, "package.json")):
+        specs["onnxruntime"] = {"argv": ["node", os.path.join(HERE, "peer_ort.js"), ort], "requests": [("load", [("onnxruntime", None)])],
+                                "version": lambda v: f"onnxruntime-node {v} (npm, --ignore-scripts)"}
+    else:
+        specs["onnxruntime"] = {"reason": f"onnxruntime-node is not installed in {peer_dir} (tools/install_peer.sh installs it)"}
+    return specs
+
+
+def run_peer(name, spec, cases, log_dir, cwd, timeout, results, progress):
+    worker = Worker(name, spec["argv"], os.path.join(log_dir, f"peer_{name}.log"), cwd=cwd)
+    try:
+        worker.start()
+    except Exception as e:  # noqa: BLE001 - any start failure means "not run"
+        return {"status": "not run", "reason": str(e)}
+    for case in cases:
+        for mode, columns in spec["requests"]:
+            answer, seconds = worker.request({"path": os.path.abspath(case["path"]), "mode": mode}, timeout)
+            for i, (column, key) in enumerate(columns):
+                v = _verdict(answer, seconds, key)
+                if i == 0 and isinstance(answer.get("tensors"), dict):
+                    v["tensors"] = answer["tensors"]
+                results[case["file"]][column] = v
+        progress(name)
+    worker.close()
+    return {"status": "run", "version": spec["version"](worker.version), "restarts": worker.restarts}
+
+
