@@ -35,8 +35,8 @@ def read(path):
         return f.read()
 
 
-def one_line(text):
-    return " ".join(text.decode("utf-8", "replace").split())
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from gauntlet.text import one_line  # noqa: E402
 
 
 def first_difference(a, b):

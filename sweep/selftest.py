@@ -97,8 +97,8 @@ TYPED = {
     27: ([5], "int32_data", [63, 1, 0x45, 33, 2]),
     28: ([6], "int32_data", [0, 0x3F, 0x7F, 21, 42, -1]),
 }
-BITS = {1: 32, 2: 8, 3: 8, 4: 16, 5: 16, 6: 32, 7: 64, 9: 8, 10: 16, 11: 64, 12: 32, 13: 64, 14: 64,
-        15: 128, 16: 16, 17: 8, 18: 8, 19: 8, 20: 8, 21: 4, 22: 4, 23: 4, 24: 8, 25: 2, 26: 2, 27: 6, 28: 6}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from gauntlet.data_types import BITS  # noqa: E402
 
 
 def typed_tensor(code):

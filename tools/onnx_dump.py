@@ -33,10 +33,8 @@ ATTRIBUTE_TYPE_NAMES = [
     "GRAPHS", "SPARSE_TENSOR", "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS",
 ]
 
-# Bits per element of the raw layout (spec section 3), by element type code.
-BITS = {1: 32, 2: 8, 3: 8, 4: 16, 5: 16, 6: 32, 7: 64, 9: 8, 10: 16, 11: 64, 12: 32, 13: 64,
-        14: 64, 15: 128, 16: 16, 17: 8, 18: 8, 19: 8, 20: 8, 21: 4, 22: 4, 23: 4, 24: 8,
-        25: 2, 26: 2, 27: 6, 28: 6}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tools/
+from gauntlet.data_types import BITS  # noqa: E402
 
 # The typed field that serves each element type (spec section 3); int32_data otherwise.
 TYPED_FIELD = {1: "float_data", 14: "float_data", 11: "double_data", 15: "double_data",

@@ -6,6 +6,8 @@
     rules     docs/rules.md's rule IDs, parsed strictly
     manifest  the hostile corpus manifest, read strictly
     known     expected-failure lists (sweep/known/<peer>.txt) and the check that keeps them current
+    text      a message on one line
+    data_types  bits per element of each tensor element type
 
 Scripts add tools/ to sys.path and `import gauntlet.paths` and so on; nothing here
 imports onnx or any package outside the standard library.

@@ -18,13 +18,13 @@ A verdict is {"outcome": "accepted"|"refused", "message": ...}. It writes {"read
 the process; the driver (matrix.py) sees that and restarts it.
 """
 import hashlib
+import os
 import json
 import sys
 
 
-def one_line(text, limit=400):
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/
+from gauntlet.text import one_line  # noqa: E402
 
 
 def tensor_bytes(numpy_helper, t):

@@ -9,13 +9,13 @@ shows. Writes {"ready": true, "version": ...} once cv2 is imported. OpenCV abort
 some inputs; the driver restarts the worker.
 """
 import hashlib
+import os
 import json
 import sys
 
 
-def one_line(text, limit=400):
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/
+from gauntlet.text import one_line  # noqa: E402
 
 
 def main():
