@@ -1,9 +1,10 @@
 // Model-building shorthands for the hostile cases, on top of the testing builders
-// (field numbers are onnx.proto's). Each returns bytes or a WireWriter so a case can
+// (field numbers from importer/schema/onnx_fields.hpp). Each returns bytes or a WireWriter so a case can
 // still append or corrupt fields.
 #pragma once
 
 #include <onnx_builders.hpp>
+#include <onnx_fields.hpp>
 
 #include <cstdint>
 #include <string>
@@ -15,24 +16,37 @@ namespace hostile {
 using onnximport::testing::WireWriter;
 namespace ob = onnximport::testing;
 
-// Field numbers used directly by the cases.
+// Short names for the field numbers the cases use, taken from onnx.proto's enums
+// (importer/schema/onnx_fields.hpp), the one place they are written.
 namespace f {
+using onnximport::proto::operator+;
+namespace p = onnximport::proto;
 // ModelProto
-constexpr uint32_t ir_version = 1, producer_name = 2, model_version = 5, graph = 7, opset_import = 8,
-                   functions = 25;
+constexpr uint32_t ir_version = +p::Model::ir_version, producer_name = +p::Model::producer_name,
+                   model_version = +p::Model::model_version, graph = +p::Model::graph,
+                   opset_import = +p::Model::opset_import, functions = +p::Model::functions;
 // GraphProto
-constexpr uint32_t node = 1, name = 2, initializer = 5, input = 11, output = 12, value_info = 13,
-                   sparse_initializer = 15;
+constexpr uint32_t node = +p::Graph::node, name = +p::Graph::name, initializer = +p::Graph::initializer,
+                   input = +p::Graph::input, output = +p::Graph::output, value_info = +p::Graph::value_info,
+                   sparse_initializer = +p::Graph::sparse_initializer;
 // TensorProto
-constexpr uint32_t dims = 1, data_type = 2, segment = 3, float_data = 4, int32_data = 5, string_data = 6,
-                   int64_data = 7, t_name = 8, raw_data = 9, double_data = 10, uint64_data = 11,
-                   external_data = 13, data_location = 14;
+constexpr uint32_t dims = +p::Tensor::dims, data_type = +p::Tensor::data_type, segment = +p::Tensor::segment,
+                   float_data = +p::Tensor::float_data, int32_data = +p::Tensor::int32_data,
+                   string_data = +p::Tensor::string_data, int64_data = +p::Tensor::int64_data,
+                   t_name = +p::Tensor::name, raw_data = +p::Tensor::raw_data, double_data = +p::Tensor::double_data,
+                   uint64_data = +p::Tensor::uint64_data, external_data = +p::Tensor::external_data,
+                   data_location = +p::Tensor::data_location;
 // AttributeProto
-constexpr uint32_t a_name = 1, a_f = 2, a_i = 3, a_s = 4, a_t = 5, a_g = 6, a_floats = 7, a_ints = 8,
-                   a_strings = 9, a_tensors = 10, a_graphs = 11, a_tp = 14, a_type_protos = 15, a_type = 20,
-                   a_ref = 21, a_sparse = 22, a_sparse_tensors = 23;
+constexpr uint32_t a_name = +p::Attribute::name, a_f = +p::Attribute::f, a_i = +p::Attribute::i,
+                   a_s = +p::Attribute::s, a_t = +p::Attribute::t, a_g = +p::Attribute::g,
+                   a_floats = +p::Attribute::floats, a_ints = +p::Attribute::ints, a_strings = +p::Attribute::strings,
+                   a_tensors = +p::Attribute::tensors, a_graphs = +p::Attribute::graphs, a_tp = +p::Attribute::tp,
+                   a_type_protos = +p::Attribute::type_protos, a_type = +p::Attribute::type,
+                   a_ref = +p::Attribute::ref_attr_name, a_sparse = +p::Attribute::sparse_tensor,
+                   a_sparse_tensors = +p::Attribute::sparse_tensors;
 // NodeProto
-constexpr uint32_t n_input = 1, n_output = 2, n_name = 3, n_op = 4, n_attr = 5, n_domain = 7;
+constexpr uint32_t n_input = +p::Node::input, n_output = +p::Node::output, n_name = +p::Node::name,
+                   n_op = +p::Node::op_type, n_attr = +p::Node::attribute, n_domain = +p::Node::domain;
 }  // namespace f
 
 /// A tensor header (name, type, dims) without data.
