@@ -28,9 +28,9 @@ int run_dump(const ParsedArgs& args) {
     const std::string& operand = args.operands[0];
     std::ostringstream text;  // held back until the file is known not to have shrunk
     auto refusal = refusal_of(operand, [&] {
-        LoadedModel loaded = load_model(operand, options);
+        onnximport::Model model = load_model(operand, options);
         stop_for_test_if_asked();
-        onnximport::write_dump(loaded.model, text);
+        onnximport::write_dump(model, text);
     });
     if (refusal) {
         print_error(refusal->what());

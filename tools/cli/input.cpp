@@ -30,15 +30,9 @@ std::vector<uint8_t> read_stdin() {
 
 }  // namespace
 
-LoadedModel load_model(const std::string& operand, const onnximport::ImportOptions& options) {
-    LoadedModel loaded;
-    if (operand == "-") {
-        loaded.bytes = read_stdin();
-        loaded.model = onnximport::import_bytes(loaded.bytes, "-", options);
-    } else {
-        loaded.model = onnximport::import_file(operand, options);
-    }
-    return loaded;
+onnximport::Model load_model(const std::string& operand, const onnximport::ImportOptions& options) {
+    if (operand == "-") return onnximport::import_bytes(read_stdin(), "-", options);
+    return onnximport::import_file(operand, options);
 }
 
 onnximport::ImportError truncated_error(const std::string& operand) {

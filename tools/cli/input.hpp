@@ -12,17 +12,11 @@
 
 namespace onnximport::cli {
 
-/// An imported model and, for standard input, the bytes it views (kept as long as it).
-struct LoadedModel {
-    std::vector<uint8_t> bytes;  ///< declared first: destroyed after the model viewing it
-    onnximport::Model model;
-};
-
 /// Imports FILE, or standard input when `operand` is "-" (external data is then refused
 /// unless options.external_data_dir is set, as for any bytes). A file that shrinks while
-/// mapped is the caller's to catch (refusal_of).
+/// mapped is the caller's to catch (refusal_of). The Model owns standard input's bytes.
 /// @throws ImportError
-LoadedModel load_model(const std::string& operand, const onnximport::ImportOptions& options);
+onnximport::Model load_model(const std::string& operand, const onnximport::ImportOptions& options);
 
 /// The Io refusal of a file that shrank while it was mapped.
 onnximport::ImportError truncated_error(const std::string& operand);
