@@ -15,6 +15,17 @@ enum Wire : unsigned { VARINT = 0, I64 = 1, LEN = 2, SGROUP = 3, EGROUP = 4, I32
 
 class WireWriter {
 public:
+    /// Bytes of v as a varint.
+    static constexpr size_t varint_size(uint64_t v) noexcept {
+        size_t n = 1;
+        for (; v >= 0x80; v >>= 7) ++n;
+        return n;
+    }
+    /// Bytes of a length-delimited field whose payload is `payload` bytes: key, length, payload.
+    static constexpr size_t len_field_size(uint32_t field, uint64_t payload) noexcept {
+        return varint_size((uint64_t{field} << 3) | LEN) + varint_size(payload) + payload;
+    }
+
     /// A plain varint (no key).
     WireWriter& varint(uint64_t v) {
         while (v >= 0x80) {
