@@ -7,6 +7,8 @@
 //   captures-*    an If whose then_branch has a Concat reading 2^15 outer graph inputs
 //   values-*      2^15 Identity nodes, each defining one name, and a Concat reading them all
 //   external-*/model.onnx   2^15 initializers, each in its own 4-byte file named by a name
+//   external-14-*/model.onnx  the same with the first 2^14 names, for an importer that keeps
+//                   every file open (7c3d4f1) under an open-file limit of 20,000
 //   values-oldhash  values-* with names colliding under the old hash_name for every seed:
 //                   not valid UTF-8, so an importer refuses the model before hashing a name
 #include "flood_gen.hpp"
@@ -31,7 +33,7 @@ namespace P = onnximport::proto;
 using onnximport::proto::operator+;
 
 /// Bump when a generator changes: the stamp makes `make bench` regenerate.
-constexpr const char* flood_version = "gauntlet-flood-models v1";
+constexpr const char* flood_version = "gauntlet-flood-models v2";
 constexpr int32_t float_type = 1, bool_type = 9;  // TensorProto.FLOAT, BOOL
 constexpr int old_hash_bits = 15;                 // 2^15 names colliding under the old hash
 
@@ -88,7 +90,8 @@ void write_external(const std::filesystem::path& folder, const std::vector<std::
     for (size_t i = 0; i < names.size(); ++i) {
         WireWriter t;
         t.int_field(+P::Tensor::dims, 1).int_field(+P::Tensor::data_type, float_type);
-        t.bytes_field(+P::Tensor::name, "w" + std::to_string(i));
+        // Not "w" + std::to_string(i): GCC 12's -Wrestrict misfires on it at -O3.
+        t.bytes_field(+P::Tensor::name, std::string(1, 'w').append(std::to_string(i)));
         t.message(+P::Tensor::external_data, WireWriter()
                                                  .bytes_field(+P::StringStringEntry::key, "location")
                                                  .bytes_field(+P::StringStringEntry::value, names[i]));
@@ -108,7 +111,8 @@ std::vector<std::filesystem::path> generate_flood_models(const std::filesystem::
         dir / "opsets-crafted.onnx",   dir / "opsets-ordinary.onnx",   dir / "captures-crafted.onnx",
         dir / "captures-ordinary.onnx", dir / "values-crafted.onnx",   dir / "values-ordinary.onnx",
         dir / "external-crafted" / "model.onnx", dir / "external-ordinary" / "model.onnx",
-        dir / "values-oldhash.onnx"};
+        dir / "values-oldhash.onnx", dir / "external-14-crafted" / "model.onnx",
+        dir / "external-14-ordinary" / "model.onnx"};
     const auto stamp = dir / "flood.stamp";
     if (!force) {
         std::ifstream in(stamp);
@@ -134,6 +138,11 @@ std::vector<std::filesystem::path> generate_flood_models(const std::filesystem::
     write_external(paths[6].parent_path(), crafted);
     write_external(paths[7].parent_path(), ordinary);
     write_file(paths[8], values_model(old_crafted));
+    const auto half = [](const std::vector<std::string>& v) {
+        return std::vector<std::string>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2));
+    };
+    write_external(paths[9].parent_path(), half(crafted));
+    write_external(paths[10].parent_path(), half(ordinary));
     std::ofstream(stamp) << flood_version << '\n';
     return paths;
 }

@@ -13,7 +13,8 @@ namespace gauntlet::bench {
 constexpr size_t flood_names = size_t{1} << 15;
 
 /// Writes the flooding models into dir unless its stamp shows this generator wrote them.
-/// Returns the model paths: for each kind, crafted then ordinary; last values-oldhash.
+/// Returns the model paths: for each kind, crafted then ordinary; then values-oldhash and
+/// the 2^14-name external pair.
 std::vector<std::filesystem::path> generate_flood_models(const std::filesystem::path& dir, bool force);
 
 }  // namespace gauntlet::bench

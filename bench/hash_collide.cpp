@@ -194,7 +194,11 @@ bool valid_utf8(std::string_view s) noexcept {
     const auto* end = p + s.size();
     while (p < end) {
         const unsigned c = *p;
-        size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        const size_t n = c < 0x80                 ? 1
+                         : c >= 0xC2 && c <= 0xDF ? 2
+                         : c >= 0xE0 && c <= 0xEF ? 3
+                         : c >= 0xF0 && c <= 0xF4 ? 4
+                                                  : 0;
         if (n == 0 || static_cast<size_t>(end - p) < n) return false;
         for (size_t i = 1; i < n; ++i)
             if ((p[i] & 0xC0) != 0x80) return false;

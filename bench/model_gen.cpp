@@ -209,7 +209,8 @@ void write_wide(const std::filesystem::path& path, bool reversed) {
     std::vector<std::string> nodes;
     nodes.reserve(wide_nodes);
     for (int i = 1; i <= wide_nodes; ++i) {
-        WireWriter n = testing::node("Gemm", {vname(i - 1), vname(i / 2), "bias"}, {vname(i)}, "gemm_" + std::to_string(i));
+        WireWriter n =
+            testing::node("Gemm", {vname(i - 1), vname(i / 2), "bias"}, {vname(i)}, "gemm_" + std::to_string(i));
         n.message(+P::Node::attribute, float_attr("alpha", 1.0f));
         n.message(+P::Node::attribute, float_attr("beta", 0.5f));
         n.message(+P::Node::attribute, testing::attr_int("transA", 0));
@@ -229,8 +230,10 @@ void write_wide(const std::filesystem::path& path, bool reversed) {
     head.message(+P::Graph::output, tensor_value_info(vname(wide_nodes), {wide_dim, wide_dim}));
     std::vector<std::string> infos;
     infos.reserve(wide_nodes);
-    for (int i = 1; i < wide_nodes; ++i)
-        infos.push_back(WireWriter().message(+P::Graph::value_info, tensor_value_info(vname(i), {wide_dim, wide_dim})).str());
+    for (int i = 1; i < wide_nodes; ++i) {
+        auto vi = tensor_value_info(vname(i), {wide_dim, wide_dim});
+        infos.push_back(WireWriter().message(+P::Graph::value_info, vi).str());
+    }
 
     uint64_t graph_size = head.size();
     for (auto& n : nodes) graph_size += WireWriter::len_field_size(+P::Graph::node, n.size());
