@@ -74,15 +74,16 @@ REPORT_ARGS  ?=
 report: build
 	/usr/bin/python3 tools/report/make_report.py --build $(BUILD) --fuzz-seconds $(FUZZ_SECONDS) $(REPORT_ARGS)
 
-# Performance side by side (issue 7): a Release build with the libprotobuf peer, models
-# generated once into $(BUILD)/bench, results.json, results.md and perf.png there.
-# BENCH_ARGS=--publish also copies the table and plot to docs/ for the README.
+# Performance side by side (issues 7, 16, 21): a Release build with the libprotobuf and
+# protozero peers and the CLI (timed as a whole process), models generated once into
+# $(BUILD)/bench, results.json, results.md and perf.png there. BENCH_ARGS=--publish also
+# copies the table and plot to docs/ (docs/performance.md links them).
 BENCH_BUILD ?= build-bench
 BENCH_ARGS  ?=
 bench: deps
 	@tools/install_deps.sh python3-matplotlib
 	cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DGAUNTLET_BENCH=ON $(CMAKE_ARGS)
-	cmake --build $(BENCH_BUILD) -j $(JOBS) --target gauntlet_bench
+	cmake --build $(BENCH_BUILD) -j $(JOBS) --target gauntlet_bench onnximport_cli
 	tools/bench_run.py --build $(BENCH_BUILD) --out $(BUILD)/bench $(BENCH_ARGS)
 
 # Continuous fuzzing (issue 6): every target for FUZZ_TIME seconds (tools/run_fuzz.sh

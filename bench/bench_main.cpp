@@ -1,19 +1,28 @@
 // gauntlet_bench: the benchmark program of `make bench` (issue 7).
 //   gen DIR [--force]        writes the generated models into DIR once (model_gen.cpp)
 //   verify FILE              maps a generated big model and compares every weight
-//   run --importer ours|protobuf --mode map|read|plain-map|parse [--repeat N] [--warmup N]
-//       [--no-resolve] [--one-thread] [--no-block-cache] TARGET
+//   run --importer ours|protobuf|protobuf-arena|protozero [--mode map|read|plain-map]
+//       [--repeat N] [--warmup N] [--no-resolve] [--no-workspace] TARGET
 //                            imports TARGET (a file, or @LIST: one path per line, loaded one
 //                            after another) warmup+repeat times in this process and prints one
 //                            JSON object: times, resident sizes, heap bytes of the first import.
+//                            Ours reuses one Workspace across the repeats unless --no-workspace;
+//                            the peers parse the mapped file (pages faulted in before the clock).
+//   read-parse FILE          reads FILE and parses it with libprotobuf, once: the whole-process
+//                            peer of `onnximport check` (tools/bench_run.py times the process).
+//   gen-flood DIR [--force]  writes the hash-flooding models of issue 21 (flood_gen.cpp)
 // Each (importer, model, mode) runs in a fresh process (tools/bench_run.py forks one child per
 // measurement) so VmHWM is the peak of that importer alone.
+#include "flood_gen.hpp"
 #include "measure.hpp"
 #include "model_gen.hpp"
+#include "protozero_walk.hpp"
 
+#include <google/protobuf/arena.h>
 #include <onnx.pb.h>
 #include <onnximport/import.hpp>
-#include <onnximport/memory.hpp>
+#include <onnximport/workspace.hpp>
+#include <protozero/exception.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -40,7 +49,7 @@ struct RunArgs {
     int repeat = 5;
     int warmup = 1;
     bool resolve = true;
-    bool parallel_read = true;  ///< --one-thread: ImportOptions::parallel_read off
+    bool workspace = true;  ///< --no-workspace: every import allocates afresh
     std::vector<std::string> files;
     std::string target;
 };
@@ -100,10 +109,11 @@ std::vector<std::pair<void*, size_t>>& plain_mappings() {
 }
 
 /// Our importer on one file; `keep` receives the model of the measured pass.
-void ours_one(const RunArgs& a, const std::string& path, Pass& p, bool first, onnximport::Model* keep) {
+void ours_one(const RunArgs& a, onnximport::Workspace* ws, const std::string& path, Pass& p, bool first,
+              onnximport::Model* keep) {
     onnximport::ImportOptions o;
     o.resolve = a.resolve;
-    o.parallel_read = a.parallel_read;
+    o.workspace = ws;
     o.load_mode = a.mode == "read" ? onnximport::LoadMode::Read : onnximport::LoadMode::Map;
     HeapCounters h0 = heap_counters();
     auto t0 = Clock::now();
@@ -128,7 +138,7 @@ void ours_one(const RunArgs& a, const std::string& path, Pass& p, bool first, on
         p.seconds += s;
         p.total_seconds += s;
         p.input_bytes += m.input_size();
-        if (m.graph()) p.payload_bytes += raw_payload(*m.graph);
+        if (m.graph()) p.payload_bytes += raw_payload(*m.graph());
         if (first) {
             HeapCounters h1 = heap_counters();
             p.heap_bytes += h1.bytes - h0.bytes;
@@ -141,29 +151,79 @@ void ours_one(const RunArgs& a, const std::string& path, Pass& p, bool first, on
     }
 }
 
-void protobuf_one(const std::string& path, Pass& p, bool first, std::unique_ptr<onnx::ModelProto>* keep) {
+/// A file mapped and its pages faulted in, so a peer's clock sees its parse alone.
+class Mapping {
+public:
+    explicit Mapping(const std::string& path) {
+        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) throw std::runtime_error("cannot open " + path);
+        struct stat st {};
+        ::fstat(fd, &st);
+        size_ = static_cast<size_t>(st.st_size);
+        if (size_) addr_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        ::close(fd);
+        if (addr_ == MAP_FAILED) throw std::runtime_error("cannot map " + path);
+    }
+    ~Mapping() {
+        if (size_) ::munmap(addr_, size_);
+    }
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    const char* data() const noexcept { return static_cast<const char*>(addr_); }
+    size_t size() const noexcept { return size_; }
+
+private:
+    void* addr_ = nullptr;
+    size_t size_ = 0;
+};
+
+/// What a peer keeps of the measured pass's last file, alive while its resident size is read.
+struct PeerKeep {
+    std::unique_ptr<google::protobuf::Arena> arena;  ///< protobuf-arena: the message lives here
+    std::unique_ptr<onnx::ModelProto> heap;          ///< protobuf: a heap message
+    std::unique_ptr<Mapping> mapping;
+};
+
+/// Where the protozero walk's sum goes, so that the compiler keeps the walk.
+volatile uint64_t walk_sink = 0;
+
+/// libprotobuf (heap or arena message) or the protozero walk on one mapped file.
+void peer_one(const std::string& importer, const std::string& path, Pass& p, bool first, PeerKeep* keep) {
     auto t0 = Clock::now();
-    uint64_t size = 0;
-    auto buf = read_whole(path, size);
+    auto mapping = std::make_unique<Mapping>(path);
     HeapCounters h0 = heap_counters();
+    const int size = static_cast<int>(mapping->size());
+    PeerKeep k;
+    bool ok = true;
     auto t1 = Clock::now();
-    auto m = std::make_unique<onnx::ModelProto>();
-    bool ok = m->ParseFromArray(buf.get(), static_cast<int>(size));
+    if (importer == "protozero") {
+        try {
+            walk_sink = walk_sink + protozero_walk(mapping->data(), mapping->size());
+        } catch (const protozero::exception&) {
+            ok = false;
+        }
+    } else if (importer == "protobuf-arena") {
+        k.arena = std::make_unique<google::protobuf::Arena>();
+        auto* m = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(k.arena.get());
+        ok = m->ParseFromArray(mapping->data(), size);
+        if (ok) for (auto& t : m->graph().initializer()) p.payload_bytes += t.raw_data().size();
+    } else {
+        k.heap = std::make_unique<onnx::ModelProto>();
+        ok = k.heap->ParseFromArray(mapping->data(), size);
+        if (ok) for (auto& t : k.heap->graph().initializer()) p.payload_bytes += t.raw_data().size();
+    }
     double parse = seconds_since(t1);
     p.seconds += parse;
     p.total_seconds += seconds_since(t0);
-    p.input_bytes += size;
+    p.input_bytes += mapping->size();
     if (first) {
         HeapCounters h1 = heap_counters();
         p.heap_bytes += h1.bytes - h0.bytes;
         p.heap_calls += h1.calls - h0.calls;
     }
-    if (!ok) {
-        if (!p.failed++) p.first_error = path + ": ParseFromArray failed";
-        return;
-    }
-    for (auto& t : m->graph().initializer()) p.payload_bytes += t.raw_data().size();
-    if (keep) *keep = std::move(m);
+    if (!ok && !p.failed++) p.first_error = path + ": " + importer + " failed";
+    k.mapping = std::move(mapping);
+    if (keep) *keep = std::move(k);
 }
 
 double median(std::vector<double> v) {
@@ -182,8 +242,10 @@ int cmd_run(const RunArgs& a) {
     const Resident baseline = read_resident();
     std::vector<double> times, totals;
     Pass last_pass;
-    // Of the first import: the process is fresh then, with no arena blocks kept from an
-    // earlier import (onnximport/memory.hpp), so it counts every byte an import needs.
+    // Of the first import: the process is fresh then and the Workspace empty, so it counts
+    // every byte an import needs.
+    std::unique_ptr<onnximport::Workspace> workspace;
+    if (a.workspace) workspace = std::make_unique<onnximport::Workspace>();
     uint64_t heap_bytes = 0, heap_calls = 0;
     Resident after;
     const bool single = a.files.size() == 1;
@@ -192,10 +254,10 @@ int cmd_run(const RunArgs& a) {
         Pass p;
         {
             onnximport::Model kept;
-            std::unique_ptr<onnx::ModelProto> kept_pb;
+            PeerKeep kept_peer;
             for (auto& f : a.files) {
-                if (a.importer == "ours") ours_one(a, f, p, k == 0, last && single ? &kept : nullptr);
-                else protobuf_one(f, p, k == 0, last && single ? &kept_pb : nullptr);
+                if (a.importer == "ours") ours_one(a, workspace.get(), f, p, k == 0, last && single ? &kept : nullptr);
+                else peer_one(a.importer, f, p, k == 0, last && single ? &kept_peer : nullptr);
             }
             if (last) after = read_resident();  // the last model is still alive here
         }
@@ -211,7 +273,7 @@ int cmd_run(const RunArgs& a) {
     const Resident end = read_resident();
     std::ostringstream os;
     os.precision(9);
-    os << "{\"importer\": \"" << (a.importer == "ours" ? "ours-" + a.mode : "protobuf") << "\", ";
+    os << "{\"importer\": \"" << (a.importer == "ours" ? "ours-" + a.mode : a.importer) << "\", ";
     os << "\"target\": \"" << json_escape(a.target) << "\", \"files\": " << a.files.size() << ", ";
     os << "\"failed\": " << last_pass.failed << ", \"first_error\": \"" << json_escape(last_pass.first_error) << "\", ";
     os << "\"resolve\": " << (a.resolve ? "true" : "false") << ", ";
@@ -237,10 +299,11 @@ int cmd_verify(const std::string& path) {
     onnximport::ImportOptions o;
     o.load_mode = onnximport::LoadMode::Map;
     auto m = onnximport::import_file(path, o);
+    const onnximport::Graph& g = *m.graph();
     const Resident before = read_resident();
     std::vector<float> want;
     size_t checked = 0;
-    for (auto& t : m.graph->initializers) {
+    for (auto& t : g.initializers) {
         auto bytes = t.bytes();
         want.resize(bytes.size() / 4);
         fill_weights(std::stoi(std::string(t.name.substr(1))), want);
@@ -253,15 +316,30 @@ int cmd_verify(const std::string& path) {
     const Resident after = read_resident();
     std::cout << "{\"verified_tensors\": " << checked << ", \"rss_before_touch_kib\": " << before.rss_kib
               << ", \"rss_after_touch_kib\": " << after.rss_kib << "}" << std::endl;
-    return checked == m.graph->initializers.size() && checked > 0 ? 0 : 1;
+    return checked == g.initializers.size() && checked > 0 ? 0 : 1;
+}
+
+/// `read-parse FILE`: what a program using libprotobuf does to load a model, once: read
+/// the file, parse it into a heap message, and free it on the way out.
+int cmd_read_parse(const std::string& path) {
+    uint64_t size = 0;
+    auto buf = read_whole(path, size);
+    onnx::ModelProto m;
+    if (!m.ParseFromArray(buf.get(), static_cast<int>(size))) {
+        std::cerr << "gauntlet_bench read-parse: " << path << ": ParseFromArray failed\n";
+        return 1;
+    }
+    return 0;
 }
 
 int usage() {
     std::cerr << "usage: gauntlet_bench gen DIR [--force]\n"
                  "       gauntlet_bench verify BIG_MODEL\n"
-                 "       gauntlet_bench run --importer ours|protobuf --mode map|read|plain-map|parse\n"
-                 "                          [--repeat N] [--warmup N] [--no-resolve] [--one-thread]\n"
-                 "                          [--no-block-cache] FILE|@LIST\n";
+                 "       gauntlet_bench run --importer ours|protobuf|protobuf-arena|protozero\n"
+                 "                          [--mode map|read|plain-map] [--repeat N] [--warmup N]\n"
+                 "                          [--no-resolve] [--no-workspace] FILE|@LIST\n"
+                 "       gauntlet_bench read-parse FILE\n"
+                 "       gauntlet_bench gen-flood DIR [--force]\n";
     return 2;
 }
 
@@ -278,7 +356,15 @@ int main(int argc, char** argv) {
             std::cerr << "gauntlet_bench gen: " << seconds_since(t0) << " s\n";
             return 0;
         }
+        if (cmd == "gen-flood") {
+            bool force = argc > 3 && std::string(argv[3]) == "--force";
+            auto t0 = Clock::now();
+            for (auto& p : generate_flood_models(argv[2], force)) std::cout << p.string() << '\n';
+            std::cerr << "gauntlet_bench gen-flood: " << seconds_since(t0) << " s\n";
+            return 0;
+        }
         if (cmd == "verify") return cmd_verify(argv[2]);
+        if (cmd == "read-parse") return cmd_read_parse(argv[2]);
         if (cmd != "run") return usage();
         RunArgs a;
         for (int i = 2; i < argc; ++i) {
@@ -288,12 +374,13 @@ int main(int argc, char** argv) {
             else if (s == "--repeat" && i + 1 < argc) a.repeat = std::max(1, std::atoi(argv[++i]));
             else if (s == "--warmup" && i + 1 < argc) a.warmup = std::max(0, std::atoi(argv[++i]));
             else if (s == "--no-resolve") a.resolve = false;
-            else if (s == "--one-thread") a.parallel_read = false;
-            else if (s == "--no-block-cache") onnximport::set_block_cache_limit(0);
+            else if (s == "--no-workspace") a.workspace = false;
             else if (!s.empty() && s[0] == '-') return usage();
             else a.target = s;
         }
-        if (a.target.empty() || (a.importer != "ours" && a.importer != "protobuf")) return usage();
+        static const std::vector<std::string> importers{"ours", "protobuf", "protobuf-arena", "protozero"};
+        if (a.target.empty() || std::find(importers.begin(), importers.end(), a.importer) == importers.end())
+            return usage();
         if (a.target[0] == '@') {
             std::ifstream in(a.target.substr(1));
             for (std::string line; std::getline(in, line);)

@@ -1,5 +1,6 @@
 // Generators for the benchmark models (issue 7, items 1-4). Small messages are built
-// with the testing WireWriter; the weights are streamed to the file in 1 MiB pieces
+// with the harness builders (harness/support) and the field numbers of onnx_fields.hpp;
+// the weights are streamed to the file in 1 MiB pieces
 // after the enclosing lengths were computed from the sizes alone, so generating the
 // 1 GiB model needs no 1 GiB string.
 //
@@ -14,6 +15,8 @@
 //   chain-reversed the same chain written in reverse order
 #include "model_gen.hpp"
 
+#include <onnx_builders.hpp>
+#include <onnx_fields.hpp>
 #include <wire_writer.hpp>
 
 #include <algorithm>
@@ -30,6 +33,9 @@ namespace {
 
 using onnximport::testing::WireWriter;
 using onnximport::testing::LEN;
+namespace testing = onnximport::testing;
+namespace P = onnximport::proto;
+using onnximport::proto::operator+;
 
 /// Bump when a generator changes: the stamp makes `make bench` regenerate.
 constexpr const char* generator_version = "gauntlet-bench-models v3";
@@ -42,16 +48,8 @@ constexpr int wide_nodes = 200000;
 constexpr int wide_dim = 16;
 constexpr int chain_nodes = 1000000;
 
-uint64_t varint_size(uint64_t v) {
-    uint64_t n = 1;
-    while (v >= 0x80) v >>= 7, ++n;
-    return n;
-}
-/// Size of a length-delimited field with a one-byte key... or more.
-uint64_t len_field_size(uint32_t field, uint64_t payload) {
-    return varint_size(uint64_t{field} << 3 | LEN) + varint_size(payload) + payload;
-}
-
+constexpr int32_t float_type = 1;  // TensorProto.FLOAT
+constexpr uint64_t attr_float = 1;  // AttributeProto.FLOAT
 /// Streams bytes to a file, failing loudly.
 class Out {
 public:
@@ -100,25 +98,33 @@ void fill_weights(int index, std::vector<float>& buf) {
 
 namespace {
 
+/// A float tensor's value_info: name, then a tensor type with a fixed shape.
 WireWriter tensor_value_info(const std::string& name, const std::vector<int64_t>& dims) {
-    WireWriter shape;
-    for (int64_t d : dims) shape.message(1, WireWriter().int_field(1, static_cast<uint64_t>(d)));
-    WireWriter tensor_type;
-    tensor_type.int_field(1, 1).message(2, shape);  // elem_type FLOAT, shape
-    WireWriter type;
-    type.message(1, tensor_type);
-    WireWriter vi;
-    vi.bytes_field(1, name).message(2, type);
-    return vi;
+    return testing::value_info(name, float_type, dims);
 }
 
+/// Written field by field: the default domain is an explicit empty string here, which the
+/// opset() builder leaves out.
 WireWriter model_header() {
     WireWriter m;
-    m.int_field(1, 8);  // ir_version
-    m.bytes_field(2, "gauntlet-bench");
-    m.bytes_field(3, "1");
-    m.message(8, WireWriter().bytes_field(1, "").int_field(2, 17));  // opset_import ai.onnx 17
+    m.int_field(+P::Model::ir_version, 8);
+    m.bytes_field(+P::Model::producer_name, "gauntlet-bench");
+    m.bytes_field(+P::Model::producer_version, "1");
+    m.message(+P::Model::opset_import, WireWriter()
+                                           .bytes_field(+P::OperatorSetId::domain, "")
+                                           .int_field(+P::OperatorSetId::version, 17));
     return m;
+}
+
+WireWriter float_attr(std::string_view name, float v) {
+    return WireWriter()
+        .bytes_field(+P::Attribute::name, name)
+        .float_field(+P::Attribute::f, v)
+        .int_field(+P::Attribute::type, attr_float);
+}
+
+WireWriter string_entry(std::string_view key, std::string_view value) {
+    return WireWriter().bytes_field(+P::StringStringEntry::key, key).bytes_field(+P::StringStringEntry::value, value);
 }
 
 /// The big model; external: weights go to `weights` at 4 KiB-aligned offsets.
@@ -128,53 +134,53 @@ void write_big(const std::filesystem::path& path, const std::filesystem::path* w
     // Everything but the weights, as small pieces, in onnx's field order.
     std::vector<std::string> nodes, headers;
     for (int i = 0; i < big_nodes; ++i) {
-        WireWriter n;
-        n.bytes_field(1, i == 0 ? "x" : "h" + std::to_string(i));
-        n.bytes_field(1, "W" + std::to_string(i));
-        n.bytes_field(2, i + 1 == big_nodes ? "y" : "h" + std::to_string(i + 1));
-        n.bytes_field(3, "matmul_" + std::to_string(i));
-        n.bytes_field(4, "MatMul");
-        nodes.push_back(n.str());
+        nodes.push_back(testing::node("MatMul", {i == 0 ? "x" : "h" + std::to_string(i), "W" + std::to_string(i)},
+                                      {i + 1 == big_nodes ? "y" : "h" + std::to_string(i + 1)},
+                                      "matmul_" + std::to_string(i))
+                            .str());
     }
     std::vector<uint64_t> offsets;
     uint64_t ext_offset = 0;
     for (int i = 0; i < big_nodes; ++i) {
         WireWriter t;
-        t.int_field(1, dim).int_field(1, dim).int_field(2, 1).bytes_field(8, "W" + std::to_string(i));
+        t.int_field(+P::Tensor::dims, dim).int_field(+P::Tensor::dims, dim);
+        t.int_field(+P::Tensor::data_type, float_type).bytes_field(+P::Tensor::name, "W" + std::to_string(i));
         if (weights) {
             offsets.push_back(ext_offset);
-            t.message(13, WireWriter().bytes_field(1, "location").bytes_field(2, weights->filename().string()));
-            t.message(13, WireWriter().bytes_field(1, "offset").bytes_field(2, std::to_string(ext_offset)));
-            t.message(13, WireWriter().bytes_field(1, "length").bytes_field(2, std::to_string(big_tensor_bytes)));
-            t.int_field(14, 1);  // data_location EXTERNAL
+            t.message(+P::Tensor::external_data, string_entry("location", weights->filename().string()));
+            t.message(+P::Tensor::external_data, string_entry("offset", std::to_string(ext_offset)));
+            t.message(+P::Tensor::external_data, string_entry("length", std::to_string(big_tensor_bytes)));
+            t.int_field(+P::Tensor::data_location, 1);  // EXTERNAL
             ext_offset += (big_tensor_bytes + external_alignment - 1) / external_alignment * external_alignment;
         } else {
-            t.key(9, LEN).varint(big_tensor_bytes);  // raw_data: the payload follows in the file
+            t.key(+P::Tensor::raw_data, LEN).varint(big_tensor_bytes);  // the payload follows in the file
         }
         headers.push_back(t.str());
     }
     std::vector<std::string> tail;
-    tail.push_back(WireWriter().message(11, tensor_value_info("x", {1, dim})).str());
-    tail.push_back(WireWriter().message(12, tensor_value_info("y", {1, dim})).str());
-    for (int i = 1; i < big_nodes; ++i)
-        tail.push_back(WireWriter().message(13, tensor_value_info("h" + std::to_string(i), {1, dim})).str());
+    tail.push_back(WireWriter().message(+P::Graph::input, tensor_value_info("x", {1, dim})).str());
+    tail.push_back(WireWriter().message(+P::Graph::output, tensor_value_info("y", {1, dim})).str());
+    for (int i = 1; i < big_nodes; ++i) {
+        auto vi = tensor_value_info("h" + std::to_string(i), {1, dim});
+        tail.push_back(WireWriter().message(+P::Graph::value_info, vi).str());
+    }
 
     const uint64_t payload = weights ? 0 : big_tensor_bytes;
     uint64_t graph_size = 0;
-    for (auto& n : nodes) graph_size += len_field_size(1, n.size());
-    graph_size += len_field_size(2, 3);  // name "big"
-    for (auto& h : headers) graph_size += len_field_size(5, h.size() + payload);
+    for (auto& n : nodes) graph_size += WireWriter::len_field_size(+P::Graph::node, n.size());
+    graph_size += WireWriter::len_field_size(+P::Graph::name, model_name.size());
+    for (auto& h : headers) graph_size += WireWriter::len_field_size(+P::Graph::initializer, h.size() + payload);
     for (auto& t : tail) graph_size += t.size();
 
     Out out(path);
     out.put(model_header().str());
-    out.len_key(7, graph_size);
+    out.len_key(+P::Model::graph, graph_size);
     const uint64_t graph_start = out.written();
-    for (auto& n : nodes) out.len_key(1, n.size()), out.put(n);
-    out.len_key(2, 3), out.put(model_name);
+    for (auto& n : nodes) out.len_key(+P::Graph::node, n.size()), out.put(n);
+    out.len_key(+P::Graph::name, model_name.size()), out.put(model_name);
     std::vector<float> buf(big_tensor_bytes / 4);
     for (int i = 0; i < big_nodes; ++i) {
-        out.len_key(5, headers[i].size() + payload);
+        out.len_key(+P::Graph::initializer, headers[i].size() + payload);
         out.put(headers[i]);
         if (!weights) {
             fill_weights(i, buf);
@@ -203,42 +209,39 @@ void write_wide(const std::filesystem::path& path, bool reversed) {
     std::vector<std::string> nodes;
     nodes.reserve(wide_nodes);
     for (int i = 1; i <= wide_nodes; ++i) {
-        WireWriter n;
-        n.bytes_field(1, vname(i - 1)).bytes_field(1, vname(i / 2)).bytes_field(1, "bias");
-        n.bytes_field(2, vname(i));
-        n.bytes_field(3, "gemm_" + std::to_string(i));
-        n.bytes_field(4, "Gemm");
-        n.message(5, WireWriter().bytes_field(1, "alpha").float_field(2, 1.0f).int_field(20, 1));
-        n.message(5, WireWriter().bytes_field(1, "beta").float_field(2, 0.5f).int_field(20, 1));
-        n.message(5, WireWriter().bytes_field(1, "transA").int_field(3, 0).int_field(20, 2));
-        n.message(5, WireWriter().bytes_field(1, "transB").int_field(3, static_cast<uint64_t>(i & 1)).int_field(20, 2));
+        WireWriter n =
+            testing::node("Gemm", {vname(i - 1), vname(i / 2), "bias"}, {vname(i)}, "gemm_" + std::to_string(i));
+        n.message(+P::Node::attribute, float_attr("alpha", 1.0f));
+        n.message(+P::Node::attribute, float_attr("beta", 0.5f));
+        n.message(+P::Node::attribute, testing::attr_int("transA", 0));
+        n.message(+P::Node::attribute, testing::attr_int("transB", i & 1));
         nodes.push_back(n.str());
     }
     if (reversed) std::reverse(nodes.begin(), nodes.end());
     WireWriter head;
-    head.bytes_field(2, reversed ? "reversed" : "wide");
+    head.bytes_field(+P::Graph::name, reversed ? "reversed" : "wide");
     std::string bias(wide_dim * 4, '\0');
     for (int k = 0; k < wide_dim; ++k) {
         float f = 0.25f * static_cast<float>(k);
         std::memcpy(bias.data() + 4 * k, &f, 4);
     }
-    WireWriter init;
-    init.int_field(1, wide_dim).int_field(2, 1).bytes_field(8, "bias").bytes_field(9, bias);
-    head.message(5, init);
-    head.message(11, tensor_value_info(vname(0), {wide_dim, wide_dim}));
-    head.message(12, tensor_value_info(vname(wide_nodes), {wide_dim, wide_dim}));
+    head.message(+P::Graph::initializer, testing::tensor_raw("bias", float_type, {wide_dim}, bias));
+    head.message(+P::Graph::input, tensor_value_info(vname(0), {wide_dim, wide_dim}));
+    head.message(+P::Graph::output, tensor_value_info(vname(wide_nodes), {wide_dim, wide_dim}));
     std::vector<std::string> infos;
     infos.reserve(wide_nodes);
-    for (int i = 1; i < wide_nodes; ++i)
-        infos.push_back(WireWriter().message(13, tensor_value_info(vname(i), {wide_dim, wide_dim})).str());
+    for (int i = 1; i < wide_nodes; ++i) {
+        auto vi = tensor_value_info(vname(i), {wide_dim, wide_dim});
+        infos.push_back(WireWriter().message(+P::Graph::value_info, vi).str());
+    }
 
     uint64_t graph_size = head.size();
-    for (auto& n : nodes) graph_size += len_field_size(1, n.size());
+    for (auto& n : nodes) graph_size += WireWriter::len_field_size(+P::Graph::node, n.size());
     for (auto& v : infos) graph_size += v.size();
     Out out(path);
     out.put(model_header().str());
-    out.len_key(7, graph_size);
-    for (auto& n : nodes) out.len_key(1, n.size()), out.put(n);
+    out.len_key(+P::Model::graph, graph_size);
+    for (auto& n : nodes) out.len_key(+P::Graph::node, n.size()), out.put(n);
     out.put(head.str());
     for (auto& v : infos) out.put(v);
     out.finish();
@@ -250,16 +253,16 @@ void write_chain(const std::filesystem::path& path, bool reversed) {
     std::vector<std::string> nodes;
     nodes.reserve(chain_nodes);
     for (int i = 1; i <= chain_nodes; ++i)
-        nodes.push_back(WireWriter().bytes_field(1, cname(i - 1)).bytes_field(2, cname(i)).bytes_field(4, "Relu").str());
+        nodes.push_back(testing::node("Relu", {cname(i - 1)}, {cname(i)}).str());
     if (reversed) std::reverse(nodes.begin(), nodes.end());
     WireWriter graph;
-    for (auto& n : nodes) graph.bytes_field(1, n);
-    graph.bytes_field(2, reversed ? "chain-reversed" : "chain");
-    graph.message(11, tensor_value_info(cname(0), {wide_dim}));
-    graph.message(12, tensor_value_info(cname(chain_nodes), {wide_dim}));
+    for (auto& n : nodes) graph.bytes_field(+P::Graph::node, n);
+    graph.bytes_field(+P::Graph::name, reversed ? "chain-reversed" : "chain");
+    graph.message(+P::Graph::input, tensor_value_info(cname(0), {wide_dim}));
+    graph.message(+P::Graph::output, tensor_value_info(cname(chain_nodes), {wide_dim}));
     Out out(path);
     out.put(model_header().str());
-    out.len_key(7, graph.size());
+    out.len_key(+P::Model::graph, graph.size());
     out.put(graph.str());
     out.finish();
 }

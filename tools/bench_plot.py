@@ -15,9 +15,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 MODELS = ["big", "big-external", "wide", "reversed", "backend"]
-IMPORTERS = [("ours-map", "#1f77b4"), ("ours-map-1thread", "#08519c"), ("ours-read", "#6baed6"),
-             ("ours-plain-map", "#9ecae1"),
-             ("protobuf", "#d62728"), ("python", "#2ca02c")]
+IMPORTERS = [("ours-map", "#1f77b4"), ("ours-read", "#6baed6"), ("ours-plain-map", "#9ecae1"),
+             ("protozero", "#7f7f7f"), ("protobuf", "#d62728"), ("protobuf-arena", "#ff9896"),
+             ("python", "#2ca02c")]
 
 
 def main(argv: list) -> int:

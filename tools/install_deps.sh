@@ -11,7 +11,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libprotobuf-dev protobuf-compiler libonnx-dev
   python3-onnx python3-numpy valgrind
-  libbenchmark-dev universal-ctags
+  libbenchmark-dev libprotozero-dev universal-ctags
 )
 extra=("$@")  # callers may ask for more (afl++, chromium, ...)
 

@@ -32,6 +32,11 @@ constexpr size_t varint_size(uint64_t v) noexcept {
 
 class WireWriter {
 public:
+    /// Bytes of a length-delimited field whose payload is `payload` bytes: key, length, payload.
+    static constexpr size_t len_field_size(FieldNumber field, uint64_t payload) noexcept {
+        return varint_size((uint64_t{field.value} << 3) | LEN) + varint_size(payload) + payload;
+    }
+
     /// A plain varint (no key).
     WireWriter& varint(uint64_t v) {
         while (v >= 0x80) {
