@@ -163,9 +163,8 @@ def main(argv=None):
         after = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice) if not args.no_merge else \
             before[t.name]
         findings, unreproduced = triage.triage(t.name, t.binary, t.flags, sorted(t.spent["artifacts"]),
-                                               os.path.join(t.work, "triage"), args.engine, args.regression, say)
-        for f in findings:
-            f["reproduce"] = f["reproduce"].replace(triage.rel(t.binary), triage.rel(t.filed_binary))
+                                               os.path.join(t.work, "triage"), args.engine, args.regression, say,
+                                               shown_binary=t.filed_binary)
         failing += [(t.name, f) for f in findings]
         s = t.spent
         rss = s["rss_series_mb"]

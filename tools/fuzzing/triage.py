@@ -15,9 +15,10 @@ import re
 import shutil
 import subprocess
 
-from paths import REGRESSION, ROOT
+from paths import CORPUS, REGRESSION, ROOT
 
 FRAME = re.compile(r"^\s*#(\d+) 0x[0-9a-f]+ in (.+?)(?: (/\S+|\(\S+\)))?$")
+BUILD_ID = re.compile(r" \(BuildId: [0-9a-f]+\)$")
 RUNTIME_PREFIXES = (
     "__sanitizer", "__asan", "__ubsan", "__lsan", "__interceptor", "__interception", "fuzzer::", "__libc",
     "__GI_", "abort", "raise", "gsignal", "pthread_kill", "__pthread", "std::terminate", "std::__terminate",
@@ -28,7 +29,7 @@ RUNTIME_PREFIXES = (
 RUNTIME_LIBS = ("libc.so", "libstdc++.so", "libc++", "libgcc_s", "ld-linux", "libpthread")
 HEADLINES = (
     (re.compile(r"FUZZ INVARIANT BROKEN: (.*)"), lambda m: "invariant " + m.group(1).split(": ", 1)[0]),
-    (re.compile(r"ERROR: AddressSanitizer: ([\w-]+).*?(?:\n(READ|WRITE) of size)?", re.S),
+    (re.compile(r"ERROR: AddressSanitizer: ([\w-]+)[^\n]*(?:\n(READ|WRITE) of size)?"),
      lambda m: "asan " + m.group(1) + (" " + m.group(2) if m.group(2) else "")),
     (re.compile(r"ERROR: LeakSanitizer: detected memory leaks"), lambda m: "leak"),
     (re.compile(r"runtime error: ([^\n]*)"), lambda m: "ubsan " + re.sub(r"0x[0-9a-f]+|\d+", "N", m.group(1))),
@@ -73,7 +74,7 @@ def frames(report, count=3):
     """The top `count` frames of our code in the report's first stack."""
     out, seen_first = [], False
     for line in report.splitlines():
-        m = FRAME.match(line)
+        m = FRAME.match(BUILD_ID.sub("", line.rstrip()))
         if not m:
             continue
         if m.group(1) == "0":
@@ -152,6 +153,22 @@ def reproducer(binary, flags, path):
     return " ".join([rel(binary)] + shown + [rel(path)])
 
 
+def report_lines(report, limit=16):
+    """The headline, the first stack and the summary of a report, for the note."""
+    out, frames_seen = [], False
+    for line in report.splitlines():
+        m = FRAME.match(BUILD_ID.sub("", line.rstrip()))
+        if m:
+            if m.group(1) == "0" and frames_seen:
+                break
+            frames_seen = True
+            out.append(BUILD_ID.sub("", line.strip()))
+        elif re.search(r"INVARIANT|ERROR:|runtime error|^(READ|WRITE) of size", line) and not frames_seen:
+            out.append(line.strip())
+    summary = [line.strip() for line in report.splitlines() if line.startswith("SUMMARY:")]
+    return out[:limit] + summary[:1]
+
+
 def file_finding(target, binary, flags, path, sig, report, engine, regression=REGRESSION):
     dest_dir = os.path.join(regression, target)
     os.makedirs(dest_dir, exist_ok=True)
@@ -160,22 +177,23 @@ def file_finding(target, binary, flags, path, sig, report, engine, regression=RE
     dest = os.path.join(dest_dir, f"{slug(sig)}-{sha}")
     shutil.copyfile(path, dest)
     replay_bin = os.path.join("build", "bin", target + "_replay")
-    lines = [line for line in report.splitlines()
-             if re.search(r"INVARIANT|ERROR|SUMMARY|runtime error|^\s*#\d+ 0x", line)][:24]
     with open(dest + ".txt", "w", encoding="utf-8") as f:
         f.write(f"target: {target}\n")
         f.write(f"found: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ} "
                 f"by tools/nightly.py ({engine})\n")
         f.write(f"signature: {sig}\n")
         f.write(f"reproduce: {reproducer(binary, flags, dest)}\n")
-        f.write(f"replay (no fuzzer): {replay_bin} {rel(dest)}\n")
-        f.write("report:\n" + "".join("  " + line.strip() + "\n" for line in lines))
+        if os.path.isfile(os.path.join(CORPUS, target + ".options")):  # a target with a replay binary
+            f.write(f"replay (no fuzzer): {replay_bin} {rel(dest)}\n")
+        f.write("report:\n" + "".join("  " + line + "\n" for line in report_lines(report)))
     return dest
 
 
-def triage(target, binary, flags, inputs, work, engine="libfuzzer", regression=REGRESSION, log=print):
+def triage(target, binary, flags, inputs, work, engine="libfuzzer", regression=REGRESSION, log=print,
+           shown_binary=None):
     """Every input in `inputs` replayed, deduplicated, minimized and filed. Returns a list
-    of findings: {signature, kind, input, filed, new, reproduced, copies, reproduce}."""
+    of findings: {signature, kind, input, filed, new, reproduced, copies, reproduce}.
+    `binary` runs the inputs; `shown_binary` (default the same) is the one notes name."""
     known = known_signatures(regression)
     by_sig = {}
     unreproduced = []
@@ -202,10 +220,10 @@ def triage(target, binary, flags, inputs, work, engine="libfuzzer", regression=R
             finding.update(filed=rel(known[sig]), new=False)
             log(f"triage: [{sig}] is already filed as {rel(known[sig])} and still reproduces")
         else:
-            dest = file_finding(target, binary, flags, chosen, sig, report, engine, regression)
+            dest = file_finding(target, shown_binary or binary, flags, chosen, sig, report, engine, regression)
             known[sig] = dest
             finding.update(filed=rel(dest), new=True)
             log(f"triage: new finding [{sig}] filed as {rel(dest)} ({os.path.getsize(chosen)} bytes)")
-        finding["reproduce"] = reproducer(binary, flags, os.path.join(ROOT, finding["filed"]))
+        finding["reproduce"] = reproducer(shown_binary or binary, flags, os.path.join(ROOT, finding["filed"]))
         by_sig[sig] = finding
     return list(by_sig.values()), unreproduced
