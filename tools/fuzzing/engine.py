@@ -116,7 +116,7 @@ def artifacts(folder):
     return found
 
 
-def libfuzzer(binary, flags, seconds, jobs, new_dir, corpus_dirs, work, stopper, nice=None, max_restarts=3):
+def libfuzzer(binary, flags, seconds, jobs, new_dir, corpus_dirs, work, stopper, nice=None, max_restarts=3, env=None):
     """Fuzzes for `seconds` of wall time. New inputs go to new_dir (the first corpus
     folder, as libFuzzer writes there), findings to work/artifacts/. Returns a dict:
     cpu_seconds, wall_seconds, execs, peak_rss_mb, rss_series_mb, runs, artifacts."""
@@ -137,7 +137,7 @@ def libfuzzer(binary, flags, seconds, jobs, new_dir, corpus_dirs, work, stopper,
             f"-max_total_time={left}", "-print_final_stats=1", "-timeout=25", f"-artifact_prefix={art}",
             new_dir] + list(corpus_dirs)
         start_size = os.path.getsize(log) if os.path.exists(log) else 0
-        rc, cpu, rss, wall = run_measured(cmd, log, left + 120, stopper, cwd=work)
+        rc, cpu, rss, wall = run_measured(cmd, log, left + 120, stopper, cwd=work, env=env)
         with open(log, "rb") as f:
             f.seek(start_size)
             stats = parse_libfuzzer_log(f.read().decode("utf-8", "replace"))
@@ -158,7 +158,7 @@ def libfuzzer(binary, flags, seconds, jobs, new_dir, corpus_dirs, work, stopper,
     return total
 
 
-def measure_corpus(binary, flags, corpus_dir, work, nice=None):
+def measure_corpus(binary, flags, corpus_dir, work, nice=None, env=None):
     """Edges and features of a corpus as the libFuzzer binary counts them (-runs=0: every
     input executed once, libFuzzer's INITED line), and how many files it holds."""
     log = os.path.join(work, "measure.log")
@@ -168,7 +168,7 @@ def measure_corpus(binary, flags, corpus_dir, work, nice=None):
     cmd = prefix + [binary] + [f for f in flags if not f.startswith("-dict=")] + [
         "-runs=0", "-timeout=25", corpus_dir]
     empty = not any(os.scandir(corpus_dir)) if os.path.isdir(corpus_dir) else True
-    rc, cpu, rss, _ = run_measured(cmd, log, 1800, cwd=work)
+    rc, cpu, rss, _ = run_measured(cmd, log, 1800, cwd=work, env=env)
     with open(log, encoding="utf-8", errors="replace") as f:
         text = f.read()
     m = re.search(r"INITED cov: (\d+) ft: (\d+)", text)
@@ -178,7 +178,7 @@ def measure_corpus(binary, flags, corpus_dir, work, nice=None):
             "files": files, "cpu_seconds": cpu, "rc": rc}
 
 
-def merge(binary, flags, corpus_dir, new_dirs, work, nice=None):
+def merge(binary, flags, corpus_dir, new_dirs, work, nice=None, env=None):
     """Keeps in corpus_dir what adds coverage from new_dirs (libFuzzer -merge=1, the
     corpus first so its files are preferred). Returns (files added, cpu seconds)."""
     dirs = [d for d in new_dirs if os.path.isdir(d) and any(os.scandir(d))]
@@ -189,5 +189,5 @@ def merge(binary, flags, corpus_dir, new_dirs, work, nice=None):
     cmd = prefix + [binary] + [f for f in flags if not f.startswith("-dict=")] + [
         "-merge=1", "-timeout=25", f"-merge_control_file={os.path.join(work, 'merge.control')}",
         corpus_dir] + dirs
-    _, cpu, _, _ = run_measured(cmd, os.path.join(work, "merge.log"), 3600, cwd=work)
+    _, cpu, _, _ = run_measured(cmd, os.path.join(work, "merge.log"), 3600, cwd=work, env=env)
     return sum(1 for e in os.scandir(corpus_dir) if e.is_file()) - before, cpu

@@ -77,6 +77,7 @@ class Target:
         shutil.copy2(paths.binary(name), self.binary)
         self.filed_binary = paths.binary(name)  # what a reproducer names
         self.flags = options_mod.libfuzzer_flags(name, args.corpus_root)
+        self.env = options_mod.sanitizer_env(name, args.corpus_root)
         self.corpus = os.path.join(args.corpus_root, name)
         os.makedirs(self.corpus, exist_ok=True)
         self.new = os.path.join(self.work, "new")
@@ -103,7 +104,7 @@ def fuzz_slice(t, seconds, args, stopper):
         return engine_afl.afl(t.name, paths.afl_binary(t.name), t.binary, t.flags, seconds, args.jobs, t.new,
                               t.corpus, t.work, stopper, args.corpus_root, nice=args.nice)
     return engine.libfuzzer(t.binary, t.flags, seconds, args.jobs, t.new, [t.corpus], t.work, stopper,
-                            nice=args.nice)
+                            nice=args.nice, env=t.env)
 
 
 def main(argv=None):
@@ -130,7 +131,7 @@ def main(argv=None):
     targets = [Target(n, args, work) for n in names]
     before = {}
     for t in targets:
-        before[t.name] = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice)
+        before[t.name] = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice, t.env)
         b = before[t.name]
         say(f"{t.name}: corpus {b['files']} files, cov {b['edges']} ft {b['features']}")
 
@@ -159,9 +160,10 @@ def main(argv=None):
 
     out, failing = [], []
     for t in targets:
-        added, _ = (0, 0.0) if args.no_merge else engine.merge(t.binary, t.flags, t.corpus, [t.new], t.work, args.nice)
-        after = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice) if not args.no_merge else \
-            before[t.name]
+        added, _ = (0, 0.0) if args.no_merge else engine.merge(t.binary, t.flags, t.corpus, [t.new], t.work,
+                                                               args.nice, t.env)
+        after = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice, t.env) if not args.no_merge \
+            else before[t.name]
         findings, unreproduced = triage.triage(t.name, t.binary, t.flags, sorted(t.spent["artifacts"]),
                                                os.path.join(t.work, "triage"), args.engine, args.regression, say,
                                                shown_binary=t.filed_binary)
