@@ -7,6 +7,7 @@ and a closing line: start, peak, end, executions.
 
   tools/fuzzing/rss.py fuzz_model --seconds 600 [--step 10] [-- -rss_limit_mb=1024]
   ASAN_OPTIONS=quarantine_size_mb=16 tools/fuzzing/rss.py fuzz_model --seconds 600
+  ASAN_OPTIONS=atexit=1:print_stats=1 tools/fuzzing/rss.py ...   (also prints ASan's breakdown at exit)
 
 docs/fuzzing.md holds what it measured.
 """
@@ -65,6 +66,10 @@ def main():
         text = log.read()
         execs = re.findall(r"stat::number_of_executed_units:\s+(\d+)", text)
         peak = re.findall(r"stat::peak_rss_mb:\s+(\d+)", text)
+        # ASAN_OPTIONS=atexit=1:print_stats=1: the sanitizer's breakdown at exit.
+        for line in text.splitlines():
+            if line.startswith(("Stats:", "Quarantine limits", "Global quarantine")):
+                print(line)
         if samples:
             print(f"{args.target}: start {samples[0][1]} MiB, peak {max(s[2] for s in samples)} MiB, end "
                   f"{samples[-1][1]} MiB over {samples[-1][0]:.0f} s; execs {execs[-1] if execs else '?'}; "
