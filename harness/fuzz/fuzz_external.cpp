@@ -18,9 +18,10 @@
 // GAUNTLET_EXTERNAL_STATS=1 prints at exit how the inputs went (not a model, accepted and
 // how many external tensors were checked, refused by kind): a view of what the corpus reaches.
 // The target never writes outside its folder: a NAME is one to three segments of
-// [A-Za-z0-9._-] other than . and ..; entries with other names are skipped. (A link
-// may point anywhere: making a link touches nothing, and reading through it is what
-// the importer must refuse.)
+// [A-Za-z0-9._-] other than . and ..; entries with other names are skipped; every file is
+// written before any link is made, and nothing is created beneath a link. (A link may
+// point anywhere: making a link touches nothing, and reading through it is what the
+// importer must refuse.)
 #include "fuzz_common.hpp"
 
 #include "external/external_data.hpp"
@@ -101,25 +102,39 @@ std::optional<std::string> safe_name(std::string_view n) {
     return std::string(n);
 }
 
-/// Writes the input's side files; returns NAME -> bytes of the regular files written.
+/// True when no folder on the way from `data` to NAME is a symbolic link: a side file or
+/// link is never created through a link the input made (which could lead anywhere).
+bool no_link_on_the_way(const fs::path& data, const std::string& n) {
+    std::error_code ec;
+    fs::path p = data;
+    for (size_t start = 0, end; (end = n.find('/', start)) != std::string::npos; start = end + 1) {
+        p /= n.substr(start, end - start);
+        if (fs::symlink_status(p, ec).type() == fs::file_type::symlink) return false;
+    }
+    return true;
+}
+
+/// Writes the input's side files, all files before any link; returns NAME -> bytes of the
+/// regular files written.
 std::map<std::string, std::string> write_side_files(const Model& m, const fs::path& data) {
     std::map<std::string, std::string> files;
     std::error_code ec;
-    for (const auto& e : m.metadata_props) {
-        const bool is_file = e.key.starts_with("file:"), is_link = e.key.starts_with("link:");
-        if (!is_file && !is_link) continue;
-        auto n = safe_name(e.key.substr(5));
-        if (!n) continue;
-        const fs::path p = data / *n;
-        if (fs::symlink_status(p, ec).type() != fs::file_type::not_found) continue;  // the first entry wins
-        fs::create_directories(p.parent_path(), ec);
-        if (ec) continue;
-        if (is_file) {
-            std::ofstream out(p, std::ios::binary);
-            out.write(e.value.data(), static_cast<std::streamsize>(e.value.size()));
-            if (out.good()) files.emplace(*n, std::string(e.value));
-        } else if (!e.value.empty() && e.value.size() < 256 && e.value.find('\0') == std::string_view::npos) {
-            (void)::symlink(std::string(e.value).c_str(), p.c_str());
+    for (const bool links : {false, true}) {
+        for (const auto& e : m.metadata_props) {
+            if (!e.key.starts_with(links ? "link:" : "file:")) continue;
+            auto n = safe_name(e.key.substr(5));
+            if (!n || !no_link_on_the_way(data, *n)) continue;
+            const fs::path p = data / *n;
+            if (fs::symlink_status(p, ec).type() != fs::file_type::not_found) continue;  // the first entry wins
+            fs::create_directories(p.parent_path(), ec);
+            if (ec || !no_link_on_the_way(data, *n)) continue;
+            if (!links) {
+                std::ofstream out(p, std::ios::binary);
+                out.write(e.value.data(), static_cast<std::streamsize>(e.value.size()));
+                if (out.good()) files.emplace(*n, std::string(e.value));
+            } else if (!e.value.empty() && e.value.size() < 256 && e.value.find('\0') == std::string_view::npos) {
+                (void)::symlink(std::string(e.value).c_str(), p.c_str());
+            }
         }
     }
     return files;
