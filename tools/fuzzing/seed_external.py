@@ -80,6 +80,12 @@ def seeds():
                                           files=[("w.bin", w16)])
     yield "refuse-duplicate-location", model([external("w", "w.bin", [4], extra=[("location", "x.bin")])],
                                              files=[("w.bin", w16), ("x.bin", w16)])
+    # The target itself never writes through a link the input made: files are written
+    # first (so ld is a folder and the link is skipped), and a link beneath a link is skipped.
+    yield "accept-file-before-link", model([external("w", "ld/escape", [4])], files=[("ld/escape", w16)],
+                                           links=[("ld", "..")])
+    yield "refuse-link-beneath-link", model([external("w", "ld/y", [4])], files=[("w.bin", w16)],
+                                            links=[("ld", ".."), ("ld/y", "w.bin")])
     yield "refuse-ort-marker", model([external("w", "_ORT_MEM_ADDR_/w.bin", [4])])
 
 
