@@ -47,8 +47,12 @@ def parse_args(argv):
     ap.add_argument("--targets", default="", help="comma-separated targets (default: every corpus/TARGET.options)")
     ap.add_argument("--no-build", action="store_true", help="use the binaries in FUZZ_BUILD as they are")
     ap.add_argument("--nice", type=int, default=None, help="run the engines under nice -n N")
-    ap.add_argument("--corpus-root", default=paths.CORPUS, help="folder of TARGET/ corpora, dicts and options")
-    ap.add_argument("--regression", default=paths.REGRESSION, help="where findings are filed")
+    ap.add_argument("--corpus-root", default=None,
+                    help="folder of TARGET/ corpora, dicts and options (default corpus/; for a test-only target "
+                         "such as fuzz_planted, the campaign's working folder)")
+    ap.add_argument("--regression", default=None,
+                    help="where findings are filed (default corpus/regression/; for a test-only target, the "
+                         "campaign's working folder)")
     ap.add_argument("--record", default=paths.CAMPAIGNS, help="campaign records file ('-': none)")
     ap.add_argument("--no-merge", action="store_true", help="leave the corpora as they are")
     ap.add_argument("--slice", type=int, default=600, help="about how long one target runs before the next")
@@ -76,9 +80,14 @@ class Target:
         self.binary = os.path.join(self.work, name)
         shutil.copy2(paths.binary(name), self.binary)
         self.filed_binary = paths.binary(name)  # what a reproducer names
-        self.flags = options_mod.libfuzzer_flags(name, args.corpus_root)
-        self.env = options_mod.sanitizer_env(name, args.corpus_root)
-        self.corpus = os.path.join(args.corpus_root, name)
+        # The planted crash must not reach the committed corpora: a test-only target keeps
+        # its corpus and findings in the working folder unless told otherwise.
+        test_only = name in paths.TEST_ONLY_TARGETS
+        self.corpus_root = args.corpus_root or (os.path.join(work, "corpus") if test_only else paths.CORPUS)
+        self.regression = args.regression or (os.path.join(work, "regression") if test_only else paths.REGRESSION)
+        self.flags = options_mod.libfuzzer_flags(name, self.corpus_root)
+        self.env = options_mod.sanitizer_env(name, self.corpus_root)
+        self.corpus = os.path.join(self.corpus_root, name)
         os.makedirs(self.corpus, exist_ok=True)
         self.new = os.path.join(self.work, "new")
         os.makedirs(self.new, exist_ok=True)
@@ -102,7 +111,7 @@ def fuzz_slice(t, seconds, args, stopper):
     if args.engine == "afl":
         import engine_afl
         return engine_afl.afl(t.name, paths.afl_binary(t.name), t.binary, t.flags, seconds, args.jobs, t.new,
-                              t.corpus, t.work, stopper, args.corpus_root, nice=args.nice)
+                              t.corpus, t.work, stopper, t.corpus_root, nice=args.nice)
     return engine.libfuzzer(t.binary, t.flags, seconds, args.jobs, t.new, [t.corpus], t.work, stopper,
                             nice=args.nice, env=t.env)
 
@@ -165,7 +174,7 @@ def main(argv=None):
         after = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice, t.env) if not args.no_merge \
             else before[t.name]
         findings, unreproduced = triage.triage(t.name, t.binary, t.flags, sorted(t.spent["artifacts"]),
-                                               os.path.join(t.work, "triage"), args.engine, args.regression, say,
+                                               os.path.join(t.work, "triage"), args.engine, t.regression, say,
                                                shown_binary=t.filed_binary)
         failing += [(t.name, f) for f in findings]
         s = t.spent
