@@ -53,7 +53,9 @@ def parse_args(argv):
     ap.add_argument("--regression", default=None,
                     help="where findings are filed (default corpus/regression/; for a test-only target, the "
                          "campaign's working folder)")
-    ap.add_argument("--record", default=paths.CAMPAIGNS, help="campaign records file ('-': none)")
+    ap.add_argument("--record", default=None,
+                    help="campaign records file ('-': none; default corpus/campaigns.jsonl, or the campaign's "
+                         "working folder when every target is test-only)")
     ap.add_argument("--no-merge", action="store_true", help="leave the corpora as they are")
     ap.add_argument("--slice", type=int, default=600, help="about how long one target runs before the next")
     ap.add_argument("--work", default=None, help="working folder (default FUZZ_BUILD/nightly/ID)")
@@ -132,6 +134,9 @@ def main(argv=None):
     campaign = f"{started:%Y%m%dT%H%M%SZ}-{commit[:8]}"
     work = os.path.abspath(args.work or os.path.join(paths.FUZZ_BUILD, "nightly", campaign))
     os.makedirs(work, exist_ok=True)
+    if args.record is None:
+        only_tests = all(n in paths.TEST_ONLY_TARGETS for n in names)
+        args.record = os.path.join(work, "campaigns.jsonl") if only_tests else paths.CAMPAIGNS
     stopper = engine.Stopper()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: (say("stop asked: ending the running slice, then merging and recording"),
