@@ -2,8 +2,8 @@
 per target per campaign as `make nightly` appends them (tools/fuzzing/records.py), read
 as it is: the report runs nothing for it. What the page shows: every record in a table,
 per-target totals (CPU-seconds as the kernel counted them, executions, the longest
-campaign's peak RSS, open findings), and coverage after each campaign against the
-target's CPU-hours so far."""
+campaign's peak RSS, open findings), and the edges each target gained since its first
+record against its CPU-hours so far."""
 import json
 import os
 
@@ -45,13 +45,15 @@ def totals(records):
 
 
 def coverage_series(records):
-    """[(target, [(cpu hours so far, edges after)])], starting at the first campaign's
-    edges before, in record order."""
-    series = {}
+    """[(target, [(CPU-hours so far, edges gained since the first record)])] in record order:
+    each target starts at (0, 0), so targets of a few hundred and a few thousand edges share
+    one plot and its growth shows."""
+    series, base = {}, {}
     for r in records:
-        pts = series.get(r["target"])
-        if pts is None:
-            pts = series[r["target"]] = [[0.0, r.get("edges_before") or 0]]
-        hours = pts[-1][0] + (r.get("cpu_seconds") or 0) / 3600
-        pts.append([round(hours, 4), r.get("edges_after") or 0])
+        t = r["target"]
+        if t not in series:
+            base[t] = r.get("edges_before") or 0
+            series[t] = [[0.0, 0]]
+        hours = series[t][-1][0] + (r.get("cpu_seconds") or 0) / 3600
+        series[t].append([round(hours, 4), (r.get("edges_after") or 0) - base[t]])
     return sorted(series.items())

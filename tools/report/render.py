@@ -157,9 +157,9 @@ def render_plots(report, out_dir):
     c = report.get("campaigns", {})
     if c.get("status") == "run":
         charts.append(("campaigns_coverage.svg", svg.line_chart(
-            "Coverage over fuzz campaigns (edges after each campaign)", [(n, [tuple(p) for p in pts])
-                                                                        for n, pts in c["series"]],
-            "CPU-hours of campaigns so far (per target)", "covered edges")))
+            "Coverage over fuzz campaigns (edges gained since the first)", [(n, [tuple(p) for p in pts])
+                                                                            for n, pts in c["series"]],
+            "CPU-hours of campaigns so far (per target)", "edges gained")))
 
     m = report.get("matrix", {})
     if m.get("status") == "run":
