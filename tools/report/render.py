@@ -159,7 +159,7 @@ def render_plots(report, out_dir):
         charts.append(("campaigns_coverage.svg", svg.line_chart(
             "Coverage over fuzz campaigns (edges gained since the first)", [(n, [tuple(p) for p in pts])
                                                                             for n, pts in c["series"]],
-            "CPU-hours of campaigns so far (per target)", "edges gained")))
+            "CPU-hours of campaigns so far (per target)", "edges gained", x_decimals=2)))
 
     m = report.get("matrix", {})
     if m.get("status") == "run":
