@@ -21,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "fuzzing"))
 import budget  # noqa: E402
+import engine  # noqa: E402
 import triage  # noqa: E402
 
 INVARIANT = """FUZZ INVARIANT BROKEN: g.value_index.size() == g.values.size(): value_index size
@@ -89,8 +90,27 @@ class Budget(unittest.TestCase):
         self.assertGreater(shares["b"], 0.01 * 900)
 
     def test_rounds(self):
-        self.assertEqual(budget.rounds_for(360, 4), 1)
-        self.assertEqual(budget.rounds_for(8 * 3600, 4), 8)
+        self.assertEqual(budget.rounds_for(360, 5), 1)     # make nightly HOURS=0.1: one slice each
+        self.assertEqual(budget.rounds_for(3600, 5), 2)    # an hour: growth decides the second half
+        self.assertEqual(budget.rounds_for(8 * 3600, 5), 8)
+
+
+class LibFuzzerLog(unittest.TestCase):
+    def test_one_process(self):
+        log = ("#2\tINITED cov: 10 ft: 20 corp: 5/1Kb exec/s: 0 rss: 40Mb\n"
+               "#512\tpulse  cov: 12 ft: 25 corp: 6/1Kb lim: 4 exec/s: 256 rss: 90Mb\n"
+               "#1000\tDONE   cov: 15 ft: 31 corp: 7/1Kb lim: 4 exec/s: 500 rss: 95Mb\n"
+               "stat::number_of_executed_units: 1003\nstat::peak_rss_mb:              96\n")
+        s = engine.parse_libfuzzer_log(log)
+        self.assertEqual((s["execs"], s["edges"], s["features"], s["feature_growth"]), (1003, 15, 31, 11))
+        self.assertEqual((s["rss_series_mb"], s["peak_rss_mb_reported"]), ([40, 90, 95], 96))
+
+    def test_fork_mode(self):
+        log = ("INFO: -fork=2: 507 seed inputs, starting to fuzz in /tmp/x\n"
+               "#17077: cov: 3300 ft: 3019 corp: 518 exec/s 470 oom/timeout/crash: 0/0/0 time: 23s job: 7\n"
+               "#25214: cov: 3303 ft: 3033 corp: 529 exec/s 394 oom/timeout/crash: 0/0/0 time: 34s job: 9\n")
+        s = engine.parse_libfuzzer_log(log)
+        self.assertEqual((s["execs"], s["edges"], s["features"], s["feature_growth"]), (25214, 3303, 3033, 14))
 
 
 def compile_planted(out_dir):

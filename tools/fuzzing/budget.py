@@ -6,11 +6,14 @@ quiet still gets some time: new code or a lucky mutation can wake it up."""
 FLOOR = 0.1
 
 
-def rounds_for(total_seconds, n_targets, slice_seconds=600):
-    """Enough rounds that a slice is about `slice_seconds` long (at most 8, at least 1)."""
+def rounds_for(total_seconds, n_targets, slice_seconds=600, min_slice=60):
+    """Enough rounds that a slice is about `slice_seconds` long, at most 8; at least two
+    (so that coverage growth decides a share) unless a slice would be under `min_slice`."""
     if n_targets == 0:
         return 1
-    return max(1, min(8, int(total_seconds // (n_targets * slice_seconds))))
+    if total_seconds / (2 * n_targets) < min_slice:
+        return 1
+    return max(2, min(8, int(total_seconds // (n_targets * slice_seconds))))
 
 
 def plan(targets, seconds, growth=None, floor=FLOOR):
