@@ -130,7 +130,7 @@ def main(argv=None):
         say(f"no binary for {', '.join(missing) or 'any target'} in {paths.FUZZ_BUILD}/bin")
         return 2
     started = datetime.datetime.now(datetime.timezone.utc)
-    commit = records.commit()
+    commit, dirty = records.commit(), records.source_dirty()
     campaign = f"{started:%Y%m%dT%H%M%SZ}-{commit[:8]}"
     work = os.path.abspath(args.work or os.path.join(paths.FUZZ_BUILD, "nightly", campaign))
     os.makedirs(work, exist_ok=True)
@@ -187,7 +187,7 @@ def main(argv=None):
         rec = {
             "date": f"{started:%Y-%m-%dT%H:%M:%SZ}",
             "end": f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}",
-            "campaign": campaign, "commit": commit, "source_dirty": records.source_dirty(),
+            "campaign": campaign, "commit": commit, "source_dirty": dirty,
             "host": f"{os.cpu_count()} cores", "target": t.name, "engine": args.engine, "jobs": args.jobs,
             "nice": args.nice, "budget_seconds": round(s["budget_seconds"]),
             "wall_seconds": round(s["wall_seconds"], 1), "cpu_seconds": round(s["cpu_seconds"], 1),
