@@ -4,7 +4,9 @@ seeded with the corpus files within the target's max_len (AFL++ wants small seed
 same environment as tools/run_fuzz.sh --engine afl. Its queue's new entries go to the
 campaign's new-inputs folder, to be merged with the libFuzzer binary like libFuzzer's;
 its crashes and hangs are handed to triage, which keeps only those the libFuzzer binary
-reproduces. CPU-seconds are the kernel's count for each afl-fuzz and its targets."""
+reproduces. CPU-seconds are the kernel's count for the afl-fuzz processes and everything
+they started, the targets included: the campaign is their subreaper (engine.py), so a
+target outliving its forkserver is still counted when it is reaped."""
 import hashlib
 import os
 import shutil
@@ -68,11 +70,13 @@ def afl(target, afl_binary, lf_binary, flags, seconds, jobs, new_dir, corpus, wo
         results[i] = engine.run_measured(cmds[i], os.path.join(work, f"afl-{n}-{i}.log"), seconds + 300,
                                          stopper, cwd=work, env=env)
 
+    cpu_before = engine.children_cpu()
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(cmds))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    cpu = engine.children_cpu(settle=10) - cpu_before
     stats = [os.path.join(out, d, "fuzzer_stats") for d in (os.listdir(out) if os.path.isdir(out) else [])]
     found = []
     os.makedirs(new_dir, exist_ok=True)
@@ -88,7 +92,7 @@ def afl(target, afl_binary, lf_binary, flags, seconds, jobs, new_dir, corpus, wo
                     data = src.read()
                 with open(os.path.join(new_dir, hashlib.sha1(data).hexdigest()), "wb") as dst:
                     dst.write(data)
-    return {"cpu_seconds": sum(r[1] for r in results if r), "wall_seconds": max((r[3] for r in results if r), default=0),
+    return {"cpu_seconds": cpu, "wall_seconds": max((r[3] for r in results if r), default=0),
             "execs": int(sum(stat(s, "execs_done") for s in stats)),
             "peak_rss_mb": max((r[2] for r in results if r), default=0), "rss_series_mb": [],
             "feature_growth": int(sum(stat(s, "corpus_found") for s in stats)),

@@ -137,6 +137,7 @@ def main(argv=None):
     if args.record is None:
         only_tests = all(n in paths.TEST_ONLY_TARGETS for n in names)
         args.record = os.path.join(work, "campaigns.jsonl") if only_tests else paths.CAMPAIGNS
+    engine.become_subreaper()
     stopper = engine.Stopper()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: (say("stop asked: ending the running slice, then merging and recording"),
