@@ -148,9 +148,9 @@ class Planted(unittest.TestCase):
             os.makedirs(work, exist_ok=True)
             with open(inputs[-1], "wb") as f:
                 f.write(data)
-        findings, unreproduced = triage.triage("fuzz_planted", self.binary, [], inputs, os.path.join(work, "t"),
+        findings, unreproduced, untriaged = triage.triage("fuzz_planted", self.binary, [], inputs, os.path.join(work, "t"),
                                                regression=reg, log=lambda _: None)
-        self.assertEqual(unreproduced, [])
+        self.assertEqual((unreproduced, untriaged), ([], 0))
         self.assertEqual(len(findings), 1)
         self.assertEqual(findings[0]["copies"], 2)
         self.assertIn("planted_read_past_end", findings[0]["signature"])

@@ -179,7 +179,7 @@ def main(argv=None):
                                                                args.nice, t.env)
         after = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice, t.env) if not args.no_merge \
             else before[t.name]
-        findings, unreproduced = triage.triage(t.name, t.binary, t.flags, sorted(t.spent["artifacts"]),
+        findings, unreproduced, untriaged = triage.triage(t.name, t.binary, t.flags, sorted(t.spent["artifacts"]),
                                                os.path.join(t.work, "triage"), args.engine, t.regression, say,
                                                shown_binary=t.filed_binary)
         failing += [(t.name, f) for f in findings]
@@ -199,7 +199,7 @@ def main(argv=None):
             "peak_rss_mb": round(s["peak_rss_mb"]), "rss_start_mb": rss[0] if rss else None,
             "rss_end_mb": rss[-1] if rss else None,
             "findings": [{k: f[k] for k in ("signature", "filed", "new", "copies")} for f in findings],
-            "unreproduced": len(unreproduced), "stopped_early": stopper.stopped,
+            "unreproduced": len(unreproduced), "untriaged": untriaged, "stopped_early": stopper.stopped,
         }
         out.append(rec)
     if args.record != "-":

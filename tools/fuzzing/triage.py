@@ -190,15 +190,20 @@ def file_finding(target, binary, flags, path, sig, report, engine, regression=RE
 
 
 def triage(target, binary, flags, inputs, work, engine="libfuzzer", regression=REGRESSION, log=print,
-           shown_binary=None):
+           shown_binary=None, limit=200):
     """Every input in `inputs` replayed, deduplicated, minimized and filed. Returns a list
-    of findings: {signature, kind, input, filed, new, reproduced, copies, reproduce}.
+    of findings: {signature, kind, input, filed, new, reproduced, copies, reproduce}, the
+    inputs that did not reproduce, and how many were left untriaged beyond `limit` (a shallow
+    bug under -fork -ignore_crashes can leave thousands of copies).
     `binary` runs the inputs; `shown_binary` (default the same) is the one notes name."""
     known = known_signatures(regression)
     by_sig = {}
     unreproduced = []
     os.makedirs(work, exist_ok=True)
-    for path in inputs:
+    untriaged = max(0, len(inputs) - limit)
+    if untriaged:
+        log(f"triage: {untriaged} of {len(inputs)} inputs left untriaged (at most {limit} are replayed)")
+    for path in inputs[:limit]:
         crashed, report = replay(binary, flags, path)
         if not crashed:
             unreproduced.append(path)
@@ -226,4 +231,4 @@ def triage(target, binary, flags, inputs, work, engine="libfuzzer", regression=R
             log(f"triage: new finding [{sig}] filed as {rel(dest)} ({os.path.getsize(chosen)} bytes)")
         finding["reproduce"] = reproducer(shown_binary or binary, flags, os.path.join(ROOT, finding["filed"]))
         by_sig[sig] = finding
-    return list(by_sig.values()), unreproduced
+    return list(by_sig.values()), unreproduced, untriaged
