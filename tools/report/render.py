@@ -86,6 +86,23 @@ def suite_counts(report):
 
 # ---------------------------------------------------------------- summary
 
+def campaign_card(c):
+    """What the last night found: the newest campaign's targets, CPU, new edges, findings."""
+    if c.get("status") != "run":
+        return (f'<div class="card"><div class="label">last fuzz campaign</div><div class="notrun">none recorded</div>'
+                f'<div class="label">{escape(c.get("reason") or "")}</div></div>')
+    last = c["records"][-1].get("campaign")
+    recs = [r for r in c["records"] if r.get("campaign") == last]
+    findings = sorted({f.get("signature", "?") for r in recs for f in r.get("findings", [])})
+    gained = sum((r.get("edges_after") or 0) - (r.get("edges_before") or 0) for r in recs)
+    cpu = sum(r.get("cpu_seconds") or 0 for r in recs)
+    return (f'<div class="card {"bad" if findings else "good"}" id="campaign-card"><div class="label">last fuzz '
+            f'campaign ({escape(str(recs[0].get("date", "?")))}, {len(recs)} targets)</div>'
+            f'<div class="big">{len(findings)} finding{"" if len(findings) == 1 else "s"}</div>'
+            f'<div class="label">{cpu:,.0f} CPU-s, +{gained} edges; {escape("; ".join(findings)) or "nothing found"}'
+            f'</div></div>')
+
+
 def render_summary(report):
     s = report["summary"]
     cards = []
@@ -109,6 +126,7 @@ def render_summary(report):
     else:
         cards.append(f'<div class="card"><div class="label">fuzz smoke</div><div class="notrun">not run</div>'
                      f'<div class="label">{escape(fz.get("reason") or "")}</div></div>')
+    cards.append(campaign_card(report.get("campaigns", {})))
     m = report.get("matrix", {})
     if m.get("status") == "run":
         lines = []
