@@ -97,7 +97,7 @@ def campaign_card(c):
     gained = sum((r.get("edges_after") or 0) - (r.get("edges_before") or 0) for r in recs)
     cpu = sum(r.get("cpu_seconds") or 0 for r in recs)
     return (f'<div class="card {"bad" if findings else "good"}" id="campaign-card"><div class="label">last fuzz '
-            f'campaign ({escape(str(recs[0].get("date", "?")))}, {len(recs)} targets)</div>'
+            f'campaign ({escape(str(recs[0].get("date", "?")))}, {len(recs)} target{"" if len(recs) == 1 else "s"})</div>'
             f'<div class="big">{len(findings)} finding{"" if len(findings) == 1 else "s"}</div>'
             f'<div class="label">{cpu:,.0f} CPU-s, +{gained} edges; {escape("; ".join(findings)) or "nothing found"}'
             f'</div></div>')
