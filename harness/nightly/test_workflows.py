@@ -89,6 +89,12 @@ class Workflows(unittest.TestCase):
             for s in sanitizers(run, job):
                 self.assertIn(s, SANITIZERS, f"{name}: {job_name}")
 
+    def test_sarif_needs_security_events(self):
+        for name, job_name, job, build, run in self.runs():
+            if run is not None and run["with"].get("output-sarif"):
+                self.assertEqual((job.get("permissions") or {}).get("security-events"), "write",
+                                 f"{name}: {job_name} writes SARIF")
+
     def test_modes_and_their_triggers(self):
         seen = {}
         for name, job_name, job, build, run in self.runs():
