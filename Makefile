@@ -8,7 +8,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 DATA       ?=
 
-.PHONY: all build deps test test-unit test-asan test-tsan sweep hostile corpus-release report fuzz bench coverage clean
+.PHONY: all build deps test test-unit test-asan test-tsan sweep hostile corpus-release report fuzz nightly bench coverage clean
 
 all: build
 
@@ -91,12 +91,25 @@ bench: deps
 FUZZ_TIME    ?= 60
 FUZZ_JOBS    ?= 1
 FUZZ_ENGINE  ?= libfuzzer
-FUZZ_TARGETS ?= fuzz_model fuzz_tensor fuzz_wire fuzz_diff_protobuf
+FUZZ_TARGETS ?= fuzz_model fuzz_tensor fuzz_wire fuzz_external fuzz_diff_protobuf
 fuzz: deps
 	tools/setup_fuzz.sh $(if $(filter afl,$(FUZZ_ENGINE)),--afl)
 	@status=0; for t in $(FUZZ_TARGETS); do \
 	  tools/run_fuzz.sh $$t --seconds $(FUZZ_TIME) --jobs $(FUZZ_JOBS) --engine $(FUZZ_ENGINE) || status=1; \
 	done; exit $$status
+
+# The nightly campaign (issue 19; docs/fuzzing.md), what a team runs from cron: HOURS of
+# fuzzing shared by every target by coverage growth, JOBS processes per target (libFuzzer
+# -fork, or AFL++ instances with ENGINE=afl), corpora merged, findings triaged and filed
+# once under corpus/regression/, one record per target in corpus/campaigns.jsonl. Exit 1
+# when a finding reproduces. TARGETS=fuzz_planted runs the planted crash of its tests.
+HOURS        ?= 1
+ENGINE       ?= libfuzzer
+TARGETS      ?=
+NIGHTLY_ARGS ?=
+nightly: deps
+	/usr/bin/python3 tools/fuzzing/nightly.py --hours $(HOURS) --jobs $(JOBS) --engine $(ENGINE) \
+	  $(if $(TARGETS),--targets $(TARGETS)) $(NIGHTLY_ARGS)
 
 # Source-based coverage of importer/ from the tests plus the corpora (build-fuzzcov/).
 coverage: deps

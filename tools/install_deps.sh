@@ -10,7 +10,7 @@ packages=(
   libboost-test-dev libssl-dev nlohmann-json3-dev pkgconf
   libflatbuffers-dev flatbuffers-compiler
   libprotobuf-dev protobuf-compiler libonnx-dev
-  python3-onnx python3-numpy valgrind
+  python3-onnx python3-numpy python3-yaml valgrind
   libbenchmark-dev libprotozero-dev universal-ctags
 )
 extra=("$@")  # callers may ask for more (afl++, chromium, ...)

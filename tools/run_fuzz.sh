@@ -46,13 +46,19 @@ mkdir -p "$corpus" "$regression"
 
 # corpus/TARGET.options ([libfuzzer] key = value) as libFuzzer flags; the dict path is
 # relative to corpus/, as OSS-Fuzz expects it next to the binary.
+# Only the [libfuzzer] section: [asan] and [ubsan] hold sanitizer options (ASAN_OPTIONS).
 lf_opts=()
 if [ -f "corpus/$target.options" ]; then
+  section=""
   while IFS='=' read -r key value; do
     key=$(echo "$key" | tr -d ' '); value=$(echo "$value" | sed 's/^ *//; s/ *$//')
-    case $key in ''|'['*|'#'*) continue ;; dict) value="corpus/$value" ;; esac
+    case $key in '['*) section=$key; continue ;; ''|'#'*) continue ;; esac
+    [ "$section" = "[libfuzzer]" ] || continue
+    [ "$key" = dict ] && value="corpus/$value"
     lf_opts+=("-$key=$value")
   done < "corpus/$target.options"
+  asan=$(sed -n '/^\[asan\]/,/^\[/{/=/p}' "corpus/$target.options" | tr -d ' ' | paste -sd: -)
+  [ -z "$asan" ] || export ASAN_OPTIONS="$asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 fi
 
 case $build in /*) ;; *) build=$PWD/$build ;; esac  # FUZZ_BUILD may be absolute

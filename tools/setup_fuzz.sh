@@ -3,15 +3,17 @@
 #   build-fuzz/bin/TARGET        libFuzzer + ASan + UBSan, with the structure-aware mutator
 #   build-fuzz/bin/TARGET_plain  the same without the custom mutator (for comparisons)
 #   build-fuzz/afl/bin/TARGET    AFL++ instrumentation + ASan + UBSan   (with --afl)
+#   build-fuzz/bin/fuzz_planted  the planted crash of the campaign's own tests (with --test-targets)
 # Environment: FUZZ_BUILD (default build-fuzz), JOBS (default: nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-afl=0
+afl=0 test_targets=0
 for arg in "$@"; do
   case $arg in
     --afl) afl=1 ;;
-    *) echo "usage: tools/setup_fuzz.sh [--afl]" >&2; exit 2 ;;
+    --test-targets) test_targets=1 ;;
+    *) echo "usage: tools/setup_fuzz.sh [--afl] [--test-targets]" >&2; exit 2 ;;
   esac
 done
 
@@ -20,7 +22,7 @@ tools/install_deps.sh clang llvm libclang-rt-14-dev afl++ zip
 
 build=${FUZZ_BUILD:-build-fuzz}
 jobs=${JOBS:-$(nproc)}
-targets=(fuzz_model fuzz_tensor fuzz_wire fuzz_diff_protobuf)
+targets=(fuzz_model fuzz_tensor fuzz_wire fuzz_external fuzz_diff_protobuf)
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
@@ -28,6 +30,7 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("$t" "${t}_plain" "${t}_replay"); done
+[ "$test_targets" -eq 0 ] || build_targets+=(fuzz_planted)
 cmake --build "$build" -j "$jobs" --target "${build_targets[@]}"
 
 if [ "$afl" -eq 1 ]; then

@@ -10,9 +10,10 @@
 #   OUT=/tmp/oss-out ci/oss-fuzz/build.sh
 #
 # fuzz_diff_protobuf needs libprotobuf built with the same C++ library as the fuzzers
-# and an onnx.proto (ONNX_PROTO, default /usr/include/onnx/onnx.proto or
-# $SRC/onnx/onnx/onnx.proto); it is skipped, with a message, when that cannot link
-# (OSS-Fuzz builds with libc++, Debian's libprotobuf uses libstdc++).
+# and the reference schema: harness/fuzz/onnx_reference.proto, the repository's own
+# (ONNX 1.12's messages and field numbers; ONNX_PROTO names another), so the build needs
+# no ONNX sources. It is skipped, with a message, when libprotobuf cannot link (OSS-Fuzz
+# builds with libc++, Ubuntu's and Debian's libprotobuf use libstdc++).
 root=${GAUNTLET_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 : "${OUT:?set OUT to the output folder}"
 : "${CXX:=clang++}" "${CXXFLAGS:=}" "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}"
@@ -31,19 +32,16 @@ while IFS= read -r src; do
 done < <(find "$root/importer/src" -name '*.cpp' | sort)
 ar rcs "$work/libonnximport.a" "${objs[@]}"
 
-targets=(fuzz_model fuzz_tensor fuzz_wire)
+targets=(fuzz_model fuzz_tensor fuzz_wire fuzz_external)
 for t in "${targets[@]}"; do
   # shellcheck disable=SC2086
   $CXX $CXXFLAGS "${flags[@]}" "$root/harness/fuzz/$t.cpp" "$root/harness/fuzz/proto_mutator.cpp" \
     "$work/libonnximport.a" $LIB_FUZZING_ENGINE -lcrypto -o "$OUT/$t"
 done
 
-# The differential target, where libprotobuf and onnx.proto are available.
-proto=${ONNX_PROTO:-}
-for candidate in /usr/include/onnx/onnx.proto "${SRC:-/src}/onnx/onnx/onnx.proto"; do
-  [ -z "$proto" ] && [ -f "$candidate" ] && proto=$candidate
-done
-if [ -n "$proto" ] && command -v protoc > /dev/null; then
+# The differential target, where libprotobuf and protoc are available.
+proto=${ONNX_PROTO:-$root/harness/fuzz/onnx_reference.proto}
+if [ -f "$proto" ] && command -v protoc > /dev/null; then
   gen=$work/reference && mkdir -p "$gen"
   sed -e 's/^option.optimize_for.*LITE_RUNTIME.*//' "$proto" > "$gen/onnx_reference.proto"
   protoc --cpp_out="$gen" -I"$gen" "$gen/onnx_reference.proto"

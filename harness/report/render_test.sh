@@ -80,8 +80,8 @@ fi
 check "the DOM has the summary section" grep -q '<section id="summary">' "$work/dom.html"
 check "the summary shows counts of passed and failed cases" \
   grep -Eq '<p id="verdict"><strong>[0-9]+ passed, [0-9]+ failed' "$work/dom.html"
-check "the page has the sweep, hostile, matrix and fuzz sections" \
-  bash -c 'for s in sweep hostile matrix fuzz; do grep -q "<section id=\"$s\">" "$1" || exit 1; done' _ "$work/dom.html"
+check "the page has the sweep, hostile, matrix, fuzz and campaigns sections" \
+  bash -c 'for s in sweep hostile matrix fuzz campaigns; do grep -q "<section id=\"$s\">" "$1" || exit 1; done' _ "$work/dom.html"
 
 check "a screenshot is kept at $report/screenshot.png" \
   bash -c '[ "$(head -c 8 "$1" | od -An -tx1 | tr -d " \n")" = "89504e470d0a1a0a" ] && [ "$(stat -c %s "$1")" -gt 20000 ]' \

@@ -32,6 +32,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))  # tools/, for the gauntlet package
+import campaigns as campaigns_mod  # noqa: E402
 import corpus as corpus_mod  # noqa: E402
 import matrix as matrix_mod  # noqa: E402
 import render as render_mod  # noqa: E402
@@ -673,6 +674,11 @@ def main():
             say("matrix: the npm peer did not install; its column will say not run")
         matrix = stage_matrix(args, stages, cases, hostile)
 
+    # The nightly campaigns' records (make nightly): read, not run.
+    campaigns = campaigns_mod.load(os.path.join(ROOT, "corpus", "campaigns.jsonl"))
+    stages.add("fuzz campaigns (corpus/campaigns.jsonl)", "ok" if campaigns["status"] == "run" else "not run", 0,
+               campaigns.get("reason") or f'{len(campaigns["records"])} records')
+
     say("stage 6/6: writing the report")
     report = {
         "schema": "onnx-gauntlet-report/1",
@@ -681,7 +687,7 @@ def main():
         "host": f"{os.cpu_count()} cores",
         "seconds": round(time.monotonic() - T0, 1),
         "hostile": hostile, "sweep": sweep, "ort": ort, "fuzz": fuzz, "matrix": matrix,
-        "stages": stages.items,
+        "campaigns": campaigns, "stages": stages.items,
     }
     report["summary"] = summarize(report)
     with open(os.path.join(args.out, "report.json"), "w", encoding="utf-8") as f:

@@ -57,7 +57,8 @@ def page(title, body, depth=0):
     up = "../" * depth
     nav = (f'<nav><a href="{up}index.html">summary</a><a href="{up}index.html#sweep">sweep</a>'
            f'<a href="{up}index.html#hostile">hostile</a><a href="{up}index.html#matrix">matrix</a>'
-           f'<a href="{up}index.html#fuzz">fuzz</a></nav>')
+           f'<a href="{up}index.html#fuzz">fuzz</a>'
+           f'<a href="{up}index.html#campaigns">campaigns</a></nav>')
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1">'
             f'<title>{escape(title)}</title><style>{CSS}</style></head><body>'
@@ -85,6 +86,23 @@ def suite_counts(report):
 
 # ---------------------------------------------------------------- summary
 
+def campaign_card(c):
+    """What the last night found: the newest campaign's targets, CPU, new edges, findings."""
+    if c.get("status") != "run":
+        return (f'<div class="card"><div class="label">last fuzz campaign</div><div class="notrun">none recorded</div>'
+                f'<div class="label">{escape(c.get("reason") or "")}</div></div>')
+    last = c["records"][-1].get("campaign")
+    recs = [r for r in c["records"] if r.get("campaign") == last]
+    findings = sorted({f.get("signature", "?") for r in recs for f in r.get("findings", [])})
+    gained = sum((r.get("edges_after") or 0) - (r.get("edges_before") or 0) for r in recs)
+    cpu = sum(r.get("cpu_seconds") or 0 for r in recs)
+    return (f'<div class="card {"bad" if findings else "good"}" id="campaign-card"><div class="label">last fuzz '
+            f'campaign ({escape(str(recs[0].get("date", "?")))}, {len(recs)} target{"" if len(recs) == 1 else "s"})</div>'
+            f'<div class="big">{len(findings)} finding{"" if len(findings) == 1 else "s"}</div>'
+            f'<div class="label">{cpu:,.0f} CPU-s, +{gained} edges; {escape("; ".join(findings)) or "nothing found"}'
+            f'</div></div>')
+
+
 def render_summary(report):
     s = report["summary"]
     cards = []
@@ -108,6 +126,7 @@ def render_summary(report):
     else:
         cards.append(f'<div class="card"><div class="label">fuzz smoke</div><div class="notrun">not run</div>'
                      f'<div class="label">{escape(fz.get("reason") or "")}</div></div>')
+    cards.append(campaign_card(report.get("campaigns", {})))
     m = report.get("matrix", {})
     if m.get("status") == "run":
         lines = []
@@ -154,6 +173,13 @@ def render_plots(report, out_dir):
         series = [(t["name"], [tuple(p) for p in t.get("series", [])]) for t in fz["targets"]]
         charts.append(("fuzz_coverage.svg", svg.line_chart(
             "Fuzz coverage over time (libFuzzer cov)", series, "seconds into the campaign", "covered edges")))
+
+    c = report.get("campaigns", {})
+    if c.get("status") == "run":
+        charts.append(("campaigns_coverage.svg", svg.line_chart(
+            "Coverage over fuzz campaigns (edges gained since the first)", [(n, [tuple(p) for p in pts])
+                                                                            for n, pts in c["series"]],
+            "CPU-hours of campaigns so far (per target)", "edges gained", x_decimals=2)))
 
     m = report.get("matrix", {})
     if m.get("status") == "run":
@@ -495,6 +521,51 @@ def render_fuzz(report, out_dir):
     return "".join(parts)
 
 
+CAMPAIGN_ROWS = 200  # the newest records in the table; the totals and the plot use them all
+
+
+def render_campaigns(report):
+    c = report.get("campaigns", {})
+    parts = ['<section id="campaigns"><h2>Fuzz campaigns</h2>']
+    if c.get("status") != "run":
+        parts.append(not_run(c) + "</section>")
+        return "".join(parts)
+    trows = []
+    for t in c["totals"]:
+        longest = t.get("longest") or {}
+        cls = "fail" if t["findings"] else "pass"
+        trows.append(f'<tr class="{cls}"><td>{escape(t["target"])}</td><td class="num">{t["campaigns"]}</td>'
+                     f'<td class="num">{t["cpu_seconds"]:,.0f}</td><td class="num">{t["cpu_seconds"] / 3600:.2f}</td>'
+                     f'<td class="num">{t["execs"]:,}</td><td class="num">{t.get("edges", "")}</td>'
+                     f'<td class="num">{t.get("features", "")}</td>'
+                     f'<td class="num">{longest.get("peak_rss_mb", "")}</td>'
+                     f'<td>{escape("; ".join(t["findings"])) or "none"}</td></tr>')
+    total_cpu = sum(t["cpu_seconds"] for t in c["totals"])
+    rows = []
+    for r in c["records"][-CAMPAIGN_ROWS:][::-1]:
+        findings = r.get("findings", [])
+        cls = "fail" if findings else "pass"
+        rows.append(f'<tr class="{cls}"><td>{escape(str(r.get("date", "")))}</td><td>{escape(r["target"])}</td>'
+                    f'<td>{escape(str(r.get("engine", "")))}</td><td class="num">{r.get("jobs", "")}</td>'
+                    f'<td class="num">{(r.get("cpu_seconds") or 0):,.0f}</td><td class="num">{(r.get("execs") or 0):,}</td>'
+                    f'<td class="num">{r.get("edges_before", "")} &rarr; {r.get("edges_after", "")}</td>'
+                    f'<td class="num">{r.get("features_before", "")} &rarr; {r.get("features_after", "")}</td>'
+                    f'<td class="num">{r.get("new_inputs", "")}</td><td class="num">{r.get("peak_rss_mb", "")}</td>'
+                    f'<td>{escape("; ".join(f.get("signature", "?") for f in findings)) or "none"}</td>'
+                    f'<td><code>{escape(str(r.get("commit", ""))[:12])}</code></td></tr>')
+    parts.append(f'<p>{len(c["records"])} campaign records in <code>corpus/campaigns.jsonl</code> (<code>make nightly</code>), '
+                 f'{total_cpu:,.0f} CPU-seconds ({total_cpu / 3600:.2f} CPU-hours) in all, as the kernel counted '
+                 'them for the engines\' processes. Edges and features are those of the merged corpus, counted by '
+                 'the target\'s libFuzzer binary before and after each campaign.</p>'
+                 '<table id="campaign-totals"><tr><th>target</th><th>campaigns</th><th>CPU-s</th><th>CPU-h</th>'
+                 '<th>execs</th><th>edges</th><th>features</th><th>peak RSS MiB (longest)</th><th>findings</th></tr>'
+                 + "".join(trows) + "</table>"
+                 '<table id="campaign-table"><tr><th>date</th><th>target</th><th>engine</th><th>jobs</th><th>CPU-s</th>'
+                 '<th>execs</th><th>edges</th><th>features</th><th>new inputs</th><th>peak RSS MiB</th><th>findings</th>'
+                 '<th>commit</th></tr>' + "".join(rows) + "</table></section>")
+    return "".join(parts)
+
+
 def render_ort(report):
     o = report.get("ort", {})
     parts = ['<section id="ort"><h2>.ort conformance</h2>']
@@ -563,7 +634,7 @@ def render(out_dir):
             f'{escape(report.get("host", ""))}</p>')
     body = (meta + render_summary(report) + render_plots(report, out_dir) + render_sweep(report, out_dir)
             + render_hostile(report, out_dir) + render_matrix(report) + render_fuzz(report, out_dir)
-            + render_ort(report))
+            + render_campaigns(report) + render_ort(report))
     write(os.path.join(out_dir, "index.html"), page(title, body))
     write(os.path.join(out_dir, "junit.xml"), junit(report))
     return os.path.join(out_dir, "index.html")

@@ -63,8 +63,9 @@ def stacked_bars(title, rows, keys, labels=None, width=760):
     return "\n".join(out)
 
 
-def line_chart(title, series, x_label, y_label, width=760, height=300):
-    """series: [(name, [(x, y), ...])]; linear axes from 0, one colored line per series."""
+def line_chart(title, series, x_label, y_label, width=760, height=300, x_decimals=0):
+    """series: [(name, [(x, y), ...])]; linear axes from 0, one colored line per series;
+    x_decimals: digits after the point on the x axis (hours rather than seconds)."""
     left, right, top, bottom = 64, 170, 34, 42
     pw, ph = width - left - right, height - top - bottom
     points = [p for _, pts in series for p in pts]
@@ -91,7 +92,7 @@ def line_chart(title, series, x_label, y_label, width=760, height=300):
         out.append(f'<line x1="{left}" x2="{left + pw}" y1="{sy(yv):.1f}" y2="{sy(yv):.1f}" stroke="#eee"/>')
         out.append(_text(left - 6, sy(yv) + 4, f"{yv:.0f}", anchor="end", size=10))
         xv = xmax * i / 4
-        out.append(_text(sx(xv), top + ph + 14, f"{xv:.0f}", anchor="middle", size=10))
+        out.append(_text(sx(xv), top + ph + 14, f"{xv:.{x_decimals}f}", anchor="middle", size=10))
     out.append(_text(left + pw / 2, height - 8, x_label, anchor="middle", size=11))
     out.append(f'<text x="14" y="{top + ph / 2:.1f}" font-size="11" text-anchor="middle" '
                f'transform="rotate(-90 14 {top + ph / 2:.1f})">{escape(y_label)}</text>')
