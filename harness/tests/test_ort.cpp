@@ -315,9 +315,15 @@ BOOST_AUTO_TEST_CASE(node_arg_names_must_be_unique_and_defined) {
     undefined_output.graph.outputs = {"Z"};
     expect(tb::build_ort(undefined_output), ErrorKind::InvalidModel, std::nullopt,
            "InferenceSession.model.graph.outputs[0]");
-    auto undefined_input = tb::relu_model();
+    auto undefined_output_of_node = tb::relu_model();
+    undefined_output_of_node.graph.nodes[0].outputs = {"Q"};
+    expect(tb::build_ort(undefined_output_of_node), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.nodes[0]");
+    auto undefined_input = tb::relu_model();  // resolution's rule, as for .onnx
     undefined_input.graph.nodes[0].inputs = {"Q"};
-    expect(tb::build_ort(undefined_input), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph.nodes[0]");
+    const ImportError e = refusal(tb::build_ort(undefined_input));
+    BOOST_TEST(to_string(e.kind()) == "InvalidModel");
+    BOOST_TEST(e.message().find("'Q'") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(input_arg_counts_must_sum_to_the_inputs) {

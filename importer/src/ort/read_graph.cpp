@@ -1,6 +1,8 @@
 // Graph of .ort into the Graph of the model (spec section 4's input): the NodeArgs (every
 // value's declaration, names unique) become the inputs and outputs the graph names and,
-// for the rest, value_info; every name a node or the graph uses must have a NodeArg.
+// for the rest, value_info; every value the graph defines or names as an input or output
+// must have a NodeArg (node inputs may read outer values, which have none here: they are
+// checked by resolution, as for .onnx).
 // Initializers, nodes and sparse initializers in file order; then the node graph checks.
 #include "core/text.hpp"
 #include "model/value_index.hpp"
@@ -96,11 +98,11 @@ void read_initializers(OrtContext& c, const fb::Graph* fg, Graph& g) {
     }
 }
 
-/// Every non-empty name of `names` has a NodeArg (empty: an omitted optional input).
+/// Every non-empty name of `names` has a NodeArg (empty: an omitted optional output).
 void check_defined(const OrtContext& c, const NodeArgs& args, const Names* names, std::string_view field) {
     for (uint32_t i = 0; i < size_of(names); ++i) {
         const flatbuffers::String* s = element(c, names, i, field);
-        if (s->size()) args.find(text_of(s), s, field == "outputs" ? "node output" : "node input");
+        if (s->size()) args.find(text_of(s), s, "node output");
     }
 }
 
@@ -112,9 +114,7 @@ void read_nodes(OrtContext& c, const fb::Graph* fg, Graph& g, const NodeArgs& ar
         PathScope at(c.path, "nodes", i);
         Node& n = g.nodes[i];
         read_ort_node(c, fn, n);
-        check_defined(c, args, fn->inputs(), "inputs");
         check_defined(c, args, fn->outputs(), "outputs");
-        check_defined(c, args, fn->implicit_inputs(), "implicit_inputs");
         ModelAccess::node_input_count(g) += n.inputs.size();
         ModelAccess::node_output_count(g) += n.outputs.size();
     }
