@@ -10,7 +10,7 @@ void verify_ort(const OrtContext& c, const ImportOptions& o) {
     const uint64_t size = c.storage.input.size();
     // The Verifier asserts a size below FLATBUFFERS_MAX_BUFFER_SIZE (2^31 - 1): refused first.
     if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
-        c.fail(ErrorKind::Unsupported, nullptr, "a .ort buffer must be smaller than 2^31 - 1 bytes (32-bit offsets)");
+        c.fail(ErrorKind::Unsupported, c.base, "a .ort buffer must be smaller than 2^31 - 1 bytes (32-bit offsets)");
     flatbuffers::Verifier::Options limits;
     limits.max_depth = o.ort_max_depth;
     limits.max_tables = o.ort_max_tables;
