@@ -63,7 +63,9 @@ struct ImportOptions {
     /// Tables verified in all: bounds verification time on a buffer of shared tables.
     uint32_t ort_max_tables = 1'000'000;
     /// Scalars, offsets and vectors aligned to their size (.ort's raw_data is a byte
-    /// vector: only its 4-byte length prefix is aligned, its bytes need not be).
+    /// vector: only its 4-byte length prefix is aligned, its bytes need not be). Off:
+    /// misaligned scalar fields are accepted and read with loads that x86-64 and arm64
+    /// tolerate but C++ leaves undefined; keep it on for untrusted files.
     bool ort_check_alignment = true;
 
     /// Map external-data files (one read-only mapping per file); off: each tensor's range

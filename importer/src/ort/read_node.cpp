@@ -17,10 +17,14 @@ void read_names(const OrtContext& c, Arena& arena, const flatbuffers::Vector<fla
     for (uint32_t i = 0; i < size_of(v); ++i) ListAccess::push_back(arena, out, text_of(element(c, v, i, field)));
 }
 
-template <class S>
-void copy_scalars(Arena& arena, const flatbuffers::Vector<S>* v, List<S>& out) {
+void copy_floats(Arena& arena, const flatbuffers::Vector<float>* v, List<float>& out) {
     ListAccess::reserve(arena, out, size_of(v));
-    for (uint32_t i = 0; i < size_of(v); ++i) ListAccess::push_back(arena, out, v->Get(i));
+    for (uint32_t i = 0; i < size_of(v); ++i) ListAccess::push_back(arena, out, v->Get(i));  // 4-byte aligned
+}
+
+void copy_ints(Arena& arena, const flatbuffers::Vector<int64_t>* v, List<int64_t>& out) {
+    ListAccess::reserve(arena, out, size_of(v));
+    for (uint32_t i = 0; i < size_of(v); ++i) ListAccess::push_back(arena, out, int64_at(v, i));
 }
 
 void check_type(const OrtContext& c, const fb::Attribute* fa, const Attribute& a) {
@@ -74,8 +78,8 @@ void read_rare_fields(OrtContext& c, const fb::Attribute* fa, Attribute& a) {
         f.g = c.arena.make<Graph>();
         read_ort_graph(c, fa->g(), *f.g);
     }
-    copy_scalars(c.arena, fa->floats(), f.floats);
-    copy_scalars(c.arena, fa->ints(), f.ints);
+    copy_floats(c.arena, fa->floats(), f.floats);
+    copy_ints(c.arena, fa->ints(), f.ints);
     read_names(c, c.arena, fa->strings(), "strings", f.strings);
     read_tensors(c, fa, f);
     read_graphs(c, fa, f);

@@ -26,7 +26,7 @@ void read_dims(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
     ListAccess::reserve(c.arena, t.dims, n);
     uint64_t count = 1;
     for (uint32_t i = 0; i < n; ++i) {
-        const int64_t d = dims->Get(i);
+        const int64_t d = int64_at(dims, i);
         const uint8_t* at = dims->Data() + size_t{i} * sizeof(int64_t);
         if (d < 0) c.invalid(at, "dimension " + std::to_string(i) + " is negative (" + std::to_string(d) + ")", "dims");
         if (d != 0 && count > max_elements / static_cast<uint64_t>(d))
@@ -124,7 +124,7 @@ void read_ort_sparse_tensor(OrtContext& c, const fb::SparseTensor* fs, SparseTen
     }
     const auto* dims = fs->dims();
     ListAccess::reserve(c.arena, s.dims, size_of(dims));
-    for (uint32_t i = 0; i < size_of(dims); ++i) ListAccess::push_back(c.arena, s.dims, dims->Get(i));
+    for (uint32_t i = 0; i < size_of(dims); ++i) ListAccess::push_back(c.arena, s.dims, int64_at(dims, i));
 }
 
 }  // namespace onnximport::detail

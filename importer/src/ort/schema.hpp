@@ -18,9 +18,19 @@ inline bool looks_like_ort(const uint8_t* data, uint64_t size) noexcept {
     return size > 8 && std::memcmp(data + 4, "ORTM", 4) == 0;
 }
 
-/// A string field as a view into the buffer (the verifier checked its bounds).
+/// A string field as a view into the buffer (the verifier checked its bounds). An absent
+/// one is an empty view with a non-null pointer, like every name of the .onnx reader
+/// (hashing and comparing names copies from the pointer).
 inline std::string_view text_of(const flatbuffers::String* s) noexcept {
-    return s ? std::string_view(s->c_str(), s->size()) : std::string_view();
+    return s ? std::string_view(s->c_str(), s->size()) : std::string_view("", 0);
+}
+
+/// Entry i of an int64 vector. The Verifier aligns a vector's start to its 4-byte length
+/// only, so the entries may sit at 4 mod 8: read them without an aligned load.
+inline int64_t int64_at(const flatbuffers::Vector<int64_t>* v, uint32_t i) noexcept {
+    int64_t x;
+    std::memcpy(&x, v->Data() + size_t{i} * sizeof(int64_t), sizeof x);
+    return x;
 }
 
 /// Where a table (or any object of the buffer) starts.
