@@ -2,8 +2,9 @@
 // every model.onnx under a data directory in one process and writes one dump per model
 // (sweep/DUMP_FORMAT.md), so the sweep's C++ side pays no process start per model.
 //
-//   dump-all DATA_DIR OUT_DIR
+//   dump-all [--file NAME] DATA_DIR OUT_DIR
 //
+// NAME (default model.onnx; model.ort for tools/ort_conformance.sh) is the file looked for.
 // For DATA_DIR/<rel>/model.onnx it writes OUT_DIR/<rel>.dump, or, when the importer
 // refuses the model, OUT_DIR/<rel>.refused holding KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>
 // MESSAGE. Exit 0 when every model imported, 1 when any was refused, 2 on a usage or
@@ -27,12 +28,12 @@ namespace {
 
 constexpr int exit_ok = 0, exit_refused = 1, exit_usage = 2;
 
-/// Every DATA_DIR/<rel>/model.onnx, as <rel>, sorted so runs are comparable.
-std::vector<std::string> find_models(const fs::path& root) {
+/// Every DATA_DIR/<rel>/NAME, as <rel>, sorted so runs are comparable.
+std::vector<std::string> find_models(const fs::path& root, const std::string& file) {
     std::vector<std::string> rels;
     for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::follow_directory_symlink);
          it != fs::recursive_directory_iterator(); ++it) {
-        if (it->path().filename() == "model.onnx" && it->is_regular_file())
+        if (it->path().filename() == file && it->is_regular_file())
             rels.push_back(fs::relative(it->path().parent_path(), root).generic_string());
     }
     std::sort(rels.begin(), rels.end());
@@ -56,29 +57,35 @@ bool write_file(const fs::path& path, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    std::string file = "model.onnx";
+    if (argc == 5 && std::string(argv[1]) == "--file") {
+        file = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 3 || std::string(argv[1]) == "--help") {
-        std::cerr << "usage: dump-all DATA_DIR OUT_DIR\n"
-                     "  dumps DATA_DIR/<rel>/model.onnx to OUT_DIR/<rel>.dump (or <rel>.refused)\n";
+        std::cerr << "usage: dump-all [--file NAME] DATA_DIR OUT_DIR\n"
+                     "  dumps DATA_DIR/<rel>/NAME (default model.onnx) to OUT_DIR/<rel>.dump (or <rel>.refused)\n";
         return argc == 2 ? exit_ok : exit_usage;
     }
     const fs::path data = argv[1], out = argv[2];
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::string> rels;
     try {
-        rels = find_models(data);
+        rels = find_models(data, file);
     } catch (const fs::filesystem_error& e) {
         std::cerr << "dump-all: " << e.what() << '\n';
         return exit_usage;
     }
     if (rels.empty()) {  // an empty sweep must not look like a clean one
-        std::cerr << "dump-all: no model.onnx under " << data.string() << '\n';
+        std::cerr << "dump-all: no " << file << " under " << data.string() << '\n';
         return exit_usage;
     }
     size_t refused = 0;
     for (const auto& rel : rels) {
         std::string text, ext = ".dump";
         try {
-            auto model = onnximport::import_file(data / rel / "model.onnx");
+            auto model = onnximport::import_file(data / rel / file);
             std::ostringstream os;
             onnximport::write_dump(model, os);
             text = std::move(os).str();

@@ -22,7 +22,7 @@ tools/install_deps.sh clang llvm libclang-rt-14-dev afl++ zip
 
 build=${FUZZ_BUILD:-build-fuzz}
 jobs=${JOBS:-$(nproc)}
-targets=(fuzz_model fuzz_tensor fuzz_wire fuzz_external fuzz_diff_protobuf)
+targets=(fuzz_model fuzz_tensor fuzz_wire fuzz_external fuzz_diff_protobuf fuzz_ort)
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \

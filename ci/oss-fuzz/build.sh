@@ -22,14 +22,20 @@ mkdir -p "$OUT" "$work/obj"
 
 flags=(-std=c++20 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$root/importer/include" -I"$root/importer/src")
 
-# The library, every source under importer/src (as the CMake glob does).
+# The .ort schema's generated header (as CMakeLists.txt makes it): FLATC and
+# FLATBUFFERS_INCLUDE name a flatc and headers of the same flatbuffers version (2.0.8+).
+"${FLATC:-flatc}" --cpp --scoped-enums --reflect-names -o "$work/generated" "$root/importer/schema/ort.fbs"
+flags+=(-I"$work/generated" -I"$root/importer/schema" -I"$root/harness/support")
+[ -n "${FLATBUFFERS_INCLUDE:-}" ] && flags+=(-I"$FLATBUFFERS_INCLUDE")
+
+# The library, every source under importer/src (as the CMake glob does), and the dump.
 objs=()
 while IFS= read -r src; do
   obj=$work/obj/$(echo "${src#"$root"/}" | tr '/' '_').o
   # shellcheck disable=SC2086
   $CXX $CXXFLAGS "${flags[@]}" -c "$src" -o "$obj"
   objs+=("$obj")
-done < <(find "$root/importer/src" -name '*.cpp' | sort)
+done < <(find "$root/importer/src" "$root/importer/dump" -name '*.cpp' | sort)
 ar rcs "$work/libonnximport.a" "${objs[@]}"
 
 targets=(fuzz_model fuzz_tensor fuzz_wire fuzz_external)
@@ -38,6 +44,11 @@ for t in "${targets[@]}"; do
   $CXX $CXXFLAGS "${flags[@]}" "$root/harness/fuzz/$t.cpp" "$root/harness/fuzz/proto_mutator.cpp" \
     "$work/libonnximport.a" $LIB_FUZZING_ENGINE -lcrypto -o "$OUT/$t"
 done
+# fuzz_ort (issue 17) has its own structure-aware mutator.
+# shellcheck disable=SC2086
+$CXX $CXXFLAGS "${flags[@]}" "$root/harness/fuzz/fuzz_ort.cpp" "$root/harness/fuzz/ort_mutator.cpp" \
+  "$work/libonnximport.a" $LIB_FUZZING_ENGINE -lcrypto -o "$OUT/fuzz_ort"
+targets+=(fuzz_ort)
 
 # The differential target, where libprotobuf and protoc are available.
 proto=${ONNX_PROTO:-$root/harness/fuzz/onnx_reference.proto}

@@ -52,7 +52,9 @@ Case& Corpus::add_case(bool accept, std::string_view kind, std::string_view name
     Case k;
     k.accept = accept;
     k.kind = accept ? "" : std::string(kind);
-    k.file = (accept ? std::string("accept") : lower(kind)) + "-" + std::string(name) + ".onnx";
+    const bool ort = name.ends_with(".ort");  // .ort cases (cases_ort.cpp) name their extension
+    k.file = (accept ? std::string("accept") : lower(kind)) + "-" + std::string(ort ? name.substr(0, name.size() - 4) : name) +
+             (ort ? ".ort" : ".onnx");
     k.rule = rule;
     k.why = std::move(why);
     for (const Case& other : cases_)
@@ -243,6 +245,7 @@ Corpus build_corpus() {
     add_external_cases(c);
     add_io_cases(c);
     add_published_cases(c);
+    add_ort_cases(c);
     return c;
 }
 

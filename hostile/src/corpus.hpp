@@ -105,6 +105,7 @@ void add_graph_cases(Corpus& c);     // section 4
 void add_external_cases(Corpus& c);  // section 5
 void add_io_cases(Corpus& c);        // sections 6 and 7
 void add_published_cases(Corpus& c); // other importers' published loader bugs not covered above
+void add_ort_cases(Corpus& c);       // the .ort format (issue 17, loader-bugs.md's .ort checklist)
 
 /// Every case of every section.
 Corpus build_corpus();

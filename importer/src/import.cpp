@@ -8,6 +8,7 @@
 #include "model/access.hpp"
 #include "onnx/fields.hpp"
 #include "onnx/tensor_alone.hpp"
+#include "ort/reader.hpp"
 #include "resolve/resolve.hpp"
 
 #include <onnximport/import.hpp>
@@ -26,14 +27,23 @@ static_assert(std::endian::native == std::endian::little, "the raw layout is rea
 void check_options(const ImportOptions& o) {
     if (o.max_nesting < ImportOptions::min_nesting_limit || o.max_nesting > ImportOptions::max_nesting_limit)
         throw std::invalid_argument("max_nesting must be between 8 and 250");
+    if (o.ort_max_depth < ImportOptions::min_ort_depth_limit || o.ort_max_depth > ImportOptions::max_ort_depth_limit)
+        throw std::invalid_argument("ort_max_depth must be between 8 and 250");
+    if (o.ort_max_tables == 0) throw std::invalid_argument("ort_max_tables must be at least 1");
 }
 
-/// Reads the messages, then the external data, then resolves.
+/// The .onnx reader (onnx/, wire/).
+void read_onnx(detail::Storage& s, const ImportOptions& o) {
+    detail::Context c(s, s.input.data(), o.max_nesting, "ModelProto");
+    detail::Reader r(c, s.input.data(), s.input.data() + s.input.size());
+    detail::read_model(c, r, s.proto);
+}
+
+/// Reads the messages (.ort or .onnx, by content), then the external data, then resolves.
 Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, const std::filesystem::path* model_dir) {
     try {
-        detail::Context c(*s, s->input.data(), o.max_nesting, "ModelProto");
-        detail::Reader r(c, s->input.data(), s->input.data() + s->input.size());
-        detail::read_model(c, r, s->proto);
+        if (detail::looks_like_ort(s->input.data(), s->input.size())) detail::read_ort_model(*s, o);
+        else read_onnx(*s, o);
         if (o.load_external_data) detail::load_external_data(*s, o, model_dir);
         if (o.resolve) detail::resolve_model(*s);
     } catch (const std::bad_alloc&) {

@@ -55,6 +55,19 @@ struct ImportOptions {
     /// ONNXIMPORT_NO_OPENAT2=1), else a component-wise walk that gives the same answers.
     ExternalOpen external_open = ExternalOpen::Auto;
 
+    /// Limits of the .ort verification (FlatBuffers' Verifier), ONNX Runtime's defaults.
+    /// Tables and vectors nested (this also bounds the reader's recursion); 8..250.
+    uint32_t ort_max_depth = 64;
+    static constexpr uint32_t min_ort_depth_limit = 8;
+    static constexpr uint32_t max_ort_depth_limit = 250;
+    /// Tables verified in all: bounds verification time on a buffer of shared tables.
+    uint32_t ort_max_tables = 1'000'000;
+    /// Scalars, offsets and vectors aligned to their size (.ort's raw_data is a byte
+    /// vector: only its 4-byte length prefix is aligned, its bytes need not be). Off:
+    /// misaligned scalar fields are accepted and read with loads that x86-64 and arm64
+    /// tolerate but C++ leaves undefined; keep it on for untrusted files.
+    bool ort_check_alignment = true;
+
     /// Map external-data files (one read-only mapping per file); off: each tensor's range
     /// is read into memory (spec section 5, rule 4).
     bool map_external_files = true;

@@ -1,0 +1,339 @@
+// Hostile .ort cases (issue 17): loader-bugs.md's .ort checklist, structure and
+// semantics, each built with FlatBuffers' generated builder (harness/support/
+// ort_builder.hpp) and, where a builder cannot write it, patched at the place the
+// generated accessors locate. Files are <kind>-ort-<case>.ort.
+#include "corpus.hpp"
+
+#include <ort_builder.hpp>
+
+#include <cstring>
+#include <functional>
+
+namespace hostile {
+
+namespace {
+
+namespace ob = onnximport::testing;
+namespace ofb = onnximport::ortfb;
+using Bytes = std::vector<uint8_t>;
+
+// The rules .ort cases exercise (docs/rules.md, section O).
+constexpr Rule detect{"O1", "ort"};
+constexpr Rule verify{"O2", "ort"};
+constexpr Rule layouts{"O3", "ort"};
+constexpr Rule zero_offsets{"O4", "ort"};
+constexpr Rule version{"O5", "ort"};
+constexpr Rule tensors{"O6", "ort"};
+constexpr Rule external{"O7", "ort"};
+constexpr Rule nodes{"O8", "ort"};
+constexpr Rule edges{"O9", "ort"};
+constexpr Rule node_args{"O10", "ort"};
+constexpr Rule arg_counts{"O11", "ort"};
+constexpr Rule unions{"O12", "ort"};
+constexpr Rule same_model{"O13", "ort"};
+
+std::string str(const Bytes& b) { return {b.begin(), b.end()}; }
+std::string built(const ob::OrtModelSpec& m) { return str(ob::build_ort(m)); }
+
+/// A spec changed by `edit`, built.
+std::string edited(const std::function<void(ob::OrtModelSpec&)>& edit, ob::OrtModelSpec m = ob::relu_model()) {
+    edit(m);
+    return built(m);
+}
+
+/// The built bytes with `patch` applied at places found through the generated accessors.
+std::string patched(const ob::OrtModelSpec& m, const std::function<void(Bytes&, const ofb::InferenceSession*)>& patch) {
+    Bytes b = ob::build_ort(m);
+    patch(b, ofb::GetInferenceSession(b.data()));
+    return str(b);
+}
+
+size_t at(const Bytes& b, const void* p) { return static_cast<const uint8_t*>(p) - b.data(); }
+void put32(Bytes& b, size_t where, uint32_t v) { std::memcpy(b.data() + where, &v, 4); }
+template <class T>
+size_t field_at(const Bytes& b, const T* table, uint16_t vt) {
+    return at(b, reinterpret_cast<const flatbuffers::Table*>(table)->GetAddressOf(vt));
+}
+
+/// Nested If graphs, `levels` deep (each level costs three tables of depth).
+ob::OrtModelSpec nested(int levels) {
+    ob::OrtModelSpec m = ob::relu_model();
+    auto inner = std::make_shared<ob::OrtGraphSpec>(m.graph);
+    for (int i = 0; i < levels; ++i) {
+        auto outer = std::make_shared<ob::OrtGraphSpec>(ob::relu_model().graph);
+        outer->nodes[0].attributes.push_back({.name = "then_branch", .type = 5, .g = inner});
+        inner = outer;
+    }
+    m.graph = *inner;
+    return m;
+}
+
+void structure_cases(Corpus& c) {
+    const ob::OrtModelSpec relu = ob::relu_model();
+    c.accept("ort-relu.ort", detect, "a small valid .ort: X -> Relu -> Y and an unused initializer", built(relu),
+             {{"node_count", 1}, {"initializer_count", 1}, {"ir_version", 8}});
+    c.accept("ort-shared-vtables.ort", layouts, "tables of the same shape share one vtable (the builder dedups them)",
+             built(ob::chain_model()), {{"node_count", 2}});
+    c.accept("ort-forward-vtable.ort", layouts, "the root table's vtable placed after it (negative soffset)",
+             str(ob::with_forward_root_vtable(ob::build_ort(relu))), {{"node_count", 1}});
+    c.accept("ort-unknown-trailing-field.ort", layouts, "a tensor with a field id 7 of a newer schema",
+             edited([](auto& m) { m.graph.initializers[0].unknown_trailing_field = true; }), {{"initializer_count", 1}});
+    c.accept("ort-version-5.ort", version, "ort_version 5, the oldest a minimal ONNX Runtime loads",
+             edited([](auto& m) { m.ort_version = "5"; }), {{"node_count", 1}});
+    c.accept("ort-version-1.ort", version, "ort_version 1: the fields this reader uses are unchanged since",
+             edited([](auto& m) { m.ort_version = "1"; }), {{"node_count", 1}});
+    c.accept("ort-max-node-index-2-32-1.ort", nodes, "max_node_index 2^32 - 1: it sizes nothing",
+             edited([](auto& m) { m.graph.max_node_index = 0xFFFFFFFFu; }), {{"node_count", 1}});
+    c.accept("ort-nested-if-8.ort", verify, "If graphs nested 8 levels: within the depth of 64", built(nested(8)),
+             {{"node_count", 1}});
+    c.refuse("Malformed", "ort-nested-if-24.ort", verify, "If graphs nested 24 levels: beyond the depth of 64", built(nested(24)));
+    const std::string good = built(relu);
+    c.refuse("Malformed", "ort-truncated-half.ort", verify, "the buffer cut in half", good.substr(0, good.size() / 2));
+    c.refuse("Malformed", "ort-truncated-4.ort", verify, "the last 4 bytes cut", good.substr(0, good.size() - 4));
+    c.refuse("Malformed", "ort-identifier-wrong.ort", detect, "ORTX instead of ORTM: read as protobuf, which it is not",
+             std::string(good).replace(4, 4, "ORTX"));
+    c.refuse("Malformed", "ort-only-header.ort", detect, "8 bytes: offset and ORTM, too short to be .ort",
+             std::string("\x08\x00\x00\x00ORTM", 8));
+    c.refuse("Malformed", "ort-root-offset-4.ort", verify, "root offset 4: the table would overlap the identifier",
+             patched(relu, [](Bytes& b, auto) { put32(b, 0, 4); }));
+    c.refuse("Malformed", "ort-root-past-end.ort", verify, "root offset past the end",
+             patched(relu, [](Bytes& b, auto) { put32(b, 0, static_cast<uint32_t>(b.size() + 16)); }));
+    c.refuse("Malformed", "ort-root-misaligned.ort", verify, "root offset + 2: the table is not 4-byte aligned",
+             patched(relu, [](Bytes& b, auto) {
+                 uint32_t root;
+                 std::memcpy(&root, b.data(), 4);
+                 put32(b, 0, root + 2);
+             }));
+    c.refuse("Malformed", "ort-vtable-past-end.ort", verify, "the root table's soffset points its vtable past the end",
+             patched(relu, [](Bytes& b, const ofb::InferenceSession* s) {
+                 put32(b, at(b, s), static_cast<uint32_t>(-static_cast<int32_t>(b.size())));
+             }));
+    c.refuse("Malformed", "ort-field-past-end.ort", verify, "a vtable entry places ort_version beyond the buffer",
+             patched(relu, [](Bytes& b, const ofb::InferenceSession* s) {
+                 int32_t so;
+                 std::memcpy(&so, b.data() + at(b, s), 4);
+                 const size_t vt = at(b, s) - so;
+                 const uint16_t far = 0xFFF0;
+                 std::memcpy(b.data() + vt + 4, &far, 2);
+             }));
+    c.refuse("Malformed", "ort-offset-wraps.ort", verify, "a uoffset that wraps around 2^32 (the only way to point back: a cycle)",
+             patched(relu, [](Bytes& b, const ofb::InferenceSession* s) {
+                 const size_t slot = field_at(b, s, ofb::InferenceSession::VT_MODEL);
+                 put32(b, slot, static_cast<uint32_t>(0x100000000ull - slot));
+             }));
+    c.refuse("Malformed", "ort-string-length-past-end.ort", verify, "ort_version's length runs past the end",
+             patched(relu, [](Bytes& b, const ofb::InferenceSession* s) { put32(b, at(b, s->ort_version()), 0x7FFFFFF0u); }));
+    c.refuse("Malformed", "ort-vector-length-past-end.ort", verify, "the nodes vector claims 2^28 entries",
+             patched(relu, [](Bytes& b, const ofb::InferenceSession* s) { put32(b, at(b, s->model()->graph()->nodes()), 1u << 28); }));
+    c.refuse("Malformed", "ort-string-no-nul.ort", verify, "ort_version without its terminating NUL",
+             patched(relu, [](Bytes& b, const ofb::InferenceSession* s) { b[at(b, s->ort_version()) + 5] = 'x'; }));
+}
+
+void zero_offset_cases(Corpus& c) {
+    const ob::OrtModelSpec relu = ob::relu_model();
+    // In a vector of tables the Verifier reads a zero entry as a table at the slot itself
+    // and lets it through; in a vector of strings it reads an empty string whose NUL is the
+    // next slot's first byte, here not 0: Malformed. Either way refused.
+    auto zero = [&](std::string name, std::string why, std::function<const void*(const ofb::InferenceSession*)> vec,
+                    const char* kind = "InvalidModel") {
+        c.refuse(kind, name, zero_offsets, std::move(why),
+                 patched(relu, [&](Bytes& b, const ofb::InferenceSession* s) {
+                     put32(b, at(b, vec(s)) + 4, 0);  // the first entry after the count
+                 }));
+    };
+    zero("ort-zero-offset-nodes.ort", "nodes:[0]", [](auto* s) { return s->model()->graph()->nodes(); });
+    zero("ort-zero-offset-initializers.ort", "initializers:[0]", [](auto* s) { return s->model()->graph()->initializers(); });
+    zero("ort-zero-offset-node-args.ort", "node_args:[0]", [](auto* s) { return s->model()->graph()->node_args(); });
+    zero("ort-zero-offset-opset-import.ort", "opset_import:[0]", [](auto* s) { return s->model()->opset_import(); });
+    zero("ort-zero-offset-node-inputs.ort", "a node's inputs:[0]", [](auto* s) { return s->model()->graph()->nodes()->Get(0)->inputs(); },
+         "Malformed");
+    zero("ort-zero-offset-graph-outputs.ort", "outputs:[0]", [](auto* s) { return s->model()->graph()->outputs(); }, "Malformed");
+    ob::OrtModelSpec with_attr = relu;
+    with_attr.graph.nodes[0].attributes = {{.name = "k", .type = 2, .i = 1}};
+    c.refuse("InvalidModel", "ort-zero-offset-attributes.ort", zero_offsets, "attributes:[0]",
+             patched(with_attr, [](Bytes& b, const ofb::InferenceSession* s) {
+                 put32(b, at(b, s->model()->graph()->nodes()->Get(0)->attributes()) + 4, 0);
+             }));
+    ob::OrtModelSpec strings = relu;
+    strings.graph.initializers[0] = {.name = "W", .data_type = 8, .dims = {2}, .strings = {"a", "b"}};
+    c.refuse("Malformed", "ort-zero-offset-string-data.ort", zero_offsets, "string_data:[0] (the Verifier's empty string lacks its NUL)",
+             patched(strings, [](Bytes& b, const ofb::InferenceSession* s) {
+                 put32(b, at(b, s->model()->graph()->initializers()->Get(0)->string_data()) + 4, 0);
+             }));
+}
+
+void version_cases(Corpus& c) {
+    for (const char* v : {"abc", "6x", " 5", "-1", "0", "06", "6.0", ""}) {
+        std::string name = std::string("ort-version-") + (*v ? v : "empty") + ".ort";
+        for (char& ch : name) if (ch == ' ') ch = '_';
+        c.refuse("InvalidModel", name, version, std::string("ort_version \"") + v + "\"",
+                 edited([&](auto& m) { m.ort_version = v; }));
+    }
+    for (const char* v : {"7", "99999999999"})
+        c.refuse("Unsupported", std::string("ort-version-") + v + ".ort", version,
+                 std::string("ort_version ") + v + ": newer than the 6 this reader reads", edited([&](auto& m) { m.ort_version = v; }));
+    c.refuse("InvalidModel", "ort-version-missing.ort", version, "no ort_version", edited([](auto& m) { m.ort_version.reset(); }));
+    c.refuse("InvalidModel", "ort-no-model.ort", same_model, "an InferenceSession without a model",
+             edited([](auto& m) { m.has_model = false; }));
+    c.refuse("InvalidModel", "ort-no-graph.ort", same_model, "a model without a graph", edited([](auto& m) { m.has_graph = false; }));
+    c.refuse("InvalidModel", "ort-ir-version-2.ort", same_model, "ir_version 2, below the 3 read",
+             edited([](auto& m) { m.ir_version = 2; }));
+}
+
+void tensor_cases(Corpus& c) {
+    auto init = [](std::function<void(ob::OrtTensorSpec&)> f) {
+        return edited([&](auto& m) { f(m.graph.initializers[0]); });
+    };
+    c.refuse("InvalidModel", "ort-raw-data-long.ort", tensors, "raw_data of 9 bytes for FLOAT [2]", init([](auto& t) { t.raw->push_back(0); }));
+    c.refuse("InvalidModel", "ort-raw-data-short.ort", tensors, "raw_data of 7 bytes for FLOAT [2]", init([](auto& t) { t.raw->pop_back(); }));
+    c.refuse("InvalidModel", "ort-raw-data-absent.ort", tensors, "FLOAT [2] without raw_data", init([](auto& t) { t.raw.reset(); }));
+    c.refuse("InvalidModel", "ort-dims-negative.ort", tensors, "dims [-2]", init([](auto& t) { t.dims = {-2}; }));
+    c.refuse("InvalidModel", "ort-dims-overflow.ort", tensors, "dims whose product is 2^90",
+             init([](auto& t) { t.dims = {1 << 30, 1 << 30, 1 << 30}; }));
+    c.refuse("InvalidModel", "ort-dims-wrap-64.ort", tensors, "dims whose product wraps 64 bits to 0 (2^32 x 2^32 x 0 would not)",
+             init([](auto& t) { t.dims = {int64_t{1} << 32, int64_t{1} << 32}; }));
+    c.refuse("Unsupported", "ort-tensor-over-2gib.ort", tensors, "FLOAT [2^30, 4]: more than 2^31-1 bytes, decided from dims",
+             init([](auto& t) { t.dims = {1 << 30, 4}; }));
+    c.refuse("InvalidModel", "ort-string-with-raw-data.ort", tensors, "a STRING tensor with raw_data",
+             init([](auto& t) { t = {.name = "W", .data_type = 8, .dims = {1}, .raw = Bytes{1}, .strings = {"a"}}; }));
+    c.refuse("InvalidModel", "ort-string-count.ort", tensors, "STRING [2] with one string",
+             init([](auto& t) { t = {.name = "W", .data_type = 8, .dims = {2}, .strings = {"a"}}; }));
+    c.refuse("InvalidModel", "ort-string-data-on-float.ort", tensors, "FLOAT [2] with raw_data and string_data",
+             init([](auto& t) { t.strings = {"a", "b"}; }));
+    c.accept("ort-string-tensor.ort", tensors, "STRING [2] in string_data",
+             init([](auto& t) { t = {.name = "W", .data_type = 8, .dims = {2}, .strings = {"a", "bc"}}; }),
+             {{"initializer_count", 1}});
+    c.refuse("InvalidModel", "ort-data-type-0.ort", tensors, "data_type 0", init([](auto& t) { t.data_type = 0; }));
+    c.refuse("Unsupported", "ort-data-type-21.ort", tensors, "data_type 21: above the schema's 20", init([](auto& t) { t.data_type = 21; }));
+    c.refuse("Unsupported", "ort-data-type-negative.ort", tensors, "data_type -1", init([](auto& t) { t.data_type = -1; }));
+    c.refuse("ExternalData", "ort-external-offset-minus-2.ort", external, "external_data_offset -2",
+             init([](auto& t) { t.external_data_offset = -2; }));
+    c.refuse("ExternalData", "ort-external-offset-max.ort", external, "external_data_offset INT64_MAX, no raw_data",
+             init([](auto& t) { t.external_data_offset = INT64_MAX; t.raw.reset(); }));
+    c.refuse("ExternalData", "ort-external-with-raw-data.ort", external, "external_data_offset 0 and raw_data",
+             init([](auto& t) { t.external_data_offset = 0; }));
+    c.refuse("ExternalData", "ort-external-no-companion.ort", external, "external_data_offset 0 with no companion file",
+             init([](auto& t) { t.external_data_offset = 0; t.raw.reset(); }));
+}
+
+void graph_cases(Corpus& c) {
+    auto chain = [](std::function<void(ob::OrtGraphSpec&)> f) { return edited([&](auto& m) { f(m.graph); }, ob::chain_model()); };
+    c.refuse("InvalidModel", "ort-node-index-duplicate.ort", nodes, "two nodes with index 0",
+             chain([](auto& g) { g.nodes[1].index = 0; g.edges.clear(); }));
+    c.refuse("InvalidModel", "ort-node-index-not-below-max.ort", nodes, "node index 1 with max_node_index 1",
+             chain([](auto& g) { g.max_node_index = 1; }));
+    c.refuse("InvalidModel", "ort-edge-missing-node.ort", edges, "an output edge to node 7, which does not exist",
+             chain([](auto& g) { g.edges[0].other = 7; }));
+    c.refuse("InvalidModel", "ort-edge-of-missing-node.ort", edges, "a NodeEdge of node 9, which does not exist",
+             chain([](auto& g) { g.edges[0].node_index = 9; }));
+    c.refuse("InvalidModel", "ort-edge-src-arg-out-of-range.ort", edges, "src_arg_index 1 of a node with one output",
+             chain([](auto& g) { g.edges[0].src_arg = 1; }));
+    c.refuse("InvalidModel", "ort-edge-dst-arg-negative.ort", edges, "dst_arg_index -1",
+             chain([](auto& g) { g.edges[1].dst_arg = -1; }));
+    c.refuse("InvalidModel", "ort-edge-dst-arg-huge.ort", edges, "dst_arg_index 2^31-1",
+             chain([](auto& g) { g.edges[1].dst_arg = 0x7FFFFFFF; }));
+    c.refuse("InvalidModel", "ort-edge-names-differ.ort", edges, "an edge from T to an input that reads X",
+             chain([](auto& g) { g.nodes[1].inputs = {"X"}; }));
+    c.refuse("InvalidModel", "ort-node-edge-twice.ort", edges, "two NodeEdge entries for node 0",
+             chain([](auto& g) { g.edges.push_back(g.edges[0]); }));
+    c.refuse("InvalidModel", "ort-node-arg-duplicate.ort", node_args, "NodeArg X declared twice",
+             edited([](auto& m) { m.graph.node_args.push_back({"X"}); }));
+    c.refuse("InvalidModel", "ort-node-arg-missing-output.ort", node_args, "graph output Z has no NodeArg",
+             edited([](auto& m) { m.graph.outputs = {"Z"}; }));
+    c.refuse("InvalidModel", "ort-node-arg-missing-input.ort", node_args, "graph input Q has no NodeArg",
+             edited([](auto& m) { m.graph.inputs = {"Q"}; }));
+    c.refuse("InvalidModel", "ort-node-arg-missing-node-output.ort", node_args, "a node output without NodeArg",
+             edited([](auto& m) { m.graph.nodes[0].outputs = {"Q"}; m.graph.outputs = {"X"}; }));
+    c.refuse("InvalidModel", "ort-input-arg-counts-sum.ort", arg_counts, "input_arg_counts [2] for one input",
+             edited([](auto& m) { m.graph.nodes[0].input_arg_counts = std::vector<int32_t>{2}; }));
+    c.refuse("InvalidModel", "ort-input-arg-counts-negative.ort", arg_counts, "input_arg_counts [2, -1]",
+             edited([](auto& m) { m.graph.nodes[0].input_arg_counts = std::vector<int32_t>{2, -1}; }));
+    c.accept("ort-input-arg-counts-variadic.ort", arg_counts, "input_arg_counts [2, 0] for two inputs (variadic, then empty)",
+             edited([](auto& m) {
+                 m.graph.nodes[0].inputs = {"X", "X"};
+                 m.graph.nodes[0].op_type = "Add";
+                 m.graph.nodes[0].input_arg_counts = std::vector<int32_t>{2, 0};
+             }),
+             {{"node_count", 1}});
+    c.refuse("InvalidModel", "ort-dimension-kind-3.ort", unions, "a Dimension of kind 3",
+             edited([](auto& m) { m.graph.node_args[0].dim_kind = 3; }));
+    for (uint8_t tag : {0, 4, 255}) {
+        c.refuse("InvalidModel", "ort-type-tag-" + std::to_string(tag) + ".ort", unions,
+                 "a TypeInfo whose union tag is " + std::to_string(tag),
+                 patched(ob::relu_model(), [tag](Bytes& b, const ofb::InferenceSession* s) {
+                     const auto* ti = s->model()->graph()->node_args()->Get(0)->type();
+                     b[field_at(b, ti, ofb::TypeInfo::VT_VALUE_TYPE)] = tag;
+                 }));
+    }
+    c.refuse("InvalidModel", "ort-node-type-2.ort", same_model, "node type 2 (Primitive 0, Fused 1)",
+             edited([](auto& m) { m.graph.nodes[0].type = 2; }));
+    c.refuse("InvalidModel", "ort-node-input-undefined.ort", same_model, "a node reads Q, which no one defines",
+             edited([](auto& m) { m.graph.nodes[0].inputs = {"Q"}; }));
+    c.refuse("InvalidModel", "ort-domain-not-imported.ort", same_model, "a node of domain com.example, not imported",
+             edited([](auto& m) { m.graph.nodes[0].domain = "com.example"; }));
+    c.refuse("InvalidModel", "ort-node-cycle.ort", same_model, "a reads b's output and b reads a's",
+             chain([](auto& g) { g.nodes[0].inputs = {"Y"}; g.outputs = {"T"}; g.inputs.clear(); g.edges.clear(); }));
+}
+
+void attribute_cases(Corpus& c) {
+    auto attr = [](ob::OrtAttributeSpec a) { return edited([&](auto& m) { m.graph.nodes[0].attributes = {a}; }); };
+    c.refuse("InvalidModel", "ort-attribute-type-0.ort", same_model, "an attribute of type 0", attr({.name = "k", .type = 0}));
+    c.refuse("Unsupported", "ort-attribute-type-sparse.ort", same_model, "an attribute of type 11 (SPARSE_TENSOR): no .ort field",
+             attr({.name = "k", .type = 11}));
+    c.refuse("InvalidModel", "ort-attribute-type-15.ort", same_model, "an attribute of type 15", attr({.name = "k", .type = 15}));
+    c.refuse("InvalidModel", "ort-attribute-tensor-absent.ort", same_model, "type TENSOR without t", attr({.name = "k", .type = 4}));
+    c.refuse("InvalidModel", "ort-attribute-graph-absent.ort", same_model, "type GRAPH without g", attr({.name = "k", .type = 5}));
+    auto bad = std::make_shared<ob::OrtTensorSpec>(ob::OrtTensorSpec{.name = "v", .dims = {3}, .raw = Bytes{1}});
+    c.refuse("InvalidModel", "ort-attribute-tensor-raw-short.ort", tensors, "an attribute tensor FLOAT [3] with 1 byte",
+             attr({.name = "value", .type = 4, .t = bad}));
+    c.accept("ort-attributes-every-kind.ort", same_model, "FLOAT, INT, STRING, FLOATS, INTS, STRINGS attributes",
+             edited([](auto& m) {
+                 m.graph.nodes[0].attributes = {{.name = "f", .type = 1, .f = 0.5f}, {.name = "i", .type = 2, .i = -3},
+                                                {.name = "s", .type = 3, .s = "text"}, {.name = "fs", .type = 6, .floats = {1, 2}},
+                                                {.name = "is", .type = 7, .ints = {4, 5, 6}},
+                                                {.name = "ss", .type = 8, .strings = {"a", "b"}}};
+             }),
+             {{"node_count", 1}});
+    auto branch = std::make_shared<ob::OrtGraphSpec>();
+    branch->node_args = {{"X"}, {"Z"}};
+    branch->outputs = {"Z"};
+    branch->nodes = {{.name = "inner", .inputs = {"X"}, .outputs = {"Z"}}};
+    c.accept("ort-subgraph-captures.ort", same_model, "a subgraph reading the outer X: captured, as for .onnx",
+             edited([&](auto& m) { m.graph.nodes[0].attributes = {{.name = "body", .type = 5, .g = branch}}; }),
+             {{"node_count", 1}});
+}
+
+void limit_cases(Corpus& c) {
+    // 1,000,001 entries of node_args all pointing at one ValueInfo: few bytes, many tables.
+    ob::OrtModelSpec m = ob::relu_model();
+    Bytes b = ob::build_ort(m);
+    flatbuffers::FlatBufferBuilder fbb;
+    auto name = fbb.CreateString("X");
+    auto vi = ofb::CreateValueInfo(fbb, name);
+    std::vector<flatbuffers::Offset<ofb::ValueInfo>> many(1'000'001, vi);
+    auto graph = ofb::CreateGraph(fbb, 0, fbb.CreateVector(many));
+    auto model = ofb::CreateModel(fbb, 8, 0, 0, 0, 0, 0, 0, graph);
+    auto version_string = fbb.CreateString("6");
+    fbb.Finish(ofb::CreateInferenceSession(fbb, version_string, model), ofb::InferenceSessionIdentifier());
+    Case& k = c.refuse("Malformed", "ort-tables-over-a-million.ort", verify,
+                       "1,000,001 references to one table: the Verifier counts each (limit 1,000,000)",
+                       std::string(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize()));
+    k.generated_only = true;  // 4 MB
+    Entry dir;
+    dir.type = Entry::Type::Directory;
+    c.refuse_entry("Io", "ort-directory.ort", detect, "a folder named like a .ort file", dir);
+}
+
+}  // namespace
+
+void add_ort_cases(Corpus& c) {
+    structure_cases(c);
+    zero_offset_cases(c);
+    version_cases(c);
+    tensor_cases(c);
+    graph_cases(c);
+    attribute_cases(c);
+    limit_cases(c);
+}
+
+}  // namespace hostile
