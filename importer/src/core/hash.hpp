@@ -58,7 +58,7 @@ inline uint64_t hash_name(std::string_view s, const HashKey& key) noexcept {
         st.absorb(w);
     }
     uint64_t last = 0;
-    std::memcpy(&last, p, n);
+    if (n) std::memcpy(&last, p, n);  // an empty view may have no data pointer at all
     st.absorb(last | uint64_t{static_cast<uint8_t>(s.size())} << 56);
     st.v2 ^= 0xff;
     st.round();
