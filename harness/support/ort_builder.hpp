@@ -141,7 +141,10 @@ private:
         flatbuffers::Offset<ortfb::Graph> graph;
         if (m.has_graph) graph = build_graph(m.graph);
         std::vector<flatbuffers::Offset<ortfb::OperatorSetId>> opsets;
-        for (const auto& [d, v] : m.opsets) opsets.push_back(ortfb::CreateOperatorSetId(fbb_, str(d), v));
+        for (const auto& [d, v] : m.opsets) {
+            auto domain = str(d);
+            opsets.push_back(ortfb::CreateOperatorSetId(fbb_, domain, v));
+        }
         auto ov = fbb_.CreateVector(opsets);
         auto producer = str(m.producer_name);
         ortfb::ModelBuilder b(fbb_);
@@ -157,9 +160,12 @@ private:
         flatbuffers::Offset<ortfb::Shape> shape;
         if (v.dims) {
             std::vector<flatbuffers::Offset<ortfb::Dimension>> dims;
-            for (int64_t d : *v.dims)
-                dims.push_back(ortfb::CreateDimension(fbb_, ortfb::CreateDimensionValue(fbb_, v.dim_kind, d)));
-            shape = ortfb::CreateShape(fbb_, fbb_.CreateVector(dims));
+            for (int64_t d : *v.dims) {
+                auto value = ortfb::CreateDimensionValue(fbb_, v.dim_kind, d);
+                dims.push_back(ortfb::CreateDimension(fbb_, value));
+            }
+            auto dim_vector = fbb_.CreateVector(dims);
+            shape = ortfb::CreateShape(fbb_, dim_vector);
         }
         auto tt = ortfb::CreateTensorTypeAndShape(fbb_, v.elem_type, shape);
         return ortfb::CreateTypeInfo(fbb_, 0, static_cast<ortfb::TypeInfoValue>(v.tag), tt.Union());
@@ -197,9 +203,18 @@ private:
         std::vector<flatbuffers::Offset<ortfb::Attribute>> attrs;
         for (const auto& a : n.attributes) attrs.push_back(attribute(a));
         std::vector<int32_t> counts = n.input_arg_counts ? *n.input_arg_counts : std::vector<int32_t>(n.inputs.size(), 1);
-        return ortfb::CreateNode(fbb_, str(n.name), 0, str(n.domain), 17, n.index, str(n.op_type), n.type, 0,
-                                 strs(n.inputs), strs(n.outputs), fbb_.CreateVector(attrs), fbb_.CreateVector(counts),
-                                 strs(n.implicit_inputs));
+        // Each part made in its own statement: the order of function arguments' evaluation
+        // is the compiler's, and the buffer's bytes must not depend on it.
+        auto implicit = strs(n.implicit_inputs);
+        auto count_vector = fbb_.CreateVector(counts);
+        auto attr_vector = fbb_.CreateVector(attrs);
+        auto outputs = strs(n.outputs);
+        auto inputs = strs(n.inputs);
+        auto op_type = str(n.op_type);
+        auto domain = str(n.domain);
+        auto name = str(n.name);
+        return ortfb::CreateNode(fbb_, name, 0, domain, 17, n.index, op_type, n.type, 0, inputs, outputs, attr_vector,
+                                 count_vector, implicit);
     }
 
     flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<ortfb::NodeEdge>>> edges(const OrtGraphSpec& g) {
@@ -218,13 +233,21 @@ private:
         std::vector<flatbuffers::Offset<ortfb::Tensor>> inits;
         for (const auto& t : g.initializers) inits.push_back(tensor(t));
         std::vector<flatbuffers::Offset<ortfb::ValueInfo>> args;
-        for (const auto& v : g.node_args)
-            args.push_back(ortfb::CreateValueInfo(fbb_, str(v.name), 0, v.tag ? type(v) : flatbuffers::Offset<ortfb::TypeInfo>()));
+        for (const auto& v : g.node_args) {
+            auto type_info = v.tag ? type(v) : flatbuffers::Offset<ortfb::TypeInfo>();
+            auto name = str(v.name);
+            args.push_back(ortfb::CreateValueInfo(fbb_, name, 0, type_info));
+        }
         std::vector<flatbuffers::Offset<ortfb::Node>> nodes;
         for (const auto& n : g.nodes) nodes.push_back(node(n));
         const uint32_t max_index = g.max_node_index ? *g.max_node_index : static_cast<uint32_t>(g.nodes.size());
-        return ortfb::CreateGraph(fbb_, fbb_.CreateVector(inits), fbb_.CreateVector(args), fbb_.CreateVector(nodes),
-                                  max_index, edges(g), strs(g.inputs), strs(g.outputs));
+        auto outputs = strs(g.outputs);
+        auto inputs = strs(g.inputs);
+        auto edge_vector = edges(g);
+        auto node_vector = fbb_.CreateVector(nodes);
+        auto arg_vector = fbb_.CreateVector(args);
+        auto init_vector = fbb_.CreateVector(inits);
+        return ortfb::CreateGraph(fbb_, init_vector, arg_vector, node_vector, max_index, edge_vector, inputs, outputs);
     }
 };
 
