@@ -318,7 +318,7 @@ void limit_cases(Corpus& c) {
     Case& k = c.refuse("Malformed", "ort-tables-over-a-million.ort", verify,
                        "1,000,001 references to one table: the Verifier counts each (limit 1,000,000)",
                        std::string(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize()));
-    k.generated_only = true;  // 4 MB
+    k.generated_only = true;  // too large to commit (docs/performance.md)
     Entry dir;
     dir.type = Entry::Type::Directory;
     // Generated only: git keeps no empty folder.
