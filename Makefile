@@ -21,13 +21,13 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Every test through CTest, then the same suites under ASan+UBSan. Timed checks (label
-# perf) are benchmarks, not tests: `cd build && ctest -L perf` runs them. The importer
-# starts no thread of its own today, so the ThreadSanitizer run (make test-tsan) is not
-# part of make test; it comes back with the first parallel path (ImportOptions::threads).
+# Every test through CTest, then the same suites under ASan+UBSan, then the unit suites
+# under ThreadSanitizer (ImportOptions::threads). Timed checks (label perf) are
+# benchmarks, not tests: `cd build && ctest -L perf` runs them.
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE perf
 	$(MAKE) test-asan
+	$(MAKE) test-tsan
 
 $(ASAN_BUILD)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGAUNTLET_SANITIZE=address,undefined \
