@@ -22,9 +22,11 @@ build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
 # Every test through CTest, then the same suites under ASan+UBSan, then the unit suites
-# under ThreadSanitizer (ImportOptions::threads). Timed checks (label perf) are
-# benchmarks, not tests: `cd build && ctest -L perf` runs them.
+# under ThreadSanitizer (ImportOptions::threads). First the npm peer (ONNX Runtime) of the
+# .ort conformance tests: where it cannot be installed (no registry) they skip, saying why.
+# Timed checks (label perf) are benchmarks, not tests: `cd build && ctest -L perf` runs them.
 test: build
+	tools/install_peer.sh $(BUILD)/peer || echo "make test: the npm peer is not installed; the ONNX Runtime tests skip"
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE perf
 	$(MAKE) test-asan
 	$(MAKE) test-tsan
