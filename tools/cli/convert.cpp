@@ -29,8 +29,6 @@ onnximport::WriteOptions write_options(const ParsedArgs& args) {
     }
     if (auto it = args.values.find("--threshold"); it != args.values.end())
         o.threshold = static_cast<uint64_t>(parse_integer("--threshold", it->second, 0, LONG_MAX));
-    if (auto it = args.values.find("--threads"); it != args.values.end())
-        o.threads = static_cast<unsigned>(parse_integer("--threads", it->second, 1, 256));
     return o;
 }
 
@@ -52,6 +50,7 @@ bool is_large(const std::string& operand) {
 int run_convert(const ParsedArgs& args) {
     const onnximport::ImportOptions options = import_options(args);
     onnximport::WriteOptions write = write_options(args);
+    write.threads = options.threads;  // --threads: the reader's and the writer's
     if (args.operands.size() != 2) throw UsageError("convert: exactly IN and OUT");
     const std::string& in = args.operands[0];
     const std::filesystem::path out = args.operands[1];

@@ -31,7 +31,8 @@ struct WriteOptions {
     /// Tensors of more bytes than this go to the external file (when there is one). 1024,
     /// the onnx package's own default: small constants stay readable in the model.
     uint64_t threshold = 1024;
-    /// Threads that write tensor bytes to the external file; 1: the calling thread only.
+    /// Threads that write the external file, each a share of its bytes (started and joined
+    /// within the call); 1: the calling thread only. Up to ImportOptions::max_threads.
     unsigned threads = 1;
     /// Called now and then with the bytes written so far and the total to write.
     std::function<void(uint64_t done, uint64_t total)> progress;

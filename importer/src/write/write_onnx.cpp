@@ -1,8 +1,9 @@
 // The `.onnx` writer (issue 18): the size pass plans every length and external offset,
 // the emit pass streams the model file, then the external blobs are written (on
-// options.threads threads) and both files are renamed into place together.
+// options.threads threads, in byte shares) and both files are renamed into place together.
 #include "write/write_onnx.hpp"
 
+#include "core/pool.hpp"
 #include "write/aligned_sink.hpp"
 #include "write/atomic_file.hpp"
 #include "write/onnx_encoder.hpp"
@@ -10,16 +11,16 @@
 #include "write/progress.hpp"
 #include "write/write_error.hpp"
 
-#include <exception>
+#include <algorithm>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace onnximport::detail {
 
 namespace {
 
+constexpr uint64_t page_size = 4096;
 /// protobuf's own limit on a message, and the importer's on a model file (rule W19).
 constexpr uint64_t max_model_bytes = 0x7FFFFFFF;
 
@@ -53,31 +54,27 @@ void emit(const Model& model, ProtoEncoder& e, TensorRouter& router, ByteOut& ou
     e.finish();
 }
 
-/// Blob i goes to thread i % threads; the first failure is rethrown after all joined.
+/// The part of the external file in [begin, end): the zeros and bytes of each blob there.
+void write_range(AlignedSink& sink, const std::vector<ExternalBlob>& blobs, uint64_t begin, uint64_t end,
+                 Progress& progress) {
+    auto it = std::partition_point(blobs.begin(), blobs.end(),
+                                   [&](const ExternalBlob& b) { return b.offset + b.bytes.size() <= begin; });
+    for (; it != blobs.end() && it->from < end; ++it) {
+        const uint64_t lo = std::max(begin, it->from);
+        const uint64_t hi = std::min(end, it->offset + it->bytes.size());
+        const uint64_t zeros_end = std::clamp(it->offset, lo, hi);
+        std::span<const std::byte> part;
+        if (hi > zeros_end) part = it->bytes.subspan(zeros_end - it->offset, hi - zeros_end);
+        sink.write_reserved(lo, zeros_end, part);
+        progress.advance(hi - lo);
+    }
+}
+
+/// The external file in byte shares, one per thread (core/pool.hpp), pages not shared.
 void write_blobs(AtomicFile& file, const TensorRouter& router, unsigned threads, Progress& progress) {
     AlignedSink sink(file, router.alignment());
-    const auto& blobs = router.blobs();
-    auto run = [&](size_t first, size_t stride) {
-        for (size_t i = first; i < blobs.size(); i += stride) {
-            sink.write_reserved(blobs[i].from, blobs[i].offset, blobs[i].bytes);
-            progress.advance(blobs[i].offset + blobs[i].bytes.size() - blobs[i].from);
-        }
-    };
-    const size_t n = std::min<size_t>(threads ? threads : 1, blobs.size());
-    if (n <= 1) return run(0, 1);
-    std::vector<std::exception_ptr> errors(n);
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < n; ++t)
-        pool.emplace_back([&, t] {
-            try {
-                run(t, n);
-            } catch (...) {
-                errors[t] = std::current_exception();
-            }
-        });
-    for (auto& th : pool) th.join();
-    for (auto& err : errors)
-        if (err) std::rethrow_exception(err);
+    run_shares(threads ? threads : 1, router.external_size(), page_size,
+               [&](unsigned, uint64_t begin, uint64_t end) { write_range(sink, router.blobs(), begin, end, progress); });
 }
 
 void check_names(const std::filesystem::path& path, const WriteOptions& options) {
