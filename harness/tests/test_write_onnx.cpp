@@ -108,6 +108,23 @@ BOOST_AUTO_TEST_CASE(a_model_with_every_field_kind_reads_back_with_the_same_dump
     BOOST_TEST(again.graph()->nodes_were_reordered);
 }
 
+BOOST_AUTO_TEST_CASE(a_sparse_tensor_without_values_or_indices_reads_back_the_same) {
+    // An absent values or indices message reads as no tensor; an empty one is refused.
+    WireWriter sparse = WireWriter().packed_varints(P::SparseTensor::dims, {4});
+    WireWriter attribute = WireWriter().bytes_field(P::Attribute::name, "s").message(P::Attribute::sparse_tensors, sparse);
+    Model original = import_model(model_with_attribute(attribute));
+    Model again = import_model(write_bytes(original));
+    BOOST_TEST(dump_of(again) == dump_of(original));
+}
+
+BOOST_AUTO_TEST_CASE(external_data_entries_of_a_tensor_that_is_not_external_are_kept) {
+    WireWriter tensor = tb::tensor_raw("t", 2, {1}, "x").message(P::Tensor::external_data, entry("location", ""));
+    Model original = import_model(model_with_attribute(tb::attr_tensor("t", tensor)));
+    BOOST_TEST_REQUIRE(original.graph()->nodes[0].attributes[0].t()->external_data.size() == 1u);
+    Model again = import_model(write_bytes(original));
+    BOOST_TEST(dump_of(again) == dump_of(original));
+}
+
 BOOST_AUTO_TEST_CASE(the_same_model_gives_the_same_bytes_and_a_rewrite_changes_nothing) {
     Model original = rich();
     const std::string first = write_bytes(original);

@@ -11,12 +11,12 @@ namespace onnximport::detail {
 
 void OnnxEncoder::attribute(const Attribute& a) {
     using F = proto::Attribute;
-    if (!a.name.empty()) e_.string_field(+F::name, a.name);
+    if (!a.name.empty()) text(+F::name, a.name);
     attribute_values(a);
     attribute_lists(a);
-    if (!a.doc_string().empty()) e_.string_field(+F::doc_string, a.doc_string());
+    if (!a.doc_string().empty()) text(+F::doc_string, a.doc_string());
     if (a.type_declared) e_.int_field(+F::type, static_cast<int64_t>(a.type));
-    if (!a.ref_attr_name().empty()) e_.string_field(+F::ref_attr_name, a.ref_attr_name());
+    if (!a.ref_attr_name().empty()) text(+F::ref_attr_name, a.ref_attr_name());
 }
 
 void OnnxEncoder::attribute_values(const Attribute& a) {
@@ -24,7 +24,7 @@ void OnnxEncoder::attribute_values(const Attribute& a) {
     using T = AttributeType;
     if (a.type == T::Float || std::bit_cast<uint32_t>(a.f) != 0) e_.fixed32_field(+F::f, std::bit_cast<uint32_t>(a.f));
     if (a.type == T::Int || a.i != 0) e_.int_field(+F::i, a.i);
-    if (a.type == T::String || !a.s().empty()) e_.string_field(+F::s, a.s());
+    if (a.type == T::String || !a.s().empty()) e_.string_field(+F::s, a.s());  // bytes
     if (a.t()) e_.message(+F::t, [&] { tensor(*a.t()); });
     if (a.g()) e_.message(+F::g, [&] { graph(*a.g()); });
     if (a.tp()) e_.message(+F::tp, [&] { type(*a.tp()); });
@@ -46,7 +46,7 @@ void OnnxEncoder::attribute_lists(const Attribute& a) {
         e_.message(+F::ints, [&] {
             for (int64_t i : a.ints()) e_.raw_varint(static_cast<uint64_t>(i));
         });
-    strings(+F::strings, a.strings());
+    strings(+F::strings, a.strings(), false);  // bytes
     for (const auto& t : a.tensors()) e_.message(+F::tensors, [&] { tensor(t); });
     for (const auto& g : a.graphs()) e_.message(+F::graphs, [&] { graph(g); });
     for (const auto& t : a.type_protos()) e_.message(+F::type_protos, [&] { type(t); });

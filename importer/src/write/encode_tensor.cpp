@@ -1,7 +1,8 @@
 // TensorProto and SparseTensorProto. Bytes are written as their source held them: raw_data
 // as raw_data, a typed field back into the same typed field (the inverse of spec section
 // 3's conversion, rules T10 to T14), strings as string_data; external data, loaded, goes
-// to the external file again or, below the threshold or without one, into raw_data.
+// to the external file again or, below the threshold or without one, into raw_data (its
+// old entries dropped: they name a file of the input).
 #include "write/onnx_encoder.hpp"
 
 #include <onnx_fields.hpp>
@@ -48,8 +49,8 @@ void OnnxEncoder::tensor(const TensorView& t) {
             for (int64_t d : t.dims) e_.raw_varint(static_cast<uint64_t>(d));
         });
     if (t.data_type != 0) e_.int_field(+F::data_type, t.data_type);
-    if (!t.name.empty()) e_.string_field(+F::name, t.name);
-    if (!t.doc_string.empty()) e_.string_field(+F::doc_string, t.doc_string);
+    if (!t.name.empty()) text(+F::name, t.name);
+    if (!t.doc_string.empty()) text(+F::doc_string, t.doc_string);
     tensor_data(t);
     entries(+F::metadata_props, t.metadata_props);
 }
@@ -59,12 +60,14 @@ void OnnxEncoder::tensor_data(const TensorView& t) {
         external_entries(t, *offset);
         return;
     }
+    // Entries without data_location EXTERNAL are kept as written (and read as nothing).
+    if (t.source != TensorSource::External) entries(+F::external_data, t.external_data);
     switch (t.source) {
     case TensorSource::None: break;
     case TensorSource::Raw:
     case TensorSource::External: e_.bytes_field(+F::raw_data, router_.inline_bytes(t)); break;
     case TensorSource::Typed: typed_data(t, router_.inline_bytes(t)); break;
-    case TensorSource::Strings: strings(+F::string_data, t.strings); break;
+    case TensorSource::Strings: strings(+F::string_data, t.strings, false); break;  // bytes
     }
 }
 
@@ -72,8 +75,8 @@ void OnnxEncoder::external_entries(const TensorView& t, uint64_t offset) {
     using E = proto::StringStringEntry;
     auto entry = [&](std::string_view key, std::string_view value) {
         e_.message(+F::external_data, [&] {
-            e_.string_field(+E::key, key);
-            e_.string_field(+E::value, value);
+            text(+E::key, key);
+            text(+E::value, value);
         });
     };
     entry("location", router_.location());
@@ -125,8 +128,9 @@ void OnnxEncoder::sparse_tensor(const SparseTensor& s) {
     using S = proto::SparseTensor;
     const bool was = in_sparse_;
     in_sparse_ = true;
-    e_.message(+S::values, [&] { tensor(s.values); });
-    e_.message(+S::indices, [&] { tensor(s.indices); });
+    // Every tensor read has an element type: without one, values or indices were absent.
+    if (s.values.data_type != 0) e_.message(+S::values, [&] { tensor(s.values); });
+    if (s.indices.data_type != 0) e_.message(+S::indices, [&] { tensor(s.indices); });
     if (!s.dims.empty())
         e_.message(+S::dims, [&] {
             for (int64_t d : s.dims) e_.raw_varint(static_cast<uint64_t>(d));

@@ -26,12 +26,12 @@ void OnnxEncoder::type(const TypeProto& t) {
         break;
     case K::Opaque:
         e_.message(+F::opaque_type, [&] {
-            if (!t.opaque_domain().empty()) e_.string_field(+proto::OpaqueType::domain, t.opaque_domain());
-            if (!t.opaque_name().empty()) e_.string_field(+proto::OpaqueType::name, t.opaque_name());
+            if (!t.opaque_domain().empty()) text(+proto::OpaqueType::domain, t.opaque_domain());
+            if (!t.opaque_name().empty()) text(+proto::OpaqueType::name, t.opaque_name());
         });
         break;
     }
-    if (!t.denotation().empty()) e_.string_field(+F::denotation, t.denotation());
+    if (!t.denotation().empty()) text(+F::denotation, t.denotation());
 }
 
 void OnnxEncoder::tensor_type(const TypeProto& t) {
@@ -44,8 +44,8 @@ void OnnxEncoder::tensor_type(const TypeProto& t) {
             e_.message(+proto::Shape::dim, [&] {
                 const Dimension& d = t.shape[i];
                 if (d.kind() == Dimension::Kind::Value) e_.int_field(+D::dim_value, d.value());
-                if (d.kind() == Dimension::Kind::Param) e_.string_field(+D::dim_param, d.param());
-                if (!t.dim_denotation(i).empty()) e_.string_field(+D::denotation, t.dim_denotation(i));
+                if (d.kind() == Dimension::Kind::Param) text(+D::dim_param, d.param());
+                if (!t.dim_denotation(i).empty()) text(+D::denotation, t.dim_denotation(i));
             });
     });
 }

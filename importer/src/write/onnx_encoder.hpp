@@ -26,7 +26,11 @@ public:
     void training_info(const TrainingInfo& t);
     void value_info(const ValueInfo& v);
     void entries(uint32_t field, const List<StringStringEntry>& list);
-    void strings(uint32_t field, const List<std::string_view>& list);
+    /// A `string` field of onnx.proto: UTF-8, checked in the size pass (a .ort input's
+    /// names are not checked by its reader). @throws ImportError(Unsupported)
+    void text(uint32_t field, std::string_view s);
+    /// Repeated `string` fields (text) or `bytes` fields (not checked).
+    void strings(uint32_t field, const List<std::string_view>& list, bool is_text = true);
     void opsets(uint32_t field, const List<OperatorSetId>& list);
     void nodes(uint32_t field, const List<Node>& list);
 

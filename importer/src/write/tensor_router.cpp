@@ -23,6 +23,8 @@ std::span<const std::byte> TensorRouter::inline_bytes(const TensorView& t) const
     return t.bytes();
 }
 
+void TensorRouter::refuse(const std::string& message) const { fail_request(shown_, message); }
+
 std::optional<uint64_t> TensorRouter::route(const TensorView& t, bool eligible) {
     // Only tensors held as raw bytes move, as the onnx package's own conversion does:
     // typed fields and strings stay where they are.

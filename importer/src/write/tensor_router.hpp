@@ -39,6 +39,9 @@ public:
     /// @throws ImportError(ExternalData) when they were never loaded.
     std::span<const std::byte> inline_bytes(const TensorView& t) const;
 
+    /// Refuses the model as Unsupported, naming the output. @throws ImportError
+    [[noreturn]] void refuse(const std::string& message) const;
+
     const std::string& location() const noexcept { return location_; }
     const std::vector<ExternalBlob>& blobs() const noexcept { return blobs_; }
     uint64_t external_size() const noexcept { return layout_.end(); }
