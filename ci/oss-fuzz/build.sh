@@ -40,7 +40,7 @@ while IFS= read -r src; do
 done < <(find "$root/importer/src" "$root/importer/dump" -name '*.cpp' | sort)
 ar rcs "$work/libonnximport.a" "${objs[@]}"
 
-targets=(fuzz_model fuzz_tensor fuzz_wire fuzz_external)
+targets=(fuzz_model fuzz_tensor fuzz_wire fuzz_external fuzz_roundtrip)
 for t in "${targets[@]}"; do
   # shellcheck disable=SC2086
   $CXX $CXXFLAGS "${flags[@]}" "$root/harness/fuzz/$t.cpp" "$root/harness/fuzz/proto_mutator.cpp" \
