@@ -32,6 +32,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(HERE, "ort"))
+from conformance import find_models, subset  # noqa: E402  the same models, the same subsets
 STORAGE_LINE = re.compile(r"^\s*(data_location|external_data) ")
 OFFSET_LINE = re.compile(r'^\s*external_data "offset" "(\d+)"$')
 
@@ -46,21 +48,6 @@ def storage_blind(text):
             line = line.replace("source external", "source raw")
         out.append(line)
     return "\n".join(out) + "\n"
-
-
-def find_models(data):
-    rels = []
-    for dirpath, _dirs, files in os.walk(data, followlinks=True):
-        if "model.onnx" in files:
-            rels.append(os.path.relpath(dirpath, data).replace(os.sep, "/"))
-    return sorted(rels)
-
-
-def subset(rels, n):
-    if n is None or n >= len(rels):
-        return rels
-    step = len(rels) / n
-    return [rels[int(i * step)] for i in range(n)]
 
 
 def read(path):
