@@ -246,6 +246,17 @@ BOOST_AUTO_TEST_CASE(a_target_folder_that_is_a_link_out_is_refused_and_nothing_w
     BOOST_TEST(listing(t.root / "outside").empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_link_at_the_model_name_is_refused_and_leaves_no_external_file) {
+    TempDir t;
+    fs::create_directories(t.root / "out");
+    write_text(t.root / "victim", "keep");
+    fs::create_symlink(t.root / "victim", t.root / "out" / "m.onnx");
+    auto e = refusal_of([&] { onnximport::write_onnx(rich(), t.root / "out" / "m.onnx", external(64)); });
+    BOOST_TEST(to_string(e.kind()) == "Unsupported");
+    BOOST_TEST(read_all(t.root / "victim") == "keep");
+    BOOST_TEST(listing(t.root / "out") == std::set<std::string>{"m.onnx"});
+}
+
 BOOST_AUTO_TEST_CASE(an_external_name_that_would_escape_is_refused_and_nothing_written) {
     TempDir t;
     fs::create_directories(t.root / "out");

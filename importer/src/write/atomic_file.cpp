@@ -32,7 +32,7 @@ bool can_link_unnamed() { return ::access("/proc/self/fd", X_OK) == 0; }
 AtomicFile::AtomicFile(const OutputDir& dir, std::string_view name, WriteFaults* faults,
                        const std::string& field_path)
     : parent_(dir.parent_of(name, field_path)), display_(dir.display(name)), faults_(faults) {
-    refuse_link_at_name();
+    check_name();
     if (can_link_unnamed()) fd_ = UniqueFd(::openat(parent_.fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666));
     // EOPNOTSUPP, EISDIR or EINVAL: a file system or kernel without O_TMPFILE.
     if (!fd_) create_named();
@@ -40,7 +40,7 @@ AtomicFile::AtomicFile(const OutputDir& dir, std::string_view name, WriteFaults*
 
 AtomicFile::~AtomicFile() { discard(); }
 
-void AtomicFile::refuse_link_at_name() const {
+void AtomicFile::check_name() const {
     struct stat st {};
     if (::fstatat(parent_.fd, parent_.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
         if (errno == ENOENT) return;
@@ -104,7 +104,7 @@ void AtomicFile::prepare() {
 
 void AtomicFile::publish() {
     // Checked again just before: a link planted since creation is refused, not replaced.
-    refuse_link_at_name();
+    check_name();
     if (::renameat(parent_.fd, temp_name_.c_str(), parent_.fd, parent_.leaf.c_str()) != 0)
         fail_io(display_, "cannot rename the output file into place", errno);
     published_ = true;
@@ -118,6 +118,7 @@ void AtomicFile::discard() noexcept {
 
 void commit_all(std::span<AtomicFile* const> files) {
     for (AtomicFile* f : files) f->prepare();
+    for (AtomicFile* f : files) f->check_name();
     for (AtomicFile* f : files) f->publish();
 }
 

@@ -42,6 +42,8 @@ public:
 
     /// fsync, then a temporary name beside the final one: nothing is replaced yet.
     void prepare();
+    /// Refuses (Unsupported) when a link or a non-file now sits at the final name.
+    void check_name() const;
     /// Renames the prepared file over its name and fsyncs the folder.
     void publish();
     /// prepare() and publish().
@@ -51,7 +53,6 @@ public:
     }
 
 private:
-    void refuse_link_at_name() const;
     void create_named();
     void discard() noexcept;
 
@@ -64,8 +65,9 @@ private:
     WriteFaults* faults_;
 };
 
-/// Commits several files so that none is renamed before all are complete: prepare()
-/// each, then publish() each. A failed rename leaves the files published so far whole.
+/// Commits several files so that none is renamed before all are complete and every name
+/// is checked: prepare() each, check_name() each, then publish() each. Only the system
+/// failing a rename can leave some published (whole) and the others not.
 void commit_all(std::span<AtomicFile* const> files);
 
 }  // namespace onnximport::detail
