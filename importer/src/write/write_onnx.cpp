@@ -11,6 +11,8 @@
 #include "write/progress.hpp"
 #include "write/write_error.hpp"
 
+#include <onnximport/options.hpp>
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -73,7 +75,8 @@ void write_range(AlignedSink& sink, const std::vector<ExternalBlob>& blobs, uint
 /// The external file in byte shares, one per thread (core/pool.hpp), pages not shared.
 void write_blobs(AtomicFile& file, const TensorRouter& router, unsigned threads, Progress& progress) {
     AlignedSink sink(file, router.alignment());
-    run_shares(threads ? threads : 1, router.external_size(), page_size,
+    const unsigned n = std::clamp(threads, 1u, ImportOptions::max_threads);
+    run_shares(n, router.external_size(), page_size,
                [&](unsigned, uint64_t begin, uint64_t end) { write_range(sink, router.blobs(), begin, end, progress); });
 }
 
