@@ -21,6 +21,7 @@ public:
     void tensor(TensorView& t) {
         if (t.source == TensorSource::External) load(t);
     }
+    void read_ranges() { files_.read_ranges(); }
 
 private:
     const std::filesystem::path* dir_;
@@ -49,6 +50,7 @@ void load_external_data(Storage& storage, const ImportOptions& options, const Ex
     if (storage.has_external_tensors) {
         Loader loader(storage, options, place.dir);
         visit_model(storage.proto, [](Graph&) {}, [&](TensorView& t) { loader.tensor(t); });
+        loader.read_ranges();
     }
     if (!storage.ort_external.empty()) load_ort_companion(storage, options, place);
 }

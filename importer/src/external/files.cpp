@@ -2,11 +2,15 @@
 // tensors into the mapping or read their ranges (spec section 5, rules 2, 4 and E8).
 #include "external/files.hpp"
 
+#include "core/pool.hpp"
 #include "core/refusal.hpp"
 #include "external/location.hpp"
+#include "io/payloads.hpp"
 #include "model/access.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -98,11 +102,35 @@ void ExternalFiles::bind(TensorView& t, const MappedFile& file, uint64_t offset,
     // The length is at most 2^31-1 (the readers refuse bigger tensors from the dims) and
     // fits in the file (checked above): never sized from a bare number.
     std::byte* dst = s_.allocate_owned(static_cast<size_t>(expected));
-    if (int e = file.read_exact(offset, dst, expected))
-        fail(t, ErrorKind::Io, {},
-             e == ENODATA ? "external data file " + quoted_text(location) + " shrank while it was read"
-                          : "cannot read external data file " + quoted_text(location) + ": " + std::strerror(e));
+    reads_.push_back({&file, offset, dst, expected, &t, location});
     ModelAccess::bind(t, dst, expected, s_);
+}
+
+void ExternalFiles::read_ranges() {
+    std::vector<uint64_t> sizes(reads_.size());
+    uint64_t total = 0;
+    for (size_t i = 0; i < reads_.size(); ++i) total += sizes[i] = reads_[i].size;
+    const unsigned n = total >= parallel_min_bytes ? options_.threads : 1u;
+    struct Failure {
+        size_t read = SIZE_MAX;
+        int error = 0;
+    };
+    std::vector<Failure> failures(n);
+    run_pieces(n, sizes, share_grain, [&](unsigned share, size_t i, uint64_t from, uint64_t to) {
+        if (failures[share].error) return;  // the share's first failure is its lowest range
+        const RangeRead& r = reads_[i];
+        if (int e = r.file->read_exact(r.offset + from, r.dst + from, to - from)) failures[share] = {i, e};
+    });
+    const Failure first = *std::min_element(failures.begin(), failures.end(),
+                                            [](const Failure& a, const Failure& b) { return a.read < b.read; });
+    if (first.error) {
+        const RangeRead& r = reads_[first.read];
+        fail(*r.tensor, ErrorKind::Io, {},
+             first.error == ENODATA ? "external data file " + quoted_text(r.location) + " shrank while it was read"
+                                    : "cannot read external data file " + quoted_text(r.location) + ": " +
+                                          std::strerror(first.error));
+    }
+    reads_.clear();
 }
 
 }  // namespace onnximport::detail

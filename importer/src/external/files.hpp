@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace onnximport::detail {
 
@@ -34,9 +35,14 @@ public:
     /// The file `location` names (already checked by check_location) beneath the
     /// directory, opened and mapped once per Model whatever names it; refusals name `t`.
     MappedFile& open(const TensorView& t, std::string_view location);
-    /// Points `t` at its byte_size() bytes at `offset` of `file` (or reads them), refusing
-    /// a range that passes the end of the file.
+    /// Points `t` at its byte_size() bytes at `offset` of `file`, refusing a range that
+    /// passes the end of the file. Where the file is not mapped, the bytes are read by
+    /// read_ranges().
     void bind(TensorView& t, const MappedFile& file, uint64_t offset, std::string_view location);
+    /// Reads the ranges of the unmapped files that bind() has named, on up to
+    /// ImportOptions::threads threads (core/pool.hpp); a failure is refused at the first
+    /// tensor in binding order whose read failed, as one thread would meet it.
+    void read_ranges();
 
     /// A refusal at the tensor's offset, its path followed by `.leaf` when given.
     [[noreturn]] void fail(const TensorView& t, ErrorKind kind, std::string_view leaf, const std::string& message) const;
@@ -55,6 +61,16 @@ private:
     /// usually share one file; this saves a lookup per tensor). Keyed by input bytes:
     /// hashed with the import's key (core/hash.hpp).
     std::unordered_map<std::string_view, MappedFile*, NameHash> by_location_;
+    /// A range to read into its tensor's owned buffer.
+    struct RangeRead {
+        const MappedFile* file;
+        uint64_t offset;
+        std::byte* dst;
+        uint64_t size;
+        const TensorView* tensor;
+        std::string_view location;
+    };
+    std::vector<RangeRead> reads_;
 
     int directory(const TensorView& t, const std::string& q);
     /// Refuses every outcome but Opened, in the words of the spec's rules.

@@ -35,6 +35,7 @@ void load_ort_companion(Storage& storage, const ImportOptions& options, const Ex
         files.refuse_reference(first, "the .ort companion file cannot be opened: " + *bad);
     const MappedFile& file = files.open(first, location);
     for (const Storage::CompanionRange& r : storage.ort_external) files.bind(*r.tensor, file, r.offset, location);
+    files.read_ranges();
 }
 
 }  // namespace onnximport::detail
