@@ -108,11 +108,12 @@ BOOST_AUTO_TEST_SUITE(ort_external)
 BOOST_AUTO_TEST_CASE(an_external_tensor_has_the_bytes_and_dump_of_the_inline_one) {
     Tree tree;
     const Model inline_model = import_file(tree.model(str(tb::build_ort(tb::relu_model())), "inline.ort"));
-    for (bool map : {true, false}) {
-        BOOST_TEST_CONTEXT("map_external_files " << map) {
+    for (auto [map, threads] : {std::pair{true, 1u}, {false, 1u}, {true, 2u}}) {
+        BOOST_TEST_CONTEXT("map_external_files " << map << ", threads " << threads) {
             write_model(tree, external_relu(3), companion(3, w_bytes));  // offset 3: no alignment asked for
             ImportOptions o;
             o.map_external_files = map;
+            o.threads = threads;
             const Model m = import_file(tree.dir / "model.ort", o);
             const TensorView& w = m.graph()->initializers[0];
             BOOST_TEST((w.source == TensorSource::External));
