@@ -82,6 +82,34 @@ struct ModelFile {
     ~ModelFile() { fs::remove(path); }
 };
 
+/// A folder holding model.onnx with `count` FLOAT initializers of `floats` elements each
+/// in the external file w.bin, back to back.
+struct ExternalModel {
+    fs::path dir;
+    ExternalModel(int count, int64_t floats) {
+        dir = fs::temp_directory_path() / ("gauntlet-parallel-ext-" + std::to_string(::getpid()));
+        fs::create_directories(dir);
+        WireWriter g;
+        g.bytes_field(proto::Graph::name, "g");
+        std::string data;
+        for (int i = 0; i < count; ++i) {
+            WireWriter t;
+            t.int_field(proto::Tensor::dims, static_cast<uint64_t>(floats)).int_field(proto::Tensor::data_type, 1);
+            t.bytes_field(proto::Tensor::name, "w" + std::to_string(i));
+            for (auto [k, v] : {std::pair<std::string, std::string>{"location", "w.bin"},
+                                {"offset", std::to_string(data.size())}})
+                t.message(proto::Tensor::external_data, WireWriter().bytes_field(1, k).bytes_field(2, v));
+            t.int_field(proto::Tensor::data_location, 1);
+            g.message(proto::Graph::initializer, t);
+            for (int64_t j = 0; j < floats * 4; ++j) data.push_back(static_cast<char>((j * 131 + i * 7) >> 3));
+        }
+        std::ofstream(dir / "w.bin", std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
+        const std::string bytes = tb::model(g).str();
+        std::ofstream(dir / "model.onnx", std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    ~ExternalModel() { fs::remove_all(dir); }
+};
+
 std::string dump_of(const Model& m) {
     std::ostringstream out;
     onnximport::write_dump(m, out);
@@ -158,6 +186,21 @@ BOOST_AUTO_TEST_CASE(an_import_with_threads_equals_one_without) {
         BOOST_TEST(import_dump(file.path, LoadMode::Map, threads) == one);
     }
     BOOST_TEST(import_dump(file.path, LoadMode::Map, 1) == one);
+}
+
+BOOST_AUTO_TEST_CASE(external_ranges_read_on_threads_equal_one_thread) {
+    ExternalModel model(3, 512 * 1024 + 5);  // 6 MiB in all: over the threshold in every build
+    auto dump = [&](unsigned threads, bool map) {
+        ImportOptions o;
+        o.threads = threads;
+        o.map_external_files = map;
+        o.resolve = false;
+        return dump_of(import_file(model.dir / "model.onnx", o));
+    };
+    const std::string mapped = dump(1, true);
+    BOOST_TEST(mapped.find("w2") != std::string::npos);
+    for (unsigned threads : {1u, 2u, 5u}) BOOST_TEST(dump(threads, false) == mapped);
+    BOOST_TEST(dump(3, true) == mapped);
 }
 
 BOOST_AUTO_TEST_CASE(a_read_with_threads_has_the_bytes_of_the_file) {

@@ -1,6 +1,7 @@
 // Shares and their threads (pool.hpp).
 #include "core/pool.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <system_error>
 #include <thread>
@@ -46,6 +47,20 @@ void run_shares(unsigned threads, uint64_t total, uint64_t grain, const std::fun
     for (std::thread& t : helpers) t.join();
     for (const std::exception_ptr& e : errors)
         if (e) std::rethrow_exception(e);
+}
+
+void run_pieces(unsigned threads, std::span<const uint64_t> sizes, uint64_t grain,
+                const std::function<void(unsigned, size_t, uint64_t, uint64_t)>& piece) {
+    // Range i covers [starts[i], starts[i + 1]) of the line.
+    std::vector<uint64_t> starts(sizes.size() + 1, 0);
+    for (size_t i = 0; i < sizes.size(); ++i) starts[i + 1] = starts[i] + sizes[i];
+    run_shares(threads, starts.back(), grain, [&](unsigned share, uint64_t b, uint64_t e) {
+        size_t i = static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), b) - starts.begin()) - 1;
+        for (; i < sizes.size() && starts[i] < e; ++i) {
+            const uint64_t from = std::max(b, starts[i]) - starts[i], to = std::min(e, starts[i + 1]) - starts[i];
+            if (from < to) piece(share, i, from, to);
+        }
+    });
 }
 
 }  // namespace onnximport::detail

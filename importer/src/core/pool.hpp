@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 
 namespace onnximport::detail {
 
@@ -14,5 +15,11 @@ namespace onnximport::detail {
 /// A share whose thread cannot be started runs on the calling thread. An exception of a
 /// share is rethrown after the join: the one of the lowest share, as one thread would.
 void run_shares(unsigned threads, uint64_t total, uint64_t grain, const std::function<void(unsigned, uint64_t, uint64_t)>& work);
+
+/// Ranges of these sizes laid end to end, split into shares as run_shares does: calls
+/// piece(share, range index, from, to) for each part [from, to) of a range in a share,
+/// the parts of one share in order.
+void run_pieces(unsigned threads, std::span<const uint64_t> sizes, uint64_t grain,
+                const std::function<void(unsigned, size_t, uint64_t, uint64_t)>& piece);
 
 }  // namespace onnximport::detail

@@ -25,18 +25,13 @@ uint64_t touch_piece(const ByteRange& r, uint64_t from, uint64_t to) {
 }  // namespace
 
 uint64_t touch_pages(std::span<const ByteRange> ranges, unsigned threads) {
-    // The ranges laid end to end: range i covers [starts[i], starts[i + 1]) of that line.
-    std::vector<uint64_t> starts(ranges.size() + 1, 0);
-    for (size_t i = 0; i < ranges.size(); ++i) starts[i + 1] = starts[i] + ranges[i].size;
-    const uint64_t total = starts.back();
+    std::vector<uint64_t> sizes(ranges.size());
+    uint64_t total = 0;
+    for (size_t i = 0; i < ranges.size(); ++i) total += sizes[i] = ranges[i].size;
     const unsigned n = total >= parallel_min_bytes ? std::max(threads, 1u) : 1u;
     std::vector<uint64_t> sums(n, 0);
-    run_shares(n, total, share_grain, [&](unsigned share, uint64_t b, uint64_t e) {
-        size_t i = static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), b) - starts.begin()) - 1;
-        for (; i < ranges.size() && starts[i] < e; ++i) {
-            const uint64_t from = std::max(b, starts[i]) - starts[i], to = std::min(e, starts[i + 1]) - starts[i];
-            sums[share] += touch_piece(ranges[i], from, to);
-        }
+    run_pieces(n, sizes, share_grain, [&](unsigned share, size_t i, uint64_t from, uint64_t to) {
+        sums[share] += touch_piece(ranges[i], from, to);
     });
     uint64_t sum = 0;
     for (uint64_t s : sums) sum += s;
