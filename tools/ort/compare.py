@@ -17,9 +17,8 @@ RTOL, ATOL = 1e-3, 1e-7
 
 
 def _shown(value):
-    if isinstance(value, (float, np.floating)):
-        return repr(float(value))
-    return repr(value.item() if hasattr(value, "item") else value)
+    """A number in its own type's shortest form (float32 0.26, not 0.25999999046325684)."""
+    return str(value) if isinstance(value, np.generic) else repr(value)
 
 
 def mismatches(expected, got, rtol, atol):

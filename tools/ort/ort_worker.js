@@ -47,8 +47,19 @@ function reply(obj) {
   process.stdout.write(JSON.stringify(obj) + '\n');
 }
 
-// Answers each request line with `await handle(request)`, strictly one at a time: the
-// driver waits for each answer. A line that is not JSON gets `badLine`.
+const BAD = Symbol('bad request line');
+
+async function answer(handle, request, badLine) {
+  if (request === BAD) return badLine;
+  try {
+    return await handle(request);
+  } catch (err) {  // a request of the wrong shape
+    return { ...badLine, detail: errorText(err) };
+  }
+}
+
+// Answers each request line with `await handle(request)`, strictly one at a time and in
+// order: the driver waits for each answer. A line that is not JSON gets `badLine`.
 function serve(version, handle, badLine) {
   const queue = [];
   let busy = false;
@@ -56,7 +67,7 @@ function serve(version, handle, badLine) {
   async function drain() {
     if (busy) return;
     busy = true;
-    while (queue.length > 0) reply(await handle(queue.shift()));
+    while (queue.length > 0) reply(await answer(handle, queue.shift(), badLine));
     busy = false;
     if (closed) process.exit(0);
   }
@@ -66,8 +77,7 @@ function serve(version, handle, badLine) {
     try {
       queue.push(JSON.parse(line));
     } catch (err) {
-      reply(badLine);
-      return;
+      queue.push(BAD);
     }
     drain();
   });
