@@ -15,8 +15,8 @@ DATA; --file, default model.onnx): the original, or what our writers made of it.
 
 Outcomes: passed; failed (the first mismatching element); known (a listed deviation of
 ONNX Runtime, tools/ort/known-deviations.txt, with its reason); cannot-load and
-cannot-run (ONNX Runtime's own error: listed, not failures; for a file of ours, only
-when ONNX Runtime cannot run the original either); not-comparable (the test needs what
+cannot-run (ONNX Runtime's own error: listed, not failures; for a file of ours, or a
+missing one, only when ONNX Runtime cannot run the original either); not-comparable (the test needs what
 ONNX Runtime's JavaScript API lacks, with the reason). Writes OUT/table.tsv (model,
 outcome, detail; default BUILD/ort-run/<name>) and ends with `N passed, N failed`.
 Exit 0 when nothing failed, 1 otherwise, 2 on a usage error, 77 when node or the npm
@@ -27,6 +27,8 @@ import os
 import shutil
 import sys
 import time
+
+from google.protobuf.message import DecodeError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -61,13 +63,15 @@ def judge(worker, args, rel):
     model_dir = os.path.join(args.data, rel)
     try:
         feeds, expected = test_data.data_set(model_dir)
+    except (DecodeError, OSError, ValueError) as e:
+        return "not-comparable", "the test's own files do not read: %s" % e
     except test_data.NotComparable as e:
         if not args.expect_refused:
             return "not-comparable", str(e)
         feeds, expected = [], []  # loading is all that is judged
     target = os.path.join(args.models_from, rel, args.file)
     if not os.path.isfile(target):
-        return "failed", "no file %s" % target
+        return ("failed" if args.expect_refused else "missing"), "no file %s" % target
     try:
         outcome, detail, got = ask(worker, target, feeds, args.timeout)
     except test_data.NotComparable as e:
@@ -82,15 +86,18 @@ def judge(worker, args, rel):
 
 
 def against_original(worker, args, rel, outcome, detail):
-    """A file of ours that ONNX Runtime cannot load or run fails unless the original cannot either."""
+    """A file of ours that is missing, or that ONNX Runtime cannot load or run, fails unless
+    ONNX Runtime cannot run the original either."""
     original = os.path.join(args.data, rel, "model.onnx")
-    if outcome not in ("cannot-load", "cannot-run") or os.path.samefile(
-            os.path.join(args.models_from, rel, args.file), original):
+    if outcome not in ("missing", "cannot-load", "cannot-run") or (outcome != "missing" and os.path.samefile(
+            os.path.join(args.models_from, rel, args.file), original)):
         return outcome, detail
     feeds, _expected = test_data.data_set(os.path.join(args.data, rel))
     first, first_detail, _got = ask(worker, original, feeds, args.timeout)
     if first in ("cannot-load", "cannot-run"):
-        return outcome, detail + " (the original too: %s)" % first_detail
+        return (first if outcome == "missing" else outcome), detail + " (the original too: %s)" % first_detail
+    if outcome == "missing":
+        return "failed", detail + ", and ONNX Runtime runs the original model.onnx"
     return "failed", "ONNX Runtime runs the original model.onnx, not this file: " + detail
 
 

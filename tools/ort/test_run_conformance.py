@@ -120,6 +120,9 @@ def make_cases(root):
     s = np.array(["ab", "ü"], dtype=object)
     write_case(root, "node/test_identity_string", [helper.make_node("Identity", ["x"], ["y"])],
                [info("x", STR, [2])], [info("y", STR, [2])], [s], [s])
+    unknown = helper.make_node("NoSuchOperator", ["x"], ["y"], domain="org.onnx-gauntlet.absent")
+    write_case(root, "node/test_unknown_operator", [unknown],
+               [info("x", F32, [2, 2])], [info("y", F32, [2, 2])], [x], [x])
     wrong = np.abs(x)
     wrong[1, 0] = 0.26  # planted: 0.25 is right
     write_case(root, "node/test_abs_planted", [helper.make_node("Abs", ["x"], ["y"])],
@@ -157,6 +160,8 @@ class Runner(unittest.TestCase):
         self.assertIn("first at [1, 0]: got 0.25, expected 0.26", table["node/test_abs_planted"][1])
         for rel in ("node/test_abs", "node/test_cast_half", "node/test_and", "node/test_identity_string"):
             self.assertEqual(table[rel], ["passed", ""], rel)
+        self.assertEqual(table["node/test_unknown_operator"][0], "cannot-load")
+        self.assertIn("NoSuchOperator", table["node/test_unknown_operator"][1])
         self.assertTrue(proc.stdout.rstrip().endswith("4 passed, 1 failed"), proc.stdout)
 
     def test_known_lines_and_stale_ones(self):
@@ -177,7 +182,12 @@ class Runner(unittest.TestCase):
         self.assertEqual(table["node/test_abs"][0], "passed")
         self.assertEqual(table["node/test_and"][0], "failed")
         self.assertIn("ONNX Runtime runs the original model.onnx, not this file", table["node/test_and"][1])
+        self.assertEqual(table["node/test_cast_half"][0], "failed")
         self.assertIn("no file", table["node/test_cast_half"][1])
+        self.assertIn("ONNX Runtime runs the original", table["node/test_cast_half"][1])
+        # Missing where ONNX Runtime cannot run the original either: listed, not failed.
+        self.assertEqual(table["node/test_unknown_operator"][0], "cannot-load")
+        self.assertIn("(the original too: ", table["node/test_unknown_operator"][1])
         proc, table = self.run_driver("--models-from", ours, "--expect-refused")
         self.assertEqual(table["node/test_and"][0], "passed")
         self.assertIn("refused: ", table["node/test_and"][1])
