@@ -14,11 +14,12 @@ DATA; --file, default model.onnx): the original, or what our writers made of it.
 .ort); a refusal passes, with ONNX Runtime's message in the table.
 
 Outcomes: passed; failed (the first mismatching element); known (a listed deviation of
-ONNX Runtime, tools/ort/known-deviations.txt, with its reason); cannot-load and
-cannot-run (ONNX Runtime's own error: listed, not failures; for a file of ours, or a
-missing one, only when ONNX Runtime cannot run the original either); not-comparable (the test needs what
-ONNX Runtime's JavaScript API lacks, with the reason). Writes OUT/table.tsv (model,
-outcome, detail; default BUILD/ort-run/<name>) and ends with `N passed, N failed`.
+ONNX Runtime, tools/ort/known-deviations.txt or --known FILE, with its reason);
+cannot-load and cannot-run (ONNX Runtime's own error: listed, not failures; for a file
+of ours, or a missing one, only when ONNX Runtime cannot run the original either);
+not-comparable (the test needs what ONNX Runtime's Node.js API lacks, with the reason).
+Writes OUT/table.tsv (model, outcome, detail; default BUILD/ort-run/<name>) and
+cannot-run.tsv, and ends with `N passed, N failed`.
 Exit 0 when nothing failed, 1 otherwise, 2 on a usage error, 77 when node or the npm
 peer is missing (a skip, with the reason).
 """
@@ -108,7 +109,7 @@ def with_known(outcome, detail, reason):
     if outcome == "failed":
         return "known", "%s (%s)" % (reason, detail)
     if outcome == "passed":
-        return "failed", "listed in tools/ort/known-deviations.txt but passes: remove the line"
+        return "failed", "listed as a known deviation but passes: remove the line"
     return outcome, detail
 
 

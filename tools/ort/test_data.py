@@ -17,7 +17,7 @@ from onnx import numpy_helper
 
 
 class NotComparable(Exception):
-    """The test cannot be fed to or compared with ONNX Runtime's JavaScript API."""
+    """The test cannot be fed to or compared with ONNX Runtime's Node.js API."""
 
 
 # TensorProto element type -> (ONNX Runtime's JavaScript type name, numpy dtype of the
