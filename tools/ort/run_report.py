@@ -26,7 +26,8 @@ def message_of(error):
 
 def error_key(error):
     """The message with names and numbers taken out, to group models by."""
-    text = re.sub(r"'[^']*'|\"[^\"]*\"|/\S+", "_", message_of(error))
+    text = re.sub(r"\b(input|output) \d+ \([^)]*\)", r"\1 N", message_of(error))
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|/\S+", "_", text)
     text = re.sub(r"\b\w+\(\d+\)", "OP(N)", text)
     return re.sub(r"\d+", "N", text)[:100]
 
