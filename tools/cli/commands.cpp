@@ -9,12 +9,13 @@ namespace onnximport::cli {
 
 namespace {
 
-constexpr OptionSpec check_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--json", false}};
+constexpr OptionSpec check_specs[] = {
+    {"--max-nesting", true}, {"--external-dir", true}, {"--threads", true}, {"--json", false}};
 constexpr OptionSpec bench_specs[] = {
-    {"--max-nesting", true}, {"--external-dir", true}, {"--json", false}, {"--repeat", true}};
+    {"--max-nesting", true}, {"--external-dir", true}, {"--threads", true}, {"--json", false}, {"--repeat", true}};
 
 constexpr std::string_view check_help =
-    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--json] [--] FILE...\n"
+    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--threads N] [--json] [--] FILE...\n"
     "  Imports each FILE (- is standard input) and prints one line per file:\n"
     "    FILE<TAB>ok\n"
     "    FILE<TAB>KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>MESSAGE   ('-' when unknown)\n"
@@ -22,11 +23,11 @@ constexpr std::string_view check_help =
     "  --json: one JSON object per line instead.\n"
     "  Exit 0 if every file imported, 1 if any was refused, 2 for a usage error.\n";
 constexpr std::string_view dump_help =
-    "usage: onnximport dump [--max-nesting N] [--external-dir DIR] [--] FILE\n"
+    "usage: onnximport dump [--max-nesting N] [--external-dir DIR] [--threads N] [--] FILE\n"
     "  Writes the structural dump (sweep/DUMP_FORMAT.md) of FILE (- is standard input).\n"
     "  Exit 0 when dumped, 1 when refused (the reason on stderr), 2 for a usage error.\n";
 constexpr std::string_view bench_help =
-    "usage: onnximport bench [--json] [--repeat N] [--max-nesting N] [--external-dir DIR] [--] FILE\n"
+    "usage: onnximport bench [--json] [--repeat N] [--max-nesting N] [--external-dir DIR] [--threads N] [--] FILE\n"
     "  Import timings, mapped and read: median, min and max of N runs (default 5, 1..10000)\n"
     "  after a warm-up, and the peak resident size, each mode in its own child process.\n"
     "  Exit 0 when both modes were measured, 1 when either failed, 2 for a usage error.\n";
@@ -51,6 +52,8 @@ onnximport::ImportOptions import_options(const ParsedArgs& args) {
         if (it->second.empty()) throw UsageError("--external-dir needs a directory");
         options.external_data_dir = it->second;
     }
+    if (auto it = args.values.find("--threads"); it != args.values.end())
+        options.threads = static_cast<unsigned>(parse_integer("--threads", it->second, 1, onnximport::ImportOptions::max_threads));
     return options;
 }
 

@@ -27,8 +27,9 @@ int run_bench(const ParsedArgs& args);
 std::span<const Command> commands();
 
 /// --max-nesting and --external-dir, the options of every subcommand.
-inline constexpr OptionSpec import_option_specs[] = {{"--max-nesting", true}, {"--external-dir", true}};
-/// The ImportOptions those two ask for. @throws UsageError
+inline constexpr OptionSpec import_option_specs[] = {
+    {"--max-nesting", true}, {"--external-dir", true}, {"--threads", true}};
+/// The ImportOptions those ask for. @throws UsageError
 onnximport::ImportOptions import_options(const ParsedArgs& args);
 
 /// Writes "onnximport: TEXT" to stderr, TEXT escaped.

@@ -68,6 +68,15 @@ struct ImportOptions {
     /// tolerate but C++ leaves undefined; keep it on for untrusted files.
     bool ort_check_alignment = true;
 
+    /// Threads an import may use, started and joined within the call; 1 (the default):
+    /// none but the caller's. Above one, the work on tensor bytes is shared out: a model
+    /// file in Read mode is read in ranges in parallel, and after the structural walk every
+    /// tensor's bytes (mapped ones included) are made resident before the import returns,
+    /// so that their first use does not fault. With one, a mapped import touches no weight
+    /// page. 1..64.
+    unsigned threads = 1;
+    static constexpr unsigned max_threads = 64;
+
     /// Map external-data files (one read-only mapping per file); off: each tensor's range
     /// is read into memory (spec section 5, rule 4).
     bool map_external_files = true;
