@@ -56,11 +56,11 @@ void make_payloads_resident(detail::Storage& s, unsigned threads) {
 }
 
 /// Reads the messages (.ort or .onnx, by content), then the external data, then resolves.
-Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, const std::filesystem::path* model_dir) {
+Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, const detail::ExternalPlace& place) {
     try {
         if (detail::looks_like_ort(s->input.data(), s->input.size())) detail::read_ort_model(*s, o);
         else read_onnx(*s, o);
-        if (o.load_external_data) detail::load_external_data(*s, o, model_dir);
+        if (o.load_external_data) detail::load_external_data(*s, o, place);
         if (o.resolve) detail::resolve_model(*s);
         make_payloads_resident(*s, o.threads);
     } catch (const std::bad_alloc&) {
@@ -75,9 +75,21 @@ std::unique_ptr<detail::Storage> storage_for(std::string name, detail::ModelInpu
     return std::make_unique<detail::Storage>(std::move(name), std::move(input), detail::pool_of(o.workspace));
 }
 
+/// Bytes have no directory and no file name: only the options name them.
 Model import_input(std::string name, detail::ModelInput input, const ImportOptions& options) {
-    const std::filesystem::path* dir = options.external_data_dir ? &*options.external_data_dir : nullptr;
-    return read_model(storage_for(std::move(name), std::move(input), options), options, dir);
+    detail::ExternalPlace place;
+    if (options.external_data_dir) place.dir = &*options.external_data_dir;
+    if (options.external_data_dir && options.ort_external_data) place.ort_companion = *options.ort_external_data;
+    return read_model(storage_for(std::move(name), std::move(input), options), options, place);
+}
+
+/// A file's external data is beside it unless the options say where; a .ort's companion
+/// file is its name plus ".data" (docs/ort.md).
+std::filesystem::path ort_companion_of(const std::filesystem::path& model, const ImportOptions& options) {
+    if (options.ort_external_data) return *options.ort_external_data;
+    std::filesystem::path name = model.filename();
+    name += ".data";
+    return name;
 }
 
 }  // namespace
@@ -88,7 +100,8 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
     auto input = detail::ModelInput::open_file(path, name, options.load_mode, options.map_threshold, options.threads);
     std::filesystem::path dir = options.external_data_dir ? *options.external_data_dir : path.parent_path();
     if (dir.empty()) dir = ".";
-    return read_model(storage_for(std::move(name), std::move(input), options), options, &dir);
+    const detail::ExternalPlace place{&dir, ort_companion_of(path, options)};
+    return read_model(storage_for(std::move(name), std::move(input), options), options, place);
 }
 
 Model import_bytes(std::span<const uint8_t> bytes, std::string_view name, const ImportOptions& options) {

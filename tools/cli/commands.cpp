@@ -10,24 +10,28 @@ namespace onnximport::cli {
 namespace {
 
 constexpr OptionSpec check_specs[] = {
-    {"--max-nesting", true}, {"--external-dir", true}, {"--threads", true}, {"--json", false}};
-constexpr OptionSpec bench_specs[] = {
-    {"--max-nesting", true}, {"--external-dir", true}, {"--threads", true}, {"--json", false}, {"--repeat", true}};
+    {"--max-nesting", true}, {"--external-dir", true}, {"--threads", true}, {"--ort-data", true}, {"--json", false}};
+constexpr OptionSpec bench_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--threads", true},
+                                      {"--ort-data", true},    {"--json", false},        {"--repeat", true}};
 
 constexpr std::string_view check_help =
-    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--threads N] [--json] [--] FILE...\n"
+    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--json] [--] FILE...\n"
     "  Imports each FILE (- is standard input) and prints one line per file:\n"
     "    FILE<TAB>ok\n"
     "    FILE<TAB>KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>MESSAGE   ('-' when unknown)\n"
     "  every field escaped (\\\\ \\t \\n \\r \\xHH), so a line is always one line of 2 or 5 fields.\n"
     "  --json: one JSON object per line instead.\n"
+    "  --ort-data FILE: a .ort model's companion file (its external tensors' bytes), beneath the\n"
+    "  external-data directory; default: the model's file name plus .data (docs/ort.md).\n"
     "  Exit 0 if every file imported, 1 if any was refused, 2 for a usage error.\n";
 constexpr std::string_view dump_help =
-    "usage: onnximport dump [--max-nesting N] [--external-dir DIR] [--threads N] [--] FILE\n"
+    "usage: onnximport dump [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--] FILE\n"
     "  Writes the structural dump (sweep/DUMP_FORMAT.md) of FILE (- is standard input).\n"
+    "  --ort-data FILE: a .ort model's companion file (its external tensors' bytes), beneath the\n"
+    "  external-data directory; default: the model's file name plus .data (docs/ort.md).\n"
     "  Exit 0 when dumped, 1 when refused (the reason on stderr), 2 for a usage error.\n";
 constexpr std::string_view bench_help =
-    "usage: onnximport bench [--json] [--repeat N] [--max-nesting N] [--external-dir DIR] [--threads N] [--] FILE\n"
+    "usage: onnximport bench [--json] [--repeat N] [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--] FILE\n"
     "  Import timings, mapped and read: median, min and max of N runs (default 5, 1..10000)\n"
     "  after a warm-up, and the peak resident size, each mode in its own child process.\n"
     "  Exit 0 when both modes were measured, 1 when either failed, 2 for a usage error.\n";
@@ -51,6 +55,10 @@ onnximport::ImportOptions import_options(const ParsedArgs& args) {
     if (auto it = args.values.find("--external-dir"); it != args.values.end()) {
         if (it->second.empty()) throw UsageError("--external-dir needs a directory");
         options.external_data_dir = it->second;
+    }
+    if (auto it = args.values.find("--ort-data"); it != args.values.end()) {
+        if (it->second.empty()) throw UsageError("--ort-data needs a file name");
+        options.ort_external_data = it->second;
     }
     if (auto it = args.values.find("--threads"); it != args.values.end())
         options.threads = static_cast<unsigned>(parse_integer("--threads", it->second, 1, onnximport::ImportOptions::max_threads));

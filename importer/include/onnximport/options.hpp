@@ -33,6 +33,12 @@ struct ImportOptions {
     /// unless this is set.
     std::optional<std::filesystem::path> external_data_dir;
 
+    /// The companion file of a .ort model's external tensors (docs/ort.md, "External
+    /// data"): a relative name beneath the external-data directory, under the same rules as
+    /// a .onnx location. Unset: the model file's name plus ".data" (model.ort.data); for
+    /// bytes, external .ort tensors are refused unless this and external_data_dir are set.
+    std::optional<std::filesystem::path> ort_external_data;
+
     LoadMode load_mode = LoadMode::Auto;
 
     /// Files above this size are mapped in Auto mode (spec section 6: "Models up to
