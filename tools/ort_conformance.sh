@@ -11,9 +11,20 @@
 # else to the data set generated from the installed Python onnx (as tools/sweep.sh).
 # --subset N: N models spread evenly over the sorted list (make test uses it).
 # BUILD (default: build) names the build directory holding bin/dump-all.
+#
+#   tools/ort_conformance.sh run [--models-from DIR] [--file NAME] [--subset N] [--timeout S]
+#                                [--peer DIR] [--out DIR] [--expect-refused] [DATA]
+# The run part (issue 18): ONNX Runtime loads each model file (the original model.onnx,
+# or DIR/<rel>/NAME that our writers made), runs it on test_data_set_0 and its outputs
+# must equal the expected ones within the backend test's tolerance; see
+# tools/ort/run_conformance.py --help and docs/ort.md.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 PY=/usr/bin/python3
+if [ "${1:-}" = run ]; then
+  shift
+  exec "$PY" "$root/tools/ort/run_conformance.py" "$@"
+fi
 build=${BUILD:-build}
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
 
@@ -21,7 +32,7 @@ opts=()
 data=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --subset|--peer) [ $# -ge 2 ] || { echo "ort_conformance: $1 needs a value" >&2; exit 2; }
                      opts+=("$1" "$2"); shift 2 ;;
     -*) echo "ort_conformance: unknown option $1" >&2; exit 2 ;;

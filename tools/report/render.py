@@ -575,6 +575,12 @@ def render_ort(report):
         parts.append(f'<p>{o.get("passed", 0)} passed, {o.get("failed", 0)} failed.</p>')
         if o.get("closing_line"):
             parts.append(f'<pre>{escape(o["closing_line"])}</pre>')
+    r = o.get("run")
+    if r:
+        parts.append("<h3>ONNX Runtime runs the backend models</h3>")
+        parts.append(not_run(r) if r.get("status") != "run" else
+                     f'<p>{r.get("passed", 0)} passed, {r.get("failed", 0)} failed '
+                     '(<code>tools/ort_conformance.sh run</code>; the log lists what ONNX Runtime cannot run).</p>')
     parts.append("</section>")
     return "".join(parts)
 

@@ -1,0 +1,184 @@
+#!/usr/bin/python3
+"""ONNX Runtime runs it (issue 18, conformance 1 and 2): each backend test model is loaded
+in ONNX Runtime, fed its test_data_set_0 inputs, and its outputs compared with the
+expected ones within the backend test's tolerance (compare.py).
+
+usage: run_conformance.py [--models-from DIR] [--file NAME] [--subset N] [--timeout S]
+                          [--peer DIR] [--out DIR] [--expect-refused] [DATA]
+
+DATA holds <rel>/model.onnx and <rel>/test_data_set_0/ (default: the ONNX 1.23 backend
+data beside the repository). The file run is DIR/<rel>/NAME (--models-from, default
+DATA; --file, default model.onnx): the original, or what our writers made of it.
+--subset N takes N models spread evenly over the sorted list (deterministic).
+--expect-refused: the files are ones ONNX Runtime must refuse to load (our external-mode
+.ort); a refusal passes, with ONNX Runtime's message in the table.
+
+Outcomes: passed; failed (the first mismatching element); known (a listed deviation of
+ONNX Runtime, tools/ort/known-deviations.txt or --known FILE, with its reason);
+cannot-load and cannot-run (ONNX Runtime's own error: listed, not failures; for a file
+of ours, or a missing one, only when ONNX Runtime cannot run the original either);
+not-comparable (the test needs what ONNX Runtime's Node.js API lacks, with the reason).
+Writes OUT/table.tsv (model, outcome, detail; default BUILD/ort-run/<name>) and
+cannot-run.tsv, and ends with `N passed, N failed`.
+Exit 0 when nothing failed, 1 otherwise, 2 on a usage error, 77 when node or the npm
+peer is missing (a skip, with the reason).
+"""
+import argparse
+import os
+import shutil
+import sys
+import time
+
+from google.protobuf.message import DecodeError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "report"))
+sys.path.insert(0, os.path.dirname(HERE))
+from compare import ATOL, RTOL, compare  # noqa: E402
+from conformance import find_models, subset  # noqa: E402
+from gauntlet import known, paths  # noqa: E402
+from peers import Worker  # noqa: E402
+import run_report  # noqa: E402
+import test_data  # noqa: E402
+
+SKIP = 77
+KNOWN = os.path.join(HERE, "known-deviations.txt")
+
+
+def ask(worker, model, feeds, timeout):
+    """ONNX Runtime's answer for one file: (outcome, detail, decoded outputs or None)."""
+    request = {"model": model, "inputs": [test_data.encode(t, a) for t, a in feeds]}
+    answer, _seconds = worker.request(request, timeout)
+    if "crashed" in answer or "timeout" in answer:
+        what = "crashed" if "crashed" in answer else "timeout"
+        return "cannot-run", "the ONNX Runtime worker %s: %s" % (what, " ".join(answer[what].split())), None
+    if not answer.get("ok"):
+        stage = "cannot-load" if answer.get("stage") == "load" else "cannot-run"
+        return stage, " ".join(str(answer.get("message", "")).split()), None
+    return "ran", "", [test_data.decode(o) for o in answer["outputs"]]
+
+
+def judge(worker, args, rel):
+    """(outcome, detail) of one model."""
+    model_dir = os.path.join(args.data, rel)
+    try:
+        feeds, expected = test_data.data_set(model_dir)
+    except (DecodeError, OSError, ValueError) as e:
+        return "not-comparable", "the test's own files do not read: %s" % e
+    except test_data.NotComparable as e:
+        if not args.expect_refused:
+            return "not-comparable", str(e)
+        feeds, expected = [], []  # loading is all that is judged
+    target = os.path.join(args.models_from, rel, args.file)
+    if not os.path.isfile(target):
+        return ("failed" if args.expect_refused else "missing"), "no file %s" % target
+    try:
+        outcome, detail, got = ask(worker, target, feeds, args.timeout)
+    except test_data.NotComparable as e:
+        return "not-comparable", str(e)
+    if args.expect_refused:
+        return ("passed", "refused: " + detail) if outcome == "cannot-load" else (
+            "failed", "ONNX Runtime loaded a file it should refuse" + (": " + detail if detail else ""))
+    if outcome != "ran":
+        return outcome, detail
+    diff = compare(expected, got, RTOL, ATOL)
+    return ("failed", diff) if diff else ("passed", "")
+
+
+def against_original(worker, args, rel, outcome, detail):
+    """A file of ours that is missing, or that ONNX Runtime cannot load or run, fails unless
+    ONNX Runtime cannot run the original either."""
+    original = os.path.join(args.data, rel, "model.onnx")
+    if outcome not in ("missing", "cannot-load", "cannot-run") or (outcome != "missing" and os.path.samefile(
+            os.path.join(args.models_from, rel, args.file), original)):
+        return outcome, detail
+    feeds, _expected = test_data.data_set(os.path.join(args.data, rel))
+    first, first_detail, _got = ask(worker, original, feeds, args.timeout)
+    if first in ("cannot-load", "cannot-run"):
+        return (first if outcome == "missing" else outcome), detail + " (the original too: %s)" % first_detail
+    if outcome == "missing":
+        return "failed", detail + ", and ONNX Runtime runs the original model.onnx"
+    return "failed", "ONNX Runtime runs the original model.onnx, not this file: " + detail
+
+
+def with_known(outcome, detail, reason):
+    """A listed deviation that still deviates is known; one that passes is a stale line."""
+    if reason is None:
+        return outcome, detail
+    if outcome == "failed":
+        return "known", "%s (%s)" % (reason, detail)
+    if outcome == "passed":
+        return "failed", "listed as a known deviation but passes: remove the line"
+    return outcome, detail
+
+
+def run_all(worker, args, rels):
+    with open(args.known, encoding="utf-8") as f:
+        listed = known.parse(f.read())
+    rows, start = [], time.monotonic()
+    for n, rel in enumerate(rels, 1):
+        outcome, detail = judge(worker, args, rel)
+        if not args.expect_refused:
+            outcome, detail = against_original(worker, args, rel, outcome, detail)
+            outcome, detail = with_known(outcome, detail, listed.get(rel))
+        rows.append((rel, outcome, detail))
+        if n % 200 == 0:
+            print("ort_run: %d of %d models, %.0f s" % (n, len(rels), time.monotonic() - start), file=sys.stderr)
+    return rows
+
+
+def peer_module(args):
+    candidates = [args.peer] if args.peer else [os.path.join(paths.build_dir(), "peer"),
+                                                os.path.join(paths.ROOT, "build", "peer")]
+    modules = [os.path.join(c, "node_modules", "onnxruntime-node") for c in candidates]
+    return next((m for m in modules if os.path.isdir(m)), modules[0])
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("data", nargs="?", default=paths.SHARED_BACKEND_DATA)
+    ap.add_argument("--models-from", help="where DIR/<rel>/NAME live (default: DATA)")
+    ap.add_argument("--file", default="model.onnx")
+    ap.add_argument("--subset", type=int)
+    ap.add_argument("--timeout", type=float, default=60, help="seconds per model (default 60)")
+    ap.add_argument("--peer", help="the folder tools/install_peer.sh installed into")
+    ap.add_argument("--out", help="default BUILD/ort-run/<data set>-<file>[-subsetN]")
+    ap.add_argument("--known", default=KNOWN, help="the known deviations (default tools/ort/known-deviations.txt)")
+    ap.add_argument("--expect-refused", action="store_true")
+    args = ap.parse_args(argv[1:])
+    args.data = os.path.abspath(args.data)
+    args.models_from = os.path.abspath(args.models_from or args.data)
+    if args.subset is not None and args.subset < 1:
+        ap.error("--subset takes a positive count")
+    args.out = os.path.abspath(args.out or os.path.join(paths.build_dir(), "ort-run", "%s-%s%s" % (
+        os.path.basename(args.data.rstrip("/")), args.file, "-subset%d" % args.subset if args.subset else "")))
+    return args
+
+
+def main(argv):
+    args = parse_args(argv)
+    module = peer_module(args)
+    if not shutil.which("node") or not os.path.isdir(module):
+        print("skipped: node or the npm peer is missing (%s; tools/install_peer.sh installs it)" % module)
+        return SKIP
+    rels = subset(find_models(args.data), args.subset)
+    if not rels:
+        print("ort_run: no model.onnx under " + args.data, file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+    if os.path.exists(os.path.join(args.out, "worker.log")):
+        os.remove(os.path.join(args.out, "worker.log"))  # the worker appends to it
+    worker = Worker("onnxruntime", ["node", os.path.join(HERE, "run_models.js"), module],
+                    os.path.join(args.out, "worker.log"))
+    start = time.monotonic()
+    worker.start()
+    try:
+        rows = run_all(worker, args, rels)
+    finally:
+        worker.close()
+    return run_report.report(args, rows, worker.version, time.monotonic() - start)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
