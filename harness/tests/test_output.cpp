@@ -104,6 +104,28 @@ BOOST_AUTO_TEST_CASE(a_full_disk_is_an_io_error_at_its_offset_and_leaves_nothing
     BOOST_TEST(listing(t.root).empty());
 }
 
+BOOST_AUTO_TEST_CASE(the_named_temporary_fallback_shows_only_a_hidden_name_and_cleans_up) {
+    TempDir t;
+    WriteFaults faults;
+    faults.named_temporaries = true;
+    {
+        OutputDir out(t.root);
+        AtomicFile f(out, "m.onnx", &faults);
+        f.write(bytes("abc"));
+        const auto names = listing(t.root);
+        BOOST_TEST_REQUIRE(names.size() == 1u);
+        BOOST_TEST(names.begin()->starts_with(".m.onnx."));  // hidden, beside its final name
+    }
+    BOOST_TEST(listing(t.root).empty());
+    BOOST_TEST(!write_through(t.root, faults, "whole"));
+    BOOST_TEST(listing(t.root) == std::set<std::string>{"m.onnx"});
+    BOOST_TEST(read_all(t.root / "m.onnx") == "whole");
+    faults.fail_after = 2;
+    BOOST_TEST(write_through(t.root, faults, "again").has_value());
+    BOOST_TEST(listing(t.root) == std::set<std::string>{"m.onnx"});
+    BOOST_TEST(read_all(t.root / "m.onnx") == "whole");  // the failed rewrite replaced nothing
+}
+
 BOOST_AUTO_TEST_CASE(a_file_size_limit_in_a_child_is_an_io_error_and_leaves_nothing) {
     TempDir t;
     int result[2];

@@ -33,7 +33,8 @@ AtomicFile::AtomicFile(const OutputDir& dir, std::string_view name, WriteFaults*
                        const std::string& field_path)
     : parent_(dir.parent_of(name, field_path)), display_(dir.display(name)), faults_(faults) {
     check_name();
-    if (can_link_unnamed()) fd_ = UniqueFd(::openat(parent_.fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666));
+    if (can_link_unnamed() && !(faults && faults->named_temporaries))
+        fd_ = UniqueFd(::openat(parent_.fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666));
     // EOPNOTSUPP, EISDIR or EINVAL: a file system or kernel without O_TMPFILE.
     if (!fd_) create_named();
 }

@@ -1,5 +1,5 @@
-// The output layer's test seam: a write failure injected after a number of bytes, and
-// short writes. Null everywhere but in tests; never a process-wide switch.
+// The output layer's test seam: a write failure injected after a number of bytes, short
+// writes, and the named-temporary fallback. Null everywhere but in tests; never a process-wide switch.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +15,8 @@ struct WriteFaults {
     int error = 28;  ///< ENOSPC, the errno the failing write reports
     /// Each write call passes at most this many bytes to the kernel: short writes.
     size_t max_chunk = std::numeric_limits<size_t>::max();
+    /// Temporary names even where O_TMPFILE works: the fallback's own test.
+    bool named_temporaries = false;
 
     /// How many of `wanted` bytes the next write may pass; 0 means fail with `error`.
     size_t allow(size_t wanted) {
