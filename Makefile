@@ -93,7 +93,7 @@ bench: deps
 FUZZ_TIME    ?= 60
 FUZZ_JOBS    ?= 1
 FUZZ_ENGINE  ?= libfuzzer
-FUZZ_TARGETS ?= fuzz_model fuzz_tensor fuzz_wire fuzz_external fuzz_diff_protobuf fuzz_ort
+FUZZ_TARGETS ?= fuzz_model fuzz_tensor fuzz_wire fuzz_external fuzz_diff_protobuf fuzz_ort fuzz_roundtrip
 fuzz: deps
 	tools/setup_fuzz.sh $(if $(filter afl,$(FUZZ_ENGINE)),--afl)
 	@status=0; for t in $(FUZZ_TARGETS); do \
