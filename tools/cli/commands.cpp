@@ -12,6 +12,8 @@ namespace {
 constexpr OptionSpec check_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--json", false}};
 constexpr OptionSpec bench_specs[] = {
     {"--max-nesting", true}, {"--external-dir", true}, {"--json", false}, {"--repeat", true}};
+constexpr OptionSpec convert_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--alignment", true},
+                                        {"--external-data", true}, {"--threshold", true}, {"--threads", true}};
 
 constexpr std::string_view check_help =
     "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--json] [--] FILE...\n"
@@ -30,11 +32,20 @@ constexpr std::string_view bench_help =
     "  Import timings, mapped and read: median, min and max of N runs (default 5, 1..10000)\n"
     "  after a warm-up, and the peak resident size, each mode in its own child process.\n"
     "  Exit 0 when both modes were measured, 1 when either failed, 2 for a usage error.\n";
+constexpr std::string_view convert_help =
+    "usage: onnximport convert [--alignment N] [--external-data FILE] [--threshold BYTES] [--threads N]\n"
+    "                          [--max-nesting N] [--external-dir DIR] [--] IN OUT\n"
+    "  Imports IN (.onnx or .ort) and writes OUT in the format of its extension (.onnx; .ort not yet).\n"
+    "  --external-data FILE: tensors of more than BYTES (default 1024) go to FILE beside OUT, each at\n"
+    "  an offset that is a multiple of N (a power of two, default 4096), written by N --threads.\n"
+    "  OUT and FILE appear whole or not at all; no link is followed. A progress line on stderr for\n"
+    "  inputs over 64 MiB. Exit 0 when written, 1 when refused (the reason on stderr), 2 for a usage error.\n";
 
 constexpr Command table[] = {
     {"check", check_specs, check_help, run_check},
     {"dump", import_option_specs, dump_help, run_dump},
     {"bench", bench_specs, bench_help, run_bench},
+    {"convert", convert_specs, convert_help, run_convert},
 };
 
 }  // namespace

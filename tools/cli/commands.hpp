@@ -22,6 +22,7 @@ struct Command {
 int run_check(const ParsedArgs& args);
 int run_dump(const ParsedArgs& args);
 int run_bench(const ParsedArgs& args);
+int run_convert(const ParsedArgs& args);
 
 /// Every subcommand, in the order the help lists them.
 std::span<const Command> commands();

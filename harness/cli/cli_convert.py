@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+"""`onnximport convert` (issue 18, docs/cli.md "convert"): exit codes, usage errors, the
+.onnx output with aligned external data read back by `check` and `dump`, `.ort` output
+refused as not supported yet, a target folder that is a link out or a link at OUT refused
+with nothing written, and the progress line for an input over 64 MiB.
+
+usage: cli_convert.py PATH/TO/onnximport
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from cliwire import field_len, identity_graph, minimal_model, model, raw_initializer
+
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(binary, *args):
+    p = subprocess.run([binary, *args], capture_output=True)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def weights_model(size):
+    return model(identity_graph(initializers=raw_initializer("W", size)))
+
+
+def external_offsets(binary, path):
+    rc, out, _ = run(binary, "dump", path)
+    expect(rc == 0, f"dump {path}: exit 0, got {rc}")
+    return [int(m) for m in re.findall(r'external_data "offset" "(\d+)"', out)], out
+
+
+def converts_with_aligned_external_data(binary, tmp):
+    src = os.path.join(tmp, "w.onnx")
+    write(src, weights_model(4096))
+    _, original = external_offsets(binary, src)
+    for alignment in ("1", "64", "4096"):
+        out_dir = os.path.join(tmp, "a" + alignment)
+        os.mkdir(out_dir)
+        out = os.path.join(out_dir, "m.onnx")
+        rc, stdout, err = run(binary, "convert", "--external-data", "m.data", "--threshold", "100",
+                              "--alignment", alignment, "--threads", "2", src, out)
+        expect(rc == 0 and stdout == "", f"convert --alignment {alignment}: exit 0, quiet; got {rc} {err!r}")
+        expect(sorted(os.listdir(out_dir)) == ["m.data", "m.onnx"], f"alignment {alignment}: two files, got "
+                                                                    f"{os.listdir(out_dir)}")
+        offsets, dumped = external_offsets(binary, out)
+        expect(len(offsets) == 1 and offsets[0] % int(alignment) == 0, f"alignment {alignment}: offsets {offsets}")
+        expect(dumped.count("sha256") == original.count("sha256") and
+               re.findall(r"sha256 \w+", dumped) == re.findall(r"sha256 \w+", original),
+               f"alignment {alignment}: the bytes read back are the original's")
+    rc, _, _ = run(binary, "check", os.path.join(tmp, "a64", "m.onnx"))
+    expect(rc == 0, "check of the converted model: exit 0")
+
+
+def refusals_leave_nothing(binary, tmp):
+    src = os.path.join(tmp, "src.onnx")
+    write(src, weights_model(2048))
+    os.mkdir(os.path.join(tmp, "outside"))
+    os.symlink(os.path.join(tmp, "outside"), os.path.join(tmp, "linkdir"))
+    rc, _, err = run(binary, "convert", "--external-data", "m.data", "--threshold", "0", src,
+                     os.path.join(tmp, "linkdir", "m.onnx"))
+    expect(rc == 1 and "Unsupported" in err, f"a target folder that is a link: exit 1, Unsupported; got {rc} {err!r}")
+    expect(os.listdir(os.path.join(tmp, "outside")) == [], "nothing written through the link")
+    victim = os.path.join(tmp, "victim")
+    write(victim, b"keep")
+    os.mkdir(os.path.join(tmp, "out"))
+    os.symlink(victim, os.path.join(tmp, "out", "m.onnx"))
+    rc, _, err = run(binary, "convert", src, os.path.join(tmp, "out", "m.onnx"))
+    expect(rc == 1, f"a link at OUT: exit 1, got {rc}")
+    expect(open(victim, "rb").read() == b"keep", "the link's target is not clobbered")
+    for name in ("../escape.data", "/tmp/abs.data"):
+        rc, _, err = run(binary, "convert", "--external-data", name, "--threshold", "0", src,
+                         os.path.join(tmp, "out", "n.onnx"))
+        expect(rc == 1 and "ExternalData" in err, f"--external-data {name}: exit 1, ExternalData; got {rc} {err!r}")
+    expect(sorted(os.listdir(os.path.join(tmp, "out"))) == ["m.onnx"], "the refusals left nothing in out/")
+    expect(not os.path.exists(os.path.join(tmp, "escape.data")), "nothing escaped")
+    rc, _, err = run(binary, "convert", src, os.path.join(tmp, "out", "m.ort"))
+    expect(rc == 1 and "not supported yet" in err, f".ort OUT: exit 1, not supported yet; got {rc} {err!r}")
+    expect(not os.path.exists(os.path.join(tmp, "out", "m.ort")), ".ort OUT: nothing written")
+
+
+def usage_errors(binary, tmp):
+    ok = os.path.join(tmp, "ok.onnx")
+    write(ok, minimal_model())
+    out = os.path.join(tmp, "usage", "o.onnx")
+    os.mkdir(os.path.dirname(out))
+    cases = [["convert"], ["convert", ok], ["convert", ok, out, out], ["convert", ok, out + ".txt"],
+             ["convert", "--alignment", "3", ok, out], ["convert", "--alignment", "0", ok, out],
+             ["convert", "--alignment", "2147483648", ok, out], ["convert", "--threads", "0", ok, out],
+             ["convert", "--threshold", "-1", ok, out], ["convert", "--external-data", "", ok, out],
+             ["convert", "--json", ok, out]]
+    for args in cases:
+        rc, stdout, err = run(binary, *args)
+        expect(rc == 2 and stdout == "" and err, f"usage {args}: exit 2 with a reason, got {rc} {err!r}")
+    expect(os.listdir(os.path.dirname(out)) == [], "usage errors wrote nothing")
+    rc, _, err = run(binary, "convert", os.path.join(tmp, "missing.onnx"), out)
+    expect(rc == 1 and "Io" in err, f"a missing IN: exit 1, Io; got {rc} {err!r}")
+
+
+def progress_for_large_inputs(binary, tmp):
+    small, large = os.path.join(tmp, "small.onnx"), os.path.join(tmp, "large.onnx")
+    write(small, weights_model(1 << 20))
+    write(large, weights_model(65 << 20))
+    rc, _, err = run(binary, "convert", small, os.path.join(tmp, "small-out.onnx"))
+    expect(rc == 0 and err == "", f"1 MiB: no progress line, got {err!r}")
+    rc, _, err = run(binary, "convert", "--external-data", "large.data", large, os.path.join(tmp, "large-out.onnx"))
+    expect(rc == 0 and "onnximport: convert: 100% (65 of 65 MiB)\n" in err, f"65 MiB: a progress line, got {err!r}")
+    expect(os.path.getsize(os.path.join(tmp, "large.data")) == 65 << 20, "65 MiB: the weights went external")
+
+
+def main(argv):
+    binary = argv[1]
+    with tempfile.TemporaryDirectory(prefix="cli-convert-") as tmp:
+        converts_with_aligned_external_data(binary, tmp)
+        refusals_leave_nothing(binary, tmp)
+        usage_errors(binary, tmp)
+        progress_for_large_inputs(binary, tmp)
+    print("%d failed" % len(failures) if failures else "all passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,263 @@
+// Suite `write_onnx`: the `.onnx` writer (issue 18) — a round trip of a model with every
+// field kind (the dump of the re-import equals the original's), the same bytes every
+// time, external data at aligned offsets for 1, 64 and 4096, external input written out
+// again, and errors (a full disk, a folder that is a link out, an escaping name, a bad
+// alignment) that leave nothing behind.
+#include "core_support.hpp"
+#include "write_models.hpp"
+#include "write_support.hpp"
+
+#include "external/location.hpp"
+#include "write/faults.hpp"
+#include "write/write_onnx.hpp"
+
+#include <onnximport/dump.hpp>
+#include <onnximport/write.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace core_test;
+using namespace write_test;
+
+namespace {
+
+ImportOptions full() { return ImportOptions{}; }
+
+std::string dump_of(const Model& m) {
+    std::ostringstream out;
+    write_dump(m, out);
+    return out.str();
+}
+
+/// The dump without what moving bytes between raw_data and an external file changes:
+/// data_location and external_data lines go, and an external source reads as raw.
+std::string storage_blind(const std::string& dump) {
+    std::istringstream in(dump);
+    std::string out, line;
+    while (std::getline(in, line)) {
+        const auto word = line.find_first_not_of(' ');
+        const std::string_view rest = std::string_view(line).substr(word == std::string::npos ? 0 : word);
+        if (rest.starts_with("data_location ") || rest.starts_with("external_data ")) continue;
+        if (rest == "source external") line = line.substr(0, word) + "source raw";
+        out += line + "\n";
+    }
+    return out;
+}
+
+Model rich() { return import_bytes(bytes_of(rich_model()), "rich.onnx", full()); }
+
+std::string write_bytes(const Model& m) {
+    auto b = write_onnx_bytes(m);
+    return {b.begin(), b.end()};
+}
+
+struct Placed {
+    uint64_t offset;
+    uint64_t size;
+};
+
+/// Where each external tensor of `m` sits, its length entry checked against its size.
+std::vector<Placed> external_ranges(const Model& m) {
+    std::vector<Placed> out;
+    auto visit = [&](const TensorView& t) {
+        if (t.data_location != 1) return;
+        onnximport::detail::ExternalRef ref;
+        BOOST_REQUIRE(!onnximport::detail::parse_entries(t.external_data, ref));
+        BOOST_TEST(ref.length.value_or(0) == t.byte_size());
+        out.push_back({ref.offset, t.byte_size()});
+    };
+    for (const auto& t : m.graph()->initializers) visit(t);
+    for (const auto& n : m.graph()->nodes)
+        for (const auto& a : n.attributes) {
+            if (a.t()) visit(*a.t());
+            if (a.g())
+                for (const auto& t : a.g()->initializers) visit(t);
+        }
+    return out;
+}
+
+std::vector<uint64_t> external_offsets(const Model& m) {
+    std::vector<uint64_t> offsets;
+    for (const auto& p : external_ranges(m)) offsets.push_back(p.offset);
+    return offsets;
+}
+
+WriteOptions external(uint64_t alignment, uint64_t threshold = 64) {
+    WriteOptions o;
+    o.external_data = "weights.bin";
+    o.alignment = alignment;
+    o.threshold = threshold;
+    return o;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(write_onnx)
+
+BOOST_AUTO_TEST_CASE(a_model_with_every_field_kind_reads_back_with_the_same_dump) {
+    Model original = rich();
+    BOOST_TEST_REQUIRE(original.graph()->nodes_were_reordered);
+    const std::string written = write_bytes(original);
+    Model again = import_bytes(bytes_of(written), "again.onnx", full());
+    BOOST_TEST(dump_of(again) == dump_of(original));
+    BOOST_TEST(again.graph()->nodes_were_reordered);
+}
+
+BOOST_AUTO_TEST_CASE(the_same_model_gives_the_same_bytes_and_a_rewrite_changes_nothing) {
+    Model original = rich();
+    const std::string first = write_bytes(original);
+    BOOST_TEST(write_bytes(original) == first);
+    BOOST_TEST(write_bytes(rich()) == first);
+    Model again = import_bytes(bytes_of(first), "again.onnx", full());
+    BOOST_TEST(write_bytes(again) == first);
+}
+
+BOOST_AUTO_TEST_CASE(the_file_writer_writes_the_same_bytes_as_the_memory_writer) {
+    TempDir t;
+    Model original = rich();
+    onnximport::write_onnx(original, t.root / "m.onnx");
+    BOOST_TEST(read_all(t.root / "m.onnx") == write_bytes(original));
+    BOOST_TEST(listing(t.root) == std::set<std::string>{"m.onnx"});
+}
+
+BOOST_AUTO_TEST_CASE(external_offsets_are_multiples_of_the_alignment) {
+    for (uint64_t alignment : {1u, 64u, 4096u}) {
+        BOOST_TEST_CONTEXT("alignment " << alignment) {
+            TempDir t;
+            Model original = rich();
+            onnximport::write_onnx(original, t.root / "m.onnx", external(alignment));
+            BOOST_TEST(listing(t.root) == (std::set<std::string>{"m.onnx", "weights.bin"}));
+            Model again = import_file(t.root / "m.onnx", full());
+            const auto offsets = external_offsets(again);
+            BOOST_TEST(offsets.size() == 3u);  // W_raw, the attribute's tensor, the subgraph's
+            for (uint64_t offset : offsets) BOOST_TEST(offset % alignment == 0u);
+            BOOST_TEST(storage_blind(dump_of(again)) == storage_blind(dump_of(original)));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_padding_between_external_tensors_is_zeros) {
+    TempDir t;
+    onnximport::write_onnx(rich(), t.root / "m.onnx", external(4096));
+    Model again = import_file(t.root / "m.onnx", full());
+    std::string data = read_all(t.root / "weights.bin");
+    uint64_t end = 0;
+    for (const auto& p : external_ranges(again)) {
+        BOOST_REQUIRE(p.offset + p.size <= data.size());
+        data.replace(p.offset, p.size, p.size, '\0');  // blank every tensor: zeros remain
+        end = std::max(end, p.offset + p.size);
+    }
+    BOOST_TEST(data == std::string(data.size(), '\0'));
+    BOOST_TEST(end == data.size());  // ends with the last tensor, not with padding
+}
+
+BOOST_AUTO_TEST_CASE(tensors_at_or_below_the_threshold_stay_inline) {
+    TempDir t;
+    onnximport::write_onnx(rich(), t.root / "m.onnx", external(64, 1500));
+    Model again = import_file(t.root / "m.onnx", full());
+    BOOST_TEST(external_offsets(again).size() == 1u);  // W_raw's 2000 bytes only
+}
+
+BOOST_AUTO_TEST_CASE(external_input_is_written_out_again_by_the_same_rules) {
+    TempDir t;
+    fs::create_directories(t.root / "a");
+    fs::create_directories(t.root / "b");
+    Model original = rich();
+    onnximport::write_onnx(original, t.root / "a" / "m.onnx", external(64));
+    Model external_model = import_file(t.root / "a" / "m.onnx", full());
+    onnximport::write_onnx(external_model, t.root / "b" / "m.onnx", external(4096));
+    Model again = import_file(t.root / "b" / "m.onnx", full());
+    for (uint64_t offset : external_offsets(again)) BOOST_TEST(offset % 4096 == 0u);
+    BOOST_TEST(storage_blind(dump_of(again)) == storage_blind(dump_of(original)));
+    // And inline: the loaded bytes go back into raw_data.
+    BOOST_TEST(storage_blind(dump_of(import_bytes(write_onnx_bytes(external_model), "inline", full()))) ==
+               storage_blind(dump_of(original)));
+}
+
+BOOST_AUTO_TEST_CASE(external_tensors_that_were_not_loaded_are_refused) {
+    TempDir t;
+    onnximport::write_onnx(rich(), t.root / "m.onnx", external(64));
+    ImportOptions o;
+    o.load_external_data = false;
+    Model unloaded = import_file(t.root / "m.onnx", o);
+    BOOST_TEST(to_string(refusal_of([&] { write_onnx_bytes(unloaded); }).kind()) == "ExternalData");
+}
+
+BOOST_AUTO_TEST_CASE(a_disk_full_in_either_file_leaves_nothing_behind) {
+    const uint64_t model_size = write_bytes(rich()).size();
+    for (uint64_t fail_after : {uint64_t{0}, model_size / 2, model_size + 100}) {
+        BOOST_TEST_CONTEXT("failing after " << fail_after << " bytes") {
+            TempDir t;
+            onnximport::detail::WriteFaults faults;
+            faults.fail_after = fail_after;
+            auto e = refusal_of([&] { onnximport::detail::write_onnx(rich(), t.root / "m.onnx", external(64), &faults); });
+            BOOST_TEST(to_string(e.kind()) == "Io");
+            BOOST_TEST(listing(t.root).empty());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(several_threads_write_the_same_external_file) {
+    TempDir t;
+    fs::create_directories(t.root / "one");
+    fs::create_directories(t.root / "two");
+    WriteOptions o = external(64);
+    onnximport::write_onnx(rich(), t.root / "one" / "m.onnx", o);
+    o.threads = 2;
+    onnximport::write_onnx(rich(), t.root / "two" / "m.onnx", o);
+    BOOST_TEST(read_all(t.root / "one" / "weights.bin") == read_all(t.root / "two" / "weights.bin"));
+    BOOST_TEST(read_all(t.root / "one" / "m.onnx") == read_all(t.root / "two" / "m.onnx"));
+}
+
+BOOST_AUTO_TEST_CASE(a_target_folder_that_is_a_link_out_is_refused_and_nothing_written) {
+    TempDir t;
+    fs::create_directories(t.root / "outside");
+    fs::create_directory_symlink(t.root / "outside", t.root / "out");
+    auto e = refusal_of([&] { onnximport::write_onnx(rich(), t.root / "out" / "m.onnx", external(64)); });
+    BOOST_TEST(to_string(e.kind()) == "Unsupported");
+    BOOST_TEST(listing(t.root / "outside").empty());
+}
+
+BOOST_AUTO_TEST_CASE(an_external_name_that_would_escape_is_refused_and_nothing_written) {
+    TempDir t;
+    fs::create_directories(t.root / "out");
+    for (std::string name : {"../w.bin", "/tmp/w.bin", "sub/../../w.bin", "m.onnx"}) {
+        BOOST_TEST_CONTEXT("external name " << name) {
+            WriteOptions o = external(64);
+            o.external_data = name;
+            auto e = refusal_of([&] { onnximport::write_onnx(rich(), t.root / "out" / "m.onnx", o); });
+            BOOST_TEST((to_string(e.kind()) == "ExternalData" || to_string(e.kind()) == "Unsupported"));
+            BOOST_TEST(listing(t.root / "out").empty());
+            BOOST_TEST(listing(t.root) == std::set<std::string>{"out"});
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(an_alignment_that_is_not_a_power_of_two_is_refused) {
+    TempDir t;
+    for (uint64_t alignment : {0u, 3u, 100u}) {
+        auto e = refusal_of([&] { onnximport::write_onnx(rich(), t.root / "m.onnx", external(alignment)); });
+        BOOST_TEST(to_string(e.kind()) == "Unsupported");
+    }
+    BOOST_TEST(listing(t.root).empty());
+}
+
+BOOST_AUTO_TEST_CASE(progress_reaches_the_total) {
+    TempDir t;
+    WriteOptions o = external(64);
+    uint64_t last_done = 0, last_total = 0;
+    o.progress = [&](uint64_t done, uint64_t total) {
+        last_done = done;
+        last_total = total;
+    };
+    onnximport::write_onnx(rich(), t.root / "m.onnx", o);
+    BOOST_TEST(last_total == fs::file_size(t.root / "m.onnx") + fs::file_size(t.root / "weights.bin"));
+    BOOST_TEST(last_done == last_total);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,124 @@
+// Files created beneath the output folder and renamed into place when complete.
+#include "write/atomic_file.hpp"
+
+#include "write/faults.hpp"
+#include "write/write_error.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace onnximport::detail {
+
+namespace {
+
+/// A name no one else uses: a dot (hidden), the final name, 16 random hex digits.
+std::string temporary_name(const std::string& leaf) {
+    uint64_t r = 0;
+    if (::getrandom(&r, sizeof r, 0) != sizeof r) r ^= static_cast<uint64_t>(::getpid()) << 20;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r));
+    return "." + leaf.substr(0, 200) + "." + hex + ".tmp";
+}
+
+/// linkat of an O_TMPFILE descriptor needs /proc/self/fd without CAP_DAC_READ_SEARCH.
+bool can_link_unnamed() { return ::access("/proc/self/fd", X_OK) == 0; }
+
+}  // namespace
+
+AtomicFile::AtomicFile(const OutputDir& dir, std::string_view name, WriteFaults* faults,
+                       const std::string& field_path)
+    : parent_(dir.parent_of(name, field_path)), display_(dir.display(name)), faults_(faults) {
+    refuse_link_at_name();
+    if (can_link_unnamed()) fd_ = UniqueFd(::openat(parent_.fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666));
+    // EOPNOTSUPP, EISDIR or EINVAL: a file system or kernel without O_TMPFILE.
+    if (!fd_) create_named();
+}
+
+AtomicFile::~AtomicFile() { discard(); }
+
+void AtomicFile::refuse_link_at_name() const {
+    struct stat st {};
+    if (::fstatat(parent_.fd, parent_.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT) return;
+        fail_io(display_, "cannot stat the output file", errno);
+    }
+    if (S_ISLNK(st.st_mode)) fail_request(display_, "the output file exists as a symbolic link; it is not replaced");
+    if (!S_ISREG(st.st_mode)) fail_request(display_, "the output name exists and is not a regular file");
+}
+
+void AtomicFile::create_named() {
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        std::string temp = temporary_name(parent_.leaf);
+        fd_ = UniqueFd(::openat(parent_.fd, temp.c_str(), O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0666));
+        if (fd_) {
+            temp_name_ = std::move(temp);
+            return;
+        }
+        if (errno != EEXIST) fail_io(display_, "cannot create the output file", errno);
+    }
+    fail_io(display_, "cannot find a free temporary name", EEXIST);
+}
+
+void AtomicFile::write(std::span<const std::byte> bytes) {
+    write_at(size_, bytes);
+    size_ += bytes.size();
+}
+
+void AtomicFile::write_at(uint64_t offset, std::span<const std::byte> bytes) {
+    size_t done = 0;
+    while (done < bytes.size()) {
+        size_t n = bytes.size() - done;
+        if (faults_ && (n = faults_->allow(n)) == 0) {
+            errno = faults_->error;
+        } else {
+            ssize_t w = ::pwrite(fd_.get(), bytes.data() + done, n, static_cast<off_t>(offset + done));
+            if (w > 0) {
+                done += static_cast<size_t>(w);
+                continue;
+            }
+            if (w < 0 && errno == EINTR) continue;
+            if (w == 0) errno = ENOSPC;  // no progress and no error: the device is full
+        }
+        fail_io(display_, "cannot write the output file", errno, offset + done);
+    }
+}
+
+void AtomicFile::prepare() {
+    if (::fsync(fd_.get()) != 0) fail_io(display_, "cannot flush the output file", errno);
+    if (!temp_name_.empty()) return;
+    const std::string self = "/proc/self/fd/" + std::to_string(fd_.get());
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        std::string temp = temporary_name(parent_.leaf);
+        if (::linkat(AT_FDCWD, self.c_str(), parent_.fd, temp.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+            temp_name_ = std::move(temp);
+            return;
+        }
+        if (errno != EEXIST) fail_io(display_, "cannot name the output file", errno);
+    }
+    fail_io(display_, "cannot find a free temporary name", EEXIST);
+}
+
+void AtomicFile::publish() {
+    // Checked again just before: a link planted since creation is refused, not replaced.
+    refuse_link_at_name();
+    if (::renameat(parent_.fd, temp_name_.c_str(), parent_.fd, parent_.leaf.c_str()) != 0)
+        fail_io(display_, "cannot rename the output file into place", errno);
+    published_ = true;
+    if (::fsync(parent_.fd) != 0) fail_io(display_, "cannot flush the output folder", errno);
+}
+
+void AtomicFile::discard() noexcept {
+    if (!published_ && !temp_name_.empty()) ::unlinkat(parent_.fd, temp_name_.c_str(), 0);
+    temp_name_.clear();
+}
+
+void commit_all(std::span<AtomicFile* const> files) {
+    for (AtomicFile* f : files) f->prepare();
+    for (AtomicFile* f : files) f->publish();
+}
+
+}  // namespace onnximport::detail

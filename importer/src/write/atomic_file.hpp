@@ -1,0 +1,71 @@
+// A file that appears whole or not at all (issue 18): written unnamed (O_TMPFILE) where the
+// kernel and /proc allow it, else under a fresh temporary name (O_CREAT | O_EXCL |
+// O_NOFOLLOW) in the same folder; renamed over its name only once complete and fsync'ed.
+// Destroyed without commit, it leaves nothing behind. An existing file of the same name is
+// replaced by the rename (never written through); a link or folder there is refused.
+#pragma once
+
+#include "io/unique_fd.hpp"
+#include "write/output_dir.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace onnximport::detail {
+
+struct WriteFaults;
+
+/// The OutputDir must outlive the file: it holds the folder's descriptor.
+class AtomicFile {
+public:
+    /// Creates the unnamed file for `name` (checked by OutputDir::parent_of) in `dir`.
+    /// @throws ImportError(ExternalData) for a refused name, Unsupported for a link on the
+    ///         way or at the name, Io when the system refuses.
+    AtomicFile(const OutputDir& dir, std::string_view name, WriteFaults* faults = nullptr,
+               const std::string& field_path = {});
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    /// Appends `bytes` at the end, however many calls the kernel needs (short writes, EINTR).
+    /// @throws ImportError(Io) on ENOSPC, EFBIG, EIO... with the offset reached.
+    void write(std::span<const std::byte> bytes);
+    /// Writes at `offset`; size() stays as it is. Safe from several threads (pwrite).
+    void write_at(uint64_t offset, std::span<const std::byte> bytes);
+    /// Bytes appended by write() so far.
+    uint64_t size() const noexcept { return size_; }
+    /// Shown in messages: the folder joined with the name.
+    const std::string& display() const noexcept { return display_; }
+
+    /// fsync, then a temporary name beside the final one: nothing is replaced yet.
+    void prepare();
+    /// Renames the prepared file over its name and fsyncs the folder.
+    void publish();
+    /// prepare() and publish().
+    void commit() {
+        prepare();
+        publish();
+    }
+
+private:
+    void refuse_link_at_name() const;
+    void create_named();
+    void discard() noexcept;
+
+    OutputDir::Parent parent_;
+    std::string display_;
+    std::string temp_name_;  ///< empty while unnamed (O_TMPFILE)
+    UniqueFd fd_;
+    uint64_t size_ = 0;
+    bool published_ = false;
+    WriteFaults* faults_;
+};
+
+/// Commits several files so that none is renamed before all are complete: prepare()
+/// each, then publish() each. A failed rename leaves the files published so far whole.
+void commit_all(std::span<AtomicFile* const> files);
+
+}  // namespace onnximport::detail

@@ -1,0 +1,59 @@
+// A Model's messages back to onnx.proto's wire format (issue 18), field numbers from
+// importer/schema/onnx_fields.hpp, each message's fields in one fixed order, so the same
+// model gives the same bytes. What the importer keeps is written so that a re-import reads it back
+// the same: a field whose presence matters (an attribute's inferred type, a dimension's
+// value 0, a shape of rank 0, a tensor's empty typed field) is written even when empty.
+// Run once per pass of the ProtoEncoder (proto_encoder.hpp).
+#pragma once
+
+#include "write/proto_encoder.hpp"
+#include "write/tensor_router.hpp"
+
+#include <onnximport/model.hpp>
+
+namespace onnximport::detail {
+
+class OnnxEncoder {
+public:
+    OnnxEncoder(ProtoEncoder& e, TensorRouter& router) : e_(e), router_(router) {}
+
+    void model(const ModelProto& m);
+
+    // The messages, each the body of its field (encode_messages.cpp).
+    void graph(const Graph& g);
+    void node(const Node& n);
+    void function(const Function& f);
+    void training_info(const TrainingInfo& t);
+    void value_info(const ValueInfo& v);
+    void entries(uint32_t field, const List<StringStringEntry>& list);
+    void strings(uint32_t field, const List<std::string_view>& list);
+    void opsets(uint32_t field, const List<OperatorSetId>& list);
+    void nodes(uint32_t field, const List<Node>& list);
+
+    // encode_attribute.cpp
+    void attribute(const Attribute& a);
+
+    // encode_type.cpp
+    void type(const TypeProto& t);
+
+    // encode_tensor.cpp
+    void tensor(const TensorView& t);
+    void sparse_tensor(const SparseTensor& s);
+
+private:
+    void attribute_values(const Attribute& a);
+    void attribute_lists(const Attribute& a);
+    void tensor_type(const TypeProto& t);
+    void tensor_data(const TensorView& t);
+    void external_entries(const TensorView& t, uint64_t offset);
+    void typed_data(const TensorView& t, std::span<const std::byte> bytes);
+    void int32_entries(const TensorView& t, std::span<const std::byte> bytes);
+
+    ProtoEncoder& e_;
+    TensorRouter& router_;
+    /// True inside ModelProto.graph, where the onnx package looks for external tensors.
+    bool external_allowed_ = false;
+    bool in_sparse_ = false;
+};
+
+}  // namespace onnximport::detail

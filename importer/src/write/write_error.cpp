@@ -1,0 +1,18 @@
+// The writers' refusals, through the importer's one choke point.
+#include "write/write_error.hpp"
+
+#include "core/refusal.hpp"
+
+#include <cstring>
+
+namespace onnximport::detail {
+
+void fail_io(std::string_view path, const std::string& what, int error, std::optional<uint64_t> offset) {
+    refuse(ErrorKind::Io, path, offset, {}, what + ": " + std::strerror(error));
+}
+
+void fail_request(std::string_view path, const std::string& message, ErrorKind kind, std::string field_path) {
+    refuse(kind, path, std::nullopt, std::move(field_path), message);
+}
+
+}  // namespace onnximport::detail

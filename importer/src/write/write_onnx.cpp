@@ -1,0 +1,136 @@
+// The `.onnx` writer (issue 18): the size pass plans every length and external offset,
+// the emit pass streams the model file, then the external blobs are written (on
+// options.threads threads) and both files are renamed into place together.
+#include "write/write_onnx.hpp"
+
+#include "write/aligned_sink.hpp"
+#include "write/atomic_file.hpp"
+#include "write/onnx_encoder.hpp"
+#include "write/output_dir.hpp"
+#include "write/progress.hpp"
+#include "write/write_error.hpp"
+
+#include <exception>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace onnximport::detail {
+
+namespace {
+
+/// protobuf's own limit on a message, and the importer's on a model file (rule W19).
+constexpr uint64_t max_model_bytes = 0x7FFFFFFF;
+
+class FileOut final : public ByteOut {
+public:
+    FileOut(AtomicFile& file, Progress& progress) : file_(file), progress_(progress) {}
+    void write(std::span<const std::byte> bytes) override {
+        file_.write(bytes);
+        progress_.advance(bytes.size());
+    }
+
+private:
+    AtomicFile& file_;
+    Progress& progress_;
+};
+
+/// The size pass: every length and every external offset, nothing written.
+uint64_t plan(const Model& model, ProtoEncoder& e, TensorRouter& router, const std::string& shown) {
+    router.start_pass(false);
+    OnnxEncoder(e, router).model(model.proto());
+    if (e.position() > max_model_bytes)
+        fail_request(shown, "the model would take " + std::to_string(e.position()) +
+                                " bytes, more than protobuf's 2^31 - 1: write its tensors as external data");
+    return e.position();
+}
+
+void emit(const Model& model, ProtoEncoder& e, TensorRouter& router, ByteOut& out) {
+    router.start_pass(true);
+    e.start_emitting(out);
+    OnnxEncoder(e, router).model(model.proto());
+    e.finish();
+}
+
+/// Blob i goes to thread i % threads; the first failure is rethrown after all joined.
+void write_blobs(AtomicFile& file, const TensorRouter& router, unsigned threads, Progress& progress) {
+    AlignedSink sink(file, router.alignment());
+    const auto& blobs = router.blobs();
+    auto run = [&](size_t first, size_t stride) {
+        for (size_t i = first; i < blobs.size(); i += stride) {
+            sink.write_reserved(blobs[i].from, blobs[i].offset, blobs[i].bytes);
+            progress.advance(blobs[i].offset + blobs[i].bytes.size() - blobs[i].from);
+        }
+    };
+    const size_t n = std::min<size_t>(threads ? threads : 1, blobs.size());
+    if (n <= 1) return run(0, 1);
+    std::vector<std::exception_ptr> errors(n);
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < n; ++t)
+        pool.emplace_back([&, t] {
+            try {
+                run(t, n);
+            } catch (...) {
+                errors[t] = std::current_exception();
+            }
+        });
+    for (auto& th : pool) th.join();
+    for (auto& err : errors)
+        if (err) std::rethrow_exception(err);
+}
+
+void check_names(const std::filesystem::path& path, const WriteOptions& options) {
+    const std::string shown = path.string();
+    if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
+        fail_request(shown, "the output path names a folder, not a file");
+    if (!options.external_data.empty() &&
+        std::filesystem::path(options.external_data).lexically_normal() == path.filename())
+        fail_request(shown, "the external-data file cannot be the model file itself");
+}
+
+}  // namespace
+
+void write_onnx(const Model& model, const std::filesystem::path& path, const WriteOptions& options,
+                WriteFaults* faults) {
+    check_names(path, options);
+    const std::string shown = path.string();
+    TensorRouter router(options, shown);
+    ProtoEncoder e;
+    const uint64_t model_size = plan(model, e, router, shown);
+    Progress progress(options.progress, model_size + router.external_size());
+    OutputDir dir(path.parent_path());
+    std::optional<AtomicFile> data;
+    if (router.external_size() > 0) data.emplace(dir, router.location(), faults, "WriteOptions.external_data");
+    AtomicFile file(dir, path.filename().string(), faults);
+    FileOut out(file, progress);
+    emit(model, e, router, out);
+    if (data) write_blobs(*data, router, options.threads, progress);
+    // The external file first: a model in place never points at data that is not.
+    std::vector<AtomicFile*> files;
+    if (data) files.push_back(&*data);
+    files.push_back(&file);
+    commit_all(files);
+}
+
+}  // namespace onnximport::detail
+
+namespace onnximport {
+
+void write_onnx(const Model& model, const std::filesystem::path& path, const WriteOptions& options) {
+    detail::write_onnx(model, path, options, nullptr);
+}
+
+std::vector<uint8_t> write_onnx_bytes(const Model& model, const WriteOptions& options) {
+    const std::string shown = std::string(model.source_name()) + " (written to memory)";
+    if (!options.external_data.empty()) detail::fail_request(shown, "bytes in memory cannot have an external-data file");
+    detail::TensorRouter router(options, shown);
+    detail::ProtoEncoder e;
+    std::vector<uint8_t> bytes;
+    bytes.reserve(detail::plan(model, e, router, shown));
+    detail::VectorOut out(bytes);
+    detail::emit(model, e, router, out);
+    return bytes;
+}
+
+}  // namespace onnximport

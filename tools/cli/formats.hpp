@@ -1,0 +1,26 @@
+// The output formats of `onnximport convert` (docs/cli.md), chosen by OUT's extension.
+// Each is a writer of onnximport/write.hpp; a format listed without one is refused as not
+// supported yet. The `.ort` writer fills its row here (issue 18).
+#pragma once
+
+#include <onnximport/model.hpp>
+#include <onnximport/write.hpp>
+
+#include <filesystem>
+#include <span>
+#include <string_view>
+
+namespace onnximport::cli {
+
+struct OutputFormat {
+    std::string_view extension;  ///< ".onnx", with the dot
+    /// Null: the format is known but its writer is not built yet.
+    void (*write)(const onnximport::Model&, const std::filesystem::path&, const onnximport::WriteOptions&);
+};
+
+std::span<const OutputFormat> output_formats();
+
+/// The format of `out` by its extension, or null when none matches.
+const OutputFormat* format_of(const std::filesystem::path& out);
+
+}  // namespace onnximport::cli
