@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <vector>
 
 namespace onnximport {
@@ -22,6 +23,8 @@ struct OrtWriteOptions {
     uint64_t alignment = 4096;
     /// Threads that copy tensor bytes into place; 1 copies on the caller's thread.
     unsigned threads = 1;
+    /// Called now and then with the bytes written so far and the total (files only).
+    std::function<void(uint64_t done, uint64_t total)> progress;
 };
 
 /// The .ort bytes of a resolved model, every tensor inline (options.external must be off).
@@ -31,7 +34,11 @@ std::vector<uint8_t> write_ort_bytes(const Model& model, const OrtWriteOptions& 
 
 /// Writes `path` (and, in external mode, `path` + ".data") whole or not at all: each file
 /// appears complete under its name or is left as it was.
-/// @throws ImportError(Unsupported) for what the format cannot hold, Io when writing fails
+/// The companion file is written in external mode even when no tensor reaches the
+/// threshold (then empty), so no stale one from an earlier run is left beside the model.
+/// Files are created as the output layer does (onnximport/write.hpp, "Safety").
+/// @throws ImportError(Unsupported) for what the format cannot hold or a bad alignment,
+///         ExternalData or Unsupported for a refused output path, Io when writing fails
 /// @throws std::invalid_argument for an unresolved model
 void write_ort_file(const Model& model, const std::filesystem::path& path, const OrtWriteOptions& options = {});
 

@@ -8,12 +8,11 @@
 #include "write/onnx_encoder.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
+#include "write/striped.hpp"
 #include "write/write_error.hpp"
 
-#include <exception>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace onnximport::detail {
@@ -53,31 +52,14 @@ void emit(const Model& model, ProtoEncoder& e, TensorRouter& router, ByteOut& ou
     e.finish();
 }
 
-/// Blob i goes to thread i % threads; the first failure is rethrown after all joined.
+/// The blobs, on options.threads threads (write/striped.hpp).
 void write_blobs(AtomicFile& file, const TensorRouter& router, unsigned threads, Progress& progress) {
     AlignedSink sink(file, router.alignment());
     const auto& blobs = router.blobs();
-    auto run = [&](size_t first, size_t stride) {
-        for (size_t i = first; i < blobs.size(); i += stride) {
-            sink.write_reserved(blobs[i].from, blobs[i].offset, blobs[i].bytes);
-            progress.advance(blobs[i].offset + blobs[i].bytes.size() - blobs[i].from);
-        }
-    };
-    const size_t n = std::min<size_t>(threads ? threads : 1, blobs.size());
-    if (n <= 1) return run(0, 1);
-    std::vector<std::exception_ptr> errors(n);
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < n; ++t)
-        pool.emplace_back([&, t] {
-            try {
-                run(t, n);
-            } catch (...) {
-                errors[t] = std::current_exception();
-            }
-        });
-    for (auto& th : pool) th.join();
-    for (auto& err : errors)
-        if (err) std::rethrow_exception(err);
+    run_striped(blobs.size(), threads, [&](size_t i) {
+        sink.write_reserved(blobs[i].from, blobs[i].offset, blobs[i].bytes);
+        progress.advance(blobs[i].offset + blobs[i].bytes.size() - blobs[i].from);
+    });
 }
 
 void check_names(const std::filesystem::path& path, const WriteOptions& options) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/refusal.hpp"
+#include "write/aligned_sink.hpp"
 
 #include <onnximport/model.hpp>
 #include <onnximport/write_ort.hpp>
@@ -38,18 +39,21 @@ inline constexpr uint64_t max_ort_buffer = (uint64_t{1} << 31) - 1;
 struct PlacedBytes {
     std::span<const std::byte> bytes;
     uint64_t place = 0;
+    uint64_t from = 0;  ///< external: the end of the blob before, where its zero padding starts
 };
 
 struct OrtAssembly {
-    OrtAssembly(const OrtWriteOptions& o, std::string_view output) noexcept
-        : options(o), refusal(output, nullptr, "ModelProto") {}
+    /// @throws ImportError(Unsupported) for an alignment that is not a power of two
+    OrtAssembly(const OrtWriteOptions& o, std::string_view output)
+        : options(o), refusal(output, nullptr, "ModelProto"), layout(o.alignment, output) {}
 
     flatbuffers::FlatBufferBuilder fbb{1 << 16};
     const OrtWriteOptions& options;
     Refusal refusal;  ///< source: the output; the path names the model part
     std::vector<PlacedBytes> inline_fills;
     std::vector<PlacedBytes> external_blobs;
-    uint64_t external_end = 0;                 ///< the companion file's size so far
+    AlignedLayout layout;                      ///< the companion file's offsets
+    uint64_t max_buffer = max_ort_buffer;      ///< lowered only by tests
     std::deque<std::vector<std::byte>> owned;  ///< bytes made here (lifted Constants); stable
 
     /// What the format cannot hold, at the current field path.
@@ -85,7 +89,9 @@ StringOffsets put_strings(OrtAssembly& a, std::span<const std::string_view> name
 /// The element type a tensor or a tensor type may carry: 1..20 (0 is kept for types).
 void check_element_type(const OrtAssembly& a, int32_t code, std::string_view leaf);
 
-/// Copies every inline tensor's bytes into the finished buffer (`threads` at most).
+/// Copies every inline tensor's bytes into the finished buffer, on `threads` threads.
 void fill_inline(std::span<const PlacedBytes> fills, uint8_t* buffer, uint64_t size, unsigned threads);
+/// Bytes of the inline tensors and of the external blobs with their padding.
+uint64_t tensor_bytes(std::span<const PlacedBytes> placed, bool external) noexcept;
 
 }  // namespace onnximport::detail

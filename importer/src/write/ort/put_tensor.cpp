@@ -11,7 +11,7 @@ namespace onnximport::detail {
 
 void OrtAssembly::check_room(uint64_t more) const {
     const uint64_t now = fbb.GetSize();
-    if (more >= max_ort_buffer || now >= max_ort_buffer - more)
+    if (more >= max_buffer || now >= max_buffer - more)
         unsupported("the .ort buffer would reach 2 GiB (" + std::to_string(now) + " bytes written, " +
                     std::to_string(more) + " more): a 32-bit offset format holds less; write it in external mode");
 }
@@ -23,8 +23,6 @@ void check_element_type(const OrtAssembly& a, int32_t code, std::string_view lea
 
 namespace {
 
-uint64_t align_up(uint64_t x, uint64_t alignment) noexcept { return (x + alignment - 1) & ~(alignment - 1); }
-
 /// raw_data (inline) or the companion-file offset (external); 0 offset for "absent".
 struct Values {
     flatbuffers::Offset<flatbuffers::Vector<uint8_t>> raw;
@@ -34,9 +32,9 @@ struct Values {
 Values put_values(OrtAssembly& a, std::span<const std::byte> bytes) {
     Values v;
     if (a.options.external && bytes.size() >= a.options.threshold && !bytes.empty()) {
-        const uint64_t at = align_up(a.external_end, a.options.alignment);
-        a.external_blobs.push_back({bytes, at});
-        a.external_end = at + bytes.size();
+        const uint64_t from = a.layout.end();
+        const uint64_t at = a.layout.reserve(bytes.size());
+        a.external_blobs.push_back({bytes, at, from});
         v.external_offset = static_cast<int64_t>(at);
         return v;
     }
