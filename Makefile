@@ -21,13 +21,15 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Every test through CTest, then the same suites under ASan+UBSan. Timed checks (label
-# perf) are benchmarks, not tests: `cd build && ctest -L perf` runs them. The importer
-# starts no thread of its own today, so the ThreadSanitizer run (make test-tsan) is not
-# part of make test; it comes back with the first parallel path (ImportOptions::threads).
+# Every test through CTest, then the same suites under ASan+UBSan, then the unit suites
+# under ThreadSanitizer (ImportOptions::threads). First the npm peer (ONNX Runtime) of the
+# .ort conformance tests: where it cannot be installed (no registry) they skip, saying why.
+# Timed checks (label perf) are benchmarks, not tests: `cd build && ctest -L perf` runs them.
 test: build
+	tools/install_peer.sh $(BUILD)/peer || echo "make test: the npm peer is not installed; the ONNX Runtime tests skip"
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE perf
 	$(MAKE) test-asan
+	$(MAKE) test-tsan
 
 $(ASAN_BUILD)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGAUNTLET_SANITIZE=address,undefined \

@@ -2,7 +2,7 @@
 //   gen DIR [--force]        writes the generated models into DIR once (model_gen.cpp)
 //   verify FILE              maps a generated big model and compares every weight
 //   run --importer ours|protobuf|protobuf-arena|protozero [--mode map|read|plain-map]
-//       [--repeat N] [--warmup N] [--no-resolve] [--no-workspace] TARGET
+//       [--repeat N] [--warmup N] [--threads N] [--no-resolve] [--no-workspace] TARGET
 //                            imports TARGET (a file, or @LIST: one path per line, loaded one
 //                            after another) warmup+repeat times in this process and prints one
 //                            JSON object: times, resident sizes, heap bytes of the first import.
@@ -50,6 +50,7 @@ struct RunArgs {
     int warmup = 1;
     bool resolve = true;
     bool workspace = true;  ///< --no-workspace: every import allocates afresh
+    unsigned threads = 1;   ///< --threads N: ImportOptions::threads
     std::vector<std::string> files;
     std::string target;
 };
@@ -115,6 +116,7 @@ void ours_one(const RunArgs& a, onnximport::Workspace* ws, const std::string& pa
     o.resolve = a.resolve;
     o.workspace = ws;
     o.load_mode = a.mode == "read" ? onnximport::LoadMode::Read : onnximport::LoadMode::Map;
+    o.threads = a.threads;
     HeapCounters h0 = heap_counters();
     auto t0 = Clock::now();
     try {
@@ -337,7 +339,7 @@ int usage() {
                  "       gauntlet_bench verify BIG_MODEL\n"
                  "       gauntlet_bench run --importer ours|protobuf|protobuf-arena|protozero\n"
                  "                          [--mode map|read|plain-map] [--repeat N] [--warmup N]\n"
-                 "                          [--no-resolve] [--no-workspace] FILE|@LIST\n"
+                 "                          [--threads N] [--no-resolve] [--no-workspace] FILE|@LIST\n"
                  "       gauntlet_bench read-parse FILE\n"
                  "       gauntlet_bench gen-flood DIR [--force]\n";
     return 2;
@@ -373,6 +375,7 @@ int main(int argc, char** argv) {
             else if (s == "--mode" && i + 1 < argc) a.mode = argv[++i];
             else if (s == "--repeat" && i + 1 < argc) a.repeat = std::max(1, std::atoi(argv[++i]));
             else if (s == "--warmup" && i + 1 < argc) a.warmup = std::max(0, std::atoi(argv[++i]));
+            else if (s == "--threads" && i + 1 < argc) a.threads = static_cast<unsigned>(std::max(1, std::atoi(argv[++i])));
             else if (s == "--no-resolve") a.resolve = false;
             else if (s == "--no-workspace") a.workspace = false;
             else if (!s.empty() && s[0] == '-') return usage();

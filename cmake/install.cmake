@@ -36,8 +36,7 @@ if(BUILD_SHARED_LIBS)
 else()
   set(ONNXIMPORT_PC_REQUIRES "libcrypto")
   set(ONNXIMPORT_PC_REQUIRES_PRIVATE "")
-
-  set(ONNXIMPORT_PC_LIBS_PRIVATE "")
+  string(APPEND ONNXIMPORT_PC_LIBS " -pthread")  # std::thread of ImportOptions::threads
 endif()
 # Relative to the file's own place, so that `cmake --install --prefix P` anywhere is right.
 file(RELATIVE_PATH ONNXIMPORT_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)

@@ -19,6 +19,10 @@ model.onnx of the backend test data, loaded one after another in one process) an
 big-small (the big graph with 1/256 of the weight bytes: heap use must not change), chain
 and chain-reversed (a 10^6-node Relu chain in order and reversed: sorting stays O(n log n)).
 big, wide and reversed are also timed cold: N fresh children, each importing once.
+big-ort and big-ort-external: big as ONNX Runtime's inline .ort and as our 4096-aligned
+external .ort (tools/bench_ort.py), mapped and read on 1 and 2 threads (ImportOptions::threads).
+writers: `onnximport convert` of big to .ort and to .onnx with aligned external data on 1 and
+2 threads, against ONNX Runtime writing the same .ort (whole processes, taking turns).
 
 Our importer runs with default options (one thread) and one Workspace reused across the
 repeats of a child. libprotobuf parses the mapped file (pages faulted in before the clock)
@@ -44,6 +48,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_ort  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = "/usr/bin/python3"
 MiB = 1024 * 1024
@@ -52,6 +59,7 @@ MiB = 1024 * 1024
 OURS = {
     "ours-map": ["--importer", "ours", "--mode", "map"],
     "ours-read": ["--importer", "ours", "--mode", "read"],
+    "ours-read-2threads": ["--importer", "ours", "--mode", "read", "--threads", "2"],
     "ours-plain-map": ["--importer", "ours", "--mode", "plain-map"],
     "ours-map-noresolve": ["--importer", "ours", "--mode", "map", "--no-resolve"],
     "protobuf": ["--importer", "protobuf"],
@@ -59,7 +67,7 @@ OURS = {
     "protozero": ["--importer", "protozero"],
 }
 PLAN = {
-    "big": ["ours-map", "ours-plain-map", "ours-read", "protobuf", "python"],
+    "big": ["ours-map", "ours-plain-map", "ours-read", "ours-read-2threads", "protobuf", "python"],
     "big-external": ["ours-map", "ours-plain-map", "ours-read", "protobuf", "python"],
     "wide": ["ours-map", "ours-map-noresolve", "ours-read", "protozero", "protobuf", "protobuf-arena", "python"],
     "reversed": ["ours-map", "ours-map-noresolve", "ours-read", "protozero", "protobuf", "protobuf-arena", "python"],
@@ -68,6 +76,9 @@ PLAN = {
     # 10^6-node chain sorted and reversed (issue 3): the sort must stay O(n log n).
     "chain": ["ours-map", "ours-map-noresolve", "protobuf"],
     "chain-reversed": ["ours-map", "ours-map-noresolve", "protobuf"],
+    # big as .ort (issue 17, tools/bench_ort.py): ONNX Runtime's inline file, our external one.
+    "big-ort": ["ours-map", "ours-read", "ours-read-2threads"],
+    "big-ort-external": ["ours-map", "ours-read", "ours-read-2threads"],
 }
 # The hash-flooding pairs (issue 21): crafted and ordinary names, and the folder-relative
 # model path of each (external data sits beside its model).
@@ -77,7 +88,8 @@ FLOOD = {
     "value names": ("values-crafted.onnx", "values-ordinary.onnx"),
     "external locations": ("external-crafted/model.onnx", "external-ordinary/model.onnx"),
 }
-TABLE_MODELS = ["big", "big-external", "wide", "reversed", "backend", "chain", "chain-reversed"]
+TABLE_MODELS = ["big", "big-external", "big-ort", "big-ort-external", "wide", "reversed", "backend", "chain",
+                "chain-reversed"]
 # Also timed cold: the first import in a fresh process, no warm-up, one child per run. A
 # warm run reuses memory its process freed before (libprotobuf's many small blocks come
 # back from malloc's free lists); a cold one faults in, and the kernel zeroes, everything.
@@ -294,6 +306,7 @@ def targets(models: dict) -> list:
         peak = check["peak_rss_kib"] / 1024
         out.append({"target": "big: whole-process `onnximport check` peak RSS <= 64 MiB (issue 16)",
                     "value": f"{peak:.1f} MiB", "met": peak <= 64})
+    out += bench_ort.targets(models)
     for kind, row in models.get("flood", {}).get("rows", {}).items():
         if "ratio" in row:
             out.append({"target": f"{kind}: crafted colliding names within 3x of ordinary ones (issue 21)",
@@ -355,6 +368,20 @@ def markdown(res: dict) -> str:
                   "from wait4).", "", "| command | time ms, median (min-max) | peak RSS MiB |", "| --- | --- | --- |"]
         for name, r in proc.items():
             lines.append(f"| {name} | {fmt_ms(r)} | {r['peak_rss_kib'] / 1024:.1f} |")
+    writers = res["models"].get("writers", {}).get("rows")
+    if writers:
+        lines += ["", f"Writers on big (issue 18): whole processes taking turns, {res['repeat']} each after a warm-up "
+                  "(wall time and peak RSS from wait4).", "", "| command | time s, median (min-max) | peak RSS MiB |",
+                  "| --- | --- | --- |"]
+        for name, r in writers.items():
+            if "median" in r:
+                lines.append(f"| {name} | {r['median']:.2f} ({r['min']:.2f}-{r['max']:.2f}) | "
+                             f"{r['peak_rss_kib'] / 1024:.0f} |")
+            else:
+                lines.append(f"| {name} | error: {str(r.get('error'))[:90]} | |")
+    not_run = [(n, m["not_run"]) for n, m in res["models"].items() if m.get("not_run")]
+    for name, why in not_run:
+        lines.append(f"\n{name}: not timed: {why}")
     flood = res["models"].get("flood", {}).get("rows")
     if flood:
         lines += ["", "Hash flooding: 2^15 names of 16 bytes, crafted to share one std::hash value vs ordinary "
@@ -404,9 +431,13 @@ def main(argv: list) -> int:
     os.makedirs(out, exist_ok=True)
     exe = os.path.join(build, "bin", "gauntlet_bench")
     subprocess.run([exe, "gen", out], check=True, stdout=subprocess.DEVNULL)
-    paths = {n: os.path.join(out, n + ".onnx") for n in PLAN if n != "backend"}
+    paths = {n: os.path.join(out, n + ".onnx") for n in PLAN if n not in ("backend", "big-ort", "big-ort-external")}
     if only is None or "backend" in only:
         paths["backend"] = "@" + backend_list(out, data, build)
+    ort_paths, ort_missing, ort_module = {}, {}, ""
+    if only is None or {"big-ort", "big-ort-external", "writers"} & set(only):
+        ort_paths, ort_missing, ort_module = bench_ort.prepare(out, build, log)
+        paths.update(ort_paths)
 
     res = {"machine": machine(), "date": datetime.datetime.now().isoformat(timespec="seconds"),
            "command": "make bench", "repeat": repeat, "load_before": load(), "models": {}}
@@ -419,6 +450,9 @@ def main(argv: list) -> int:
             log(f"verify {name}: {res['verified'][name]}")
     for name, imps in PLAN.items():
         if only and name not in only:
+            continue
+        if name in ort_missing:
+            res["models"][name] = {"results": {}, "not_run": ort_missing[name]}
             continue
         m = res["models"].setdefault(name, {"path": paths[name], "results": {}})
         # Our importer and libprotobuf take turns, ROUNDS children each, so that a machine
@@ -456,6 +490,13 @@ def main(argv: list) -> int:
             m["process"] = process_rows(os.path.join(build, "bin", "onnximport"), exe, paths[name], repeat)
             for cmd, r in m["process"].items():
                 log(f"big process  {cmd:19s} median {r['median'] * 1e3:10.2f} ms  peak {r['peak_rss_kib'] / 1024:8.1f} MiB")
+    if only is None or "writers" in only:
+        rows = bench_ort.writer_rows(os.path.join(build, "bin", "onnximport"), ort_module, paths["big"],
+                                     os.path.join(out, "writers"), repeat)
+        res["models"]["writers"] = {"results": {}, "rows": rows}
+        for row, r in rows.items():
+            log(f"writers {row:55s} " + (f"median {r['median']:8.2f} s  peak {r['peak_rss_kib'] / 1024:8.1f} MiB"
+                                         if "median" in r else "ERROR " + str(r.get("error", r))[:200]))
     if only is None or "flood" in only:
         folder = os.path.join(out, "flood")
         subprocess.run([exe, "gen-flood", folder], check=True, stdout=subprocess.DEVNULL)

@@ -69,6 +69,8 @@ for k in m["cases"]:
                 extra += ["--max-nesting", str(opts["max_nesting"])]
             if "external_dir" in opts:  # relative to the corpus folder
                 extra += ["--external-dir", os.path.join(corpus, opts["external_dir"])]
+            if "ort_data" in opts:  # relative to the external-data directory
+                extra += ["--ort-data", opts["ort_data"]]
     print("\t".join([k["file"], k["expect"], k.get("kind", "-"),
                      "1" if k.get("generated_only") else "0", " ".join(extra) or "-", k.get("rule_id", "-")]))
 EOF

@@ -20,7 +20,9 @@ root=${GAUNTLET_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 work=${WORK:-$(mktemp -d)}/gauntlet-build
 mkdir -p "$OUT" "$work/obj"
 
-flags=(-std=c++20 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$root/importer/include" -I"$root/importer/src")
+# -DONNXIMPORT_SMALL_PARALLEL_WORK: the parallel payload work on every input (io/payloads.hpp).
+flags=(-std=c++20 -pthread -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -DONNXIMPORT_SMALL_PARALLEL_WORK
+       -I"$root/importer/include" -I"$root/importer/src")
 
 # The .ort schema's generated header (as CMakeLists.txt makes it): FLATC and
 # FLATBUFFERS_INCLUDE name a flatc and headers of the same flatbuffers version (2.0.8+).

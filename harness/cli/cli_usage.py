@@ -2,7 +2,7 @@
 """Strict command lines (issue 20 and 21, docs/cli.md "Options"): every usage error of
 every subcommand exits 2 with nothing on stdout and a reason on stderr; `--` ends the
 options; `--help` and `--version` only alone; `-` reads the model from standard input
-(external data refused there unless --external-dir is given).
+(external data refused there unless --external-dir is given, and for .ort --ort-data).
 
 usage: cli_usage.py PATH/TO/onnximport
 """
@@ -42,9 +42,9 @@ def usage_errors(binary, ok, deep):
         ["check"], ["check", "--"], ["check", "--bogus", ok], ["check", "-x", ok], ["check", "--json=1", ok],
         ["check", "--max-nesting"], ["check", ok, "--max-nesting"],
         ["check", "--max-nesting", "9", "--max-nesting", "9", ok],
-        ["check", "--external-dir", "", ok], ["check", "-", "-"],
+        ["check", "--external-dir", "", ok], ["check", "--ort-data", "", ok], ["check", "-", "-"],
         ["check", ok, "--help"], ["check", "--help", ok], ["check", "-h", ok],
-        ["dump"], ["dump", ok, ok], ["dump", "--json", ok], ["dump", "--max-nesting"],
+        ["dump"], ["dump", ok, ok], ["dump", "--json", ok], ["dump", "--max-nesting"], ["dump", ok, "--ort-data"],
         ["bench"], ["bench", "-"], ["bench", ok, ok], ["bench", "--repeat", ok], ["bench", ok, "--repeat"],
     ]
     for value in ("7", "251", "x", "9x", "", " 9", "+9", "0x10", "9.0", "99999999999999999999"):
@@ -108,6 +108,34 @@ def standard_input(binary, d, ok):
     expect(rc == 0 and out == "-\tok\n", f"check --external-dir DIR - : ok, got {rc} {out!r}")
 
 
+def ort_companion(binary, d):
+    """--ort-data names a .ort model's companion file (docs/ort.md, "External data"); the
+    model and its bytes come from the committed hostile corpus."""
+    corpus = os.path.join(ROOT, "hostile", "corpus")
+    with open(os.path.join(corpus, "accept-ort-external-basic.ort"), "rb") as f:
+        ort = f.read()
+    with open(os.path.join(corpus, "accept-ort-external-basic.ort.data"), "rb") as f:
+        data = f.read()
+    m = os.path.join(d, "m.ort")
+    with open(m, "wb") as f:
+        f.write(ort)
+    with open(m + ".data", "wb") as f:
+        f.write(data)
+    rc, out, _ = run(binary, "check", m)
+    expect(rc == 0, f"check of a .ort beside its companion: ok, got {rc} {out!r}")
+    rc, out, _ = run(binary, "check", "-", stdin=ort)
+    expect(rc == 1 and "\tExternalData\t" in out, f"check - of a .ort with external data: refused, got {out!r}")
+    rc, out, _ = run(binary, "check", "--external-dir", d, "--ort-data", "m.ort.data", "-", stdin=ort)
+    expect(rc == 0 and out == "-\tok\n", f"check --external-dir DIR --ort-data FILE - : ok, got {rc} {out!r}")
+    os.rename(m + ".data", os.path.join(d, "w.bin"))
+    rc, out, _ = run(binary, "check", m)
+    expect(rc == 1 and "\tExternalData\t" in out, f"check without the companion: refused, got {out!r}")
+    rc, out, _ = run(binary, "dump", "--ort-data", "w.bin", m)
+    expect(rc == 0 and "source external\n" in out, f"dump --ort-data w.bin: dumped from w.bin, got {rc}")
+    rc, out, _ = run(binary, "check", "--ort-data=../w.bin", m)
+    expect(rc == 1 and "\tExternalData\t" in out, f"--ort-data with a '..' segment: refused, got {out!r}")
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -122,6 +150,7 @@ def main():
         help_and_version(binary)
         options_anywhere(binary, d, deep)
         standard_input(binary, d, ok)
+        ort_companion(binary, d)
     if failures:
         print(f"{len(failures)} usage check(s) failed")
         return 1

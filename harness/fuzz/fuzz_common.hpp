@@ -21,6 +21,14 @@
 
 namespace gauntlet_fuzz {
 
+/// The options of a second import that must give the same model or the same refusal:
+/// with two threads, so that the parallel payload work (lowered to every input in fuzz
+/// builds, io/payloads.hpp) is fuzzed against the one-thread import.
+inline onnximport::ImportOptions with_two_threads(onnximport::ImportOptions o = {}) {
+    o.threads = 2;
+    return o;
+}
+
 /// ceil(count * bits / 8) computed as whole bytes plus a remainder, independent of the
 /// importer's own arithmetic (count <= 2^60 and bits <= 128 cannot overflow this way
 /// for the sizes an accepted tensor can have).

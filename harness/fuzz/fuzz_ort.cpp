@@ -9,7 +9,7 @@
 //    the same bytes again gives the same kind, offset and path;
 //  - an accepted model walks end to end (tensor views of the spec's length, string
 //    tensors of one entry per element, resolution's tables consistent) and dumps
-//    deterministically, across two imports of the same bytes;
+//    deterministically, across two imports of the same bytes (the second on two threads);
 //  - after Model::close() tensor bytes throw ImportError(Io).
 // The structure-aware mutator is ort_mutator.cpp; seeds are .ort files ONNX Runtime wrote.
 #include "fuzz_common.hpp"
@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Walker w;
         w.model(m);
         const std::string dump = dump_of(m);
-        Model again = import_bytes(bytes, name);
+        Model again = import_bytes(bytes, name, with_two_threads());
         GAUNTLET_CHECK(dump_of(again) == dump, "dumps of two imports of the same bytes differ");
         m.close();
         check_closed(m);
@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         first_error = e;
     }
     try {
-        (void)import_bytes(bytes, name);
+        (void)import_bytes(bytes, name, with_two_threads());
     } catch (const ImportError& e) {
         GAUNTLET_CHECK(e.kind() == first_error->kind() && e.offset() == first_error->offset() &&
                            e.field_path() == first_error->field_path(),

@@ -5,6 +5,7 @@
 // without a directory, and reading after close(). Every test that touches the file
 // system runs twice: with openat2 and with the component-wise walk.
 #include "core_support.hpp"
+#include "temp_tree.hpp"
 
 #include "external/external_data.hpp"
 #include "external/location.hpp"
@@ -42,6 +43,8 @@ inline std::ostream& operator<<(std::ostream& os, OpenOutcome::Status s) {
 }  // namespace onnximport::detail
 
 using namespace core_test;
+using temp_tree::Tree;
+using temp_tree::kernel_has_openat2;
 namespace fs = std::filesystem;
 using onnximport::ExternalOpen;
 using onnximport::detail::OpenOutcome;
@@ -91,52 +94,10 @@ ImportOptions loading() {
 
 const onnximport::detail::Storage& storage_of(Model& m) { return onnximport::detail::ModelAccess::storage(m); }
 
-/// A fresh temporary tree per test: root/model (the model and its external data) and
-/// root/outside (a sibling the model must not reach). Removed when the test ends.
-struct Tree {
-    fs::path root, dir, outside;
-    Tree() {
-        std::string tmpl = (fs::temp_directory_path() / "onnx-gauntlet-external-XXXXXX").string();
-        BOOST_REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
-        root = tmpl;
-        dir = root / "model";
-        outside = root / "outside";
-        fs::create_directory(dir);
-        fs::create_directory(outside);
-        write(outside / "secret.bin", "SECRET-SECRET-SECRET");
-    }
-    ~Tree() {
-        std::error_code ec;
-        fs::remove_all(root, ec);
-    }
-    static void write(const fs::path& p, const std::string& bytes) {
-        std::ofstream f(p, std::ios::binary | std::ios::trunc);
-        f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        BOOST_REQUIRE(f.good());
-    }
-    fs::path model(const std::string& bytes) const {
-        write(dir / "model.onnx", bytes);
-        return dir / "model.onnx";
-    }
-};
-
 /// Runs the body with openat2 and then with the walk; restores Auto afterwards.
 struct MethodGuard {
     ~MethodGuard() { test_open_method = ExternalOpen::Auto; }
 };
-/// Whether this kernel has openat2 at all: the forced-openat2 pass cannot run on a
-/// kernel older than 5.6, under a seccomp filter that refuses it, or under Valgrind 3.19
-/// (which does not implement the call); the walk pass still runs there.
-bool kernel_has_openat2() {
-    static const bool has = [] {
-        open_how how{};
-        how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
-        const long fd = ::syscall(SYS_openat2, AT_FDCWD, ".", &how, sizeof how);
-        if (fd >= 0) ::close(static_cast<int>(fd));
-        return fd >= 0 || (errno != ENOSYS && errno != EPERM && errno != E2BIG);
-    }();
-    return has;
-}
 template <class F>
 void both_ways(F&& body) {
     MethodGuard guard;

@@ -31,6 +31,7 @@ constexpr Rule node_args{"O10", "ort"};
 constexpr Rule arg_counts{"O11", "ort"};
 constexpr Rule unions{"O12", "ort"};
 constexpr Rule same_model{"O13", "ort"};
+constexpr Rule companion{"O14", "ort"};
 
 std::string str(const Bytes& b) { return {b.begin(), b.end()}; }
 std::string built(const ob::OrtModelSpec& m) { return str(ob::build_ort(m)); }
@@ -206,14 +207,101 @@ void tensor_cases(Corpus& c) {
     c.refuse("InvalidModel", "ort-data-type-0.ort", tensors, "data_type 0", init([](auto& t) { t.data_type = 0; }));
     c.refuse("Unsupported", "ort-data-type-21.ort", tensors, "data_type 21: above the schema's 20", init([](auto& t) { t.data_type = 21; }));
     c.refuse("Unsupported", "ort-data-type-negative.ort", tensors, "data_type -1", init([](auto& t) { t.data_type = -1; }));
-    c.refuse("ExternalData", "ort-external-offset-minus-2.ort", external, "external_data_offset -2",
-             init([](auto& t) { t.external_data_offset = -2; }));
-    c.refuse("ExternalData", "ort-external-offset-max.ort", external, "external_data_offset INT64_MAX, no raw_data",
-             init([](auto& t) { t.external_data_offset = INT64_MAX; t.raw.reset(); }));
-    c.refuse("ExternalData", "ort-external-with-raw-data.ort", external, "external_data_offset 0 and raw_data",
-             init([](auto& t) { t.external_data_offset = 0; }));
-    c.refuse("ExternalData", "ort-external-no-companion.ort", external, "external_data_offset 0 with no companion file",
-             init([](auto& t) { t.external_data_offset = 0; t.raw.reset(); }));
+}
+
+// The companion file (docs/ort.md, "External data"): each case's is its own file name
+// plus .data, written beside it unless the case is about its absence.
+const Bytes w_bytes{0, 0, 128, 63, 0, 0, 0, 64};  // relu_model's W, 1.0f and 2.0f
+const std::string w_text(w_bytes.begin(), w_bytes.end());
+
+/// relu_model with W's raw_data replaced by `offset` into the companion file.
+std::string external_w(int64_t offset, const std::function<void(ob::OrtModelSpec&)>& edit = [](auto&) {}) {
+    return edited([&](auto& m) {
+        m.graph.initializers[0].raw.reset();
+        m.graph.initializers[0].external_data_offset = offset;
+        edit(m);
+    });
+}
+json w_sha(const std::string& bytes) { return {{"tensor_sha256", {{"W", sha256_hex(bytes)}}}}; }
+
+void external_accepts(Corpus& c) {
+    auto accept = [&](std::string name, Rule rule, std::string why, std::string model, const std::string& data, json facts) -> Case& {
+        Case& k = c.accept(std::move(name), rule, std::move(why), std::move(model), std::move(facts));
+        c.side_file(k.file + ".data", data);
+        return k;
+    };
+    accept("ort-external-basic.ort", external, "W's 8 bytes at offset 0 of the companion file", external_w(0), w_text, w_sha(w_text));
+    accept("ort-external-unaligned.ort", companion, "W at offset 3: no alignment is required of the reader", external_w(3),
+           "pad" + w_text, w_sha(w_text));
+    accept("ort-external-ends-at-file-end.ort", external, "offset 5 + 8 bytes = the file's 13 bytes exactly", external_w(5),
+           "12345" + w_text, w_sha(w_text));
+    accept("ort-external-empty-at-end.ort", external, "FLOAT [0] at offset 8 of an 8-byte file: an empty range at the end",
+           external_w(8, [](auto& m) { m.graph.initializers[0].dims = {0}; }), w_text, {{"tensor_bytes", {{"W", 0}}}});
+    accept("ort-external-shared.ort", companion, "two initializers and a node's tensor attribute in one companion file",
+           external_w(0, [](auto& m) {
+               m.graph.node_args.push_back({"V"});
+               m.graph.initializers.push_back({.name = "V", .dims = {2}, .external_data_offset = 9});
+               auto t = std::make_shared<ob::OrtTensorSpec>(ob::OrtTensorSpec{.name = "A", .dims = {1}, .external_data_offset = 4});
+               m.graph.nodes[0].attributes = {{.name = "value", .type = 4, .t = t}};
+           }),
+           w_text + "\x01" + "vvvvvvvv", {{"tensor_sha256", {{"W", sha256_hex(w_text)}, {"V", sha256_hex("vvvvvvvv")}}}});
+    Case& linked = c.accept("ort-external-symlink-inside.ort", companion, "the companion file is a link to a file inside the folder",
+                            external_w(0), {{"tensor_sha256", {{"W", sha256_hex(w_text)}}}});
+    c.side_file("ort-weights.bin", w_text);
+    c.side_symlink(linked.file + ".data", "ort-weights.bin");
+    c.accept("ort-external-ort-data-option.ort", companion, "ort_external_data names ort-weights.bin instead of the default name",
+             external_w(0), w_sha(w_text))
+        .options = {{"ort_data", "ort-weights.bin"}};
+    c.accept("ort-external-bytes-named.ort", external, "imported from bytes: the caller names both the folder and the file",
+             external_w(0), w_sha(w_text))
+        .options = {{"import", "bytes"}, {"external_dir", "."}, {"ort_data", "ort-weights.bin"}};
+}
+
+void external_refusals(Corpus& c) {
+    auto refuse = [&](std::string name, Rule rule, std::string why, std::string model, const std::string& data) -> Case& {
+        Case& k = c.refuse("ExternalData", std::move(name), rule, std::move(why), std::move(model));
+        c.side_file(k.file + ".data", data);
+        return k;
+    };
+    c.refuse("ExternalData", "ort-external-offset-minus-2.ort", external, "external_data_offset -2", external_w(-2));
+    refuse("ort-external-with-raw-data.ort", external, "external_data_offset 0 and raw_data",
+           edited([](auto& m) { m.graph.initializers[0].external_data_offset = 0; }), w_text);
+    refuse("ort-external-string.ort", external, "a STRING tensor with an offset: strings are not a byte range",
+           external_w(0, [](auto& m) { m.graph.initializers[0] = {.name = "W", .data_type = 8, .dims = {1}, .external_data_offset = 0}; }),
+           w_text);
+    refuse("ort-external-past-end.ort", external, "offset 1 + 8 bytes of an 8-byte file", external_w(1), w_text);
+    refuse("ort-external-offset-max.ort", external, "offset INT64_MAX: past the end, and offset + length passes 2^63",
+           external_w(INT64_MAX), w_text);
+    refuse("ort-external-attribute-past-end.ort", external, "a Relu's tensor attribute at offset 4 of an 8-byte file, 8 bytes long",
+           edited([](auto& m) {
+               auto t = std::make_shared<ob::OrtTensorSpec>(ob::OrtTensorSpec{.name = "A", .dims = {2}, .external_data_offset = 4});
+               m.graph.nodes[0].attributes = {{.name = "value", .type = 4, .t = t}};
+           }),
+           w_text);
+    c.refuse("Unsupported", "ort-external-over-2gib.ort", tensors, "FLOAT [2^30, 4] at offset 0: too big is decided from dims, no file opened",
+             external_w(0, [](auto& m) { m.graph.initializers[0].dims = {1 << 30, 4}; }));
+    c.refuse("ExternalData", "ort-external-no-companion.ort", companion, "external_data_offset 0 and no companion file", external_w(0));
+    c.refuse("ExternalData", "ort-external-bytes-unnamed.ort", external,
+             "imported from bytes with the folder named but not the companion file", external_w(0))
+        .options = {{"import", "bytes"}, {"external_dir", "."}};
+    c.refuse("ExternalData", "ort-external-ort-data-escapes.ort", companion, "ort_external_data ../../etc/passwd: a '..' segment",
+             external_w(0))
+        .options = {{"ort_data", "../../etc/passwd"}};
+    auto linked = [&](std::string name, std::string why, std::string target) {  // no target: itself
+        Case& k = c.refuse("ExternalData", std::move(name), companion, std::move(why), external_w(0));
+        c.side_symlink(k.file + ".data", target.empty() ? k.file + ".data" : std::move(target));
+    };
+    linked("ort-external-symlink-absolute.ort", "the companion file is a link to /etc/passwd", "/etc/passwd");
+    linked("ort-external-symlink-up.ort", "the companion file is a link up and out to etc/passwd",
+           "../../../../../../../../../../../../../../../../etc/passwd");
+    linked("ort-external-symlink-loop.ort", "the companion file is a link to itself", "");
+    Case& folder = c.refuse("ExternalData", "ort-external-companion-folder.ort", companion, "the companion file is a folder", external_w(0));
+    c.side_file(folder.file + ".data/keep", "");  // git keeps a folder only with a file in it
+    Case& fifo = c.refuse("ExternalData", "ort-external-companion-fifo.ort", companion,
+                          "the companion file is a FIFO: not a file, and opening it to read would block", external_w(0));
+    c.side_fifo(fifo.file + ".data");
+    fifo.generated_only = true;
+    fifo.endless = true;
 }
 
 void graph_cases(Corpus& c) {
@@ -332,6 +420,8 @@ void add_ort_cases(Corpus& c) {
     zero_offset_cases(c);
     version_cases(c);
     tensor_cases(c);
+    external_accepts(c);
+    external_refusals(c);
     graph_cases(c);
     attribute_cases(c);
     limit_cases(c);

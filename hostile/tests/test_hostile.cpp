@@ -300,6 +300,7 @@ Model import_case(const fs::path& dir, const json& k, std::vector<uint8_t>& buff
         const json& opt = k["options"];
         if (opt.contains("max_nesting")) o.max_nesting = opt["max_nesting"].get<int>();
         if (opt.contains("external_dir")) o.external_data_dir = dir / opt["external_dir"].get<std::string>();
+        if (opt.contains("ort_data")) o.ort_external_data = opt["ort_data"].get<std::string>();
         as_bytes = opt.value("import", "") == "bytes";
     }
     if (!as_bytes) return import_file(file, o);

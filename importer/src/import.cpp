@@ -5,7 +5,9 @@
 #include "core/refusal.hpp"
 #include "external/external_data.hpp"
 #include "io/input.hpp"
+#include "io/payloads.hpp"
 #include "model/access.hpp"
+#include "model/visit.hpp"
 #include "onnx/fields.hpp"
 #include "onnx/tensor_alone.hpp"
 #include "ort/reader.hpp"
@@ -17,6 +19,7 @@
 #include <bit>
 #include <new>
 #include <stdexcept>
+#include <vector>
 
 namespace onnximport {
 
@@ -30,6 +33,7 @@ void check_options(const ImportOptions& o) {
     if (o.ort_max_depth < ImportOptions::min_ort_depth_limit || o.ort_max_depth > ImportOptions::max_ort_depth_limit)
         throw std::invalid_argument("ort_max_depth must be between 8 and 250");
     if (o.ort_max_tables == 0) throw std::invalid_argument("ort_max_tables must be at least 1");
+    if (o.threads < 1 || o.threads > ImportOptions::max_threads) throw std::invalid_argument("threads must be between 1 and 64");
 }
 
 /// The .onnx reader (onnx/, wire/).
@@ -39,13 +43,26 @@ void read_onnx(detail::Storage& s, const ImportOptions& o) {
     detail::read_model(c, r, s.proto);
 }
 
+/// With more than one thread, the tensors' bytes are made resident on them before the
+/// import returns (io/payloads.hpp); with one, nothing here touches a weight page.
+void make_payloads_resident(detail::Storage& s, unsigned threads) {
+    if (threads <= 1) return;
+    std::vector<detail::ByteRange> ranges;
+    detail::visit_model(s.proto, [](Graph&) {}, [&](TensorView& t) {
+        const auto b = t.bytes();
+        if (!b.empty()) ranges.push_back({reinterpret_cast<const uint8_t*>(b.data()), b.size()});
+    });
+    detail::touch_pages(ranges, threads);
+}
+
 /// Reads the messages (.ort or .onnx, by content), then the external data, then resolves.
-Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, const std::filesystem::path* model_dir) {
+Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, const detail::ExternalPlace& place) {
     try {
         if (detail::looks_like_ort(s->input.data(), s->input.size())) detail::read_ort_model(*s, o);
         else read_onnx(*s, o);
-        if (o.load_external_data) detail::load_external_data(*s, o, model_dir);
+        if (o.load_external_data) detail::load_external_data(*s, o, place);
         if (o.resolve) detail::resolve_model(*s);
+        make_payloads_resident(*s, o.threads);
     } catch (const std::bad_alloc&) {
         // The graph grows with what the input holds (never with a declared length), but a
         // large input of tiny messages can still need more memory than there is.
@@ -58,9 +75,21 @@ std::unique_ptr<detail::Storage> storage_for(std::string name, detail::ModelInpu
     return std::make_unique<detail::Storage>(std::move(name), std::move(input), detail::pool_of(o.workspace));
 }
 
+/// Bytes have no directory and no file name: only the options name them.
 Model import_input(std::string name, detail::ModelInput input, const ImportOptions& options) {
-    const std::filesystem::path* dir = options.external_data_dir ? &*options.external_data_dir : nullptr;
-    return read_model(storage_for(std::move(name), std::move(input), options), options, dir);
+    detail::ExternalPlace place;
+    if (options.external_data_dir) place.dir = &*options.external_data_dir;
+    if (options.external_data_dir && options.ort_external_data) place.ort_companion = *options.ort_external_data;
+    return read_model(storage_for(std::move(name), std::move(input), options), options, place);
+}
+
+/// A file's external data is beside it unless the options say where; a .ort's companion
+/// file is its name plus ".data" (docs/ort.md).
+std::filesystem::path ort_companion_of(const std::filesystem::path& model, const ImportOptions& options) {
+    if (options.ort_external_data) return *options.ort_external_data;
+    std::filesystem::path name = model.filename();
+    name += ".data";
+    return name;
 }
 
 }  // namespace
@@ -68,10 +97,11 @@ Model import_input(std::string name, detail::ModelInput input, const ImportOptio
 Model import_file(const std::filesystem::path& path, const ImportOptions& options) {
     check_options(options);
     std::string name = path.string();
-    auto input = detail::ModelInput::open_file(path, name, options.load_mode, options.map_threshold);
+    auto input = detail::ModelInput::open_file(path, name, options.load_mode, options.map_threshold, options.threads);
     std::filesystem::path dir = options.external_data_dir ? *options.external_data_dir : path.parent_path();
     if (dir.empty()) dir = ".";
-    return read_model(storage_for(std::move(name), std::move(input), options), options, &dir);
+    const detail::ExternalPlace place{&dir, ort_companion_of(path, options)};
+    return read_model(storage_for(std::move(name), std::move(input), options), options, place);
 }
 
 Model import_bytes(std::span<const uint8_t> bytes, std::string_view name, const ImportOptions& options) {

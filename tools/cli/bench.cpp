@@ -5,6 +5,8 @@
 #include "input.hpp"
 #include "output.hpp"
 
+#include <onnximport/workspace.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -37,11 +39,14 @@ void resident_kib(long& rss, long& hwm) {
     std::fclose(f);
 }
 
-/// The child's work: a warm-up and `repeat` timed imports. "ok MEDIAN MIN MAX PEAK BASELINE"
-/// or "error " and the refusal's text, raw (the parent escapes it for the terminal).
+/// The child's work: a warm-up and `repeat` timed imports, which reuse one Workspace as a
+/// program importing many models would. "ok MEDIAN MIN MAX PEAK BASELINE" or "error " and
+/// the refusal's text, raw (the parent escapes it for the terminal).
 std::string measure(const std::string& file, onnximport::ImportOptions options, int repeat) {
     long baseline = 0, hwm = 0;
     resident_kib(baseline, hwm);
+    onnximport::Workspace workspace;
+    options.workspace = &workspace;
     std::vector<double> ms;
     auto refusal = refusal_of(file, [&] {
         for (int k = 0; k <= repeat; ++k) {  // run 0 is the warm-up

@@ -9,33 +9,40 @@ namespace onnximport::cli {
 
 namespace {
 
-constexpr OptionSpec check_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--json", false}};
-constexpr OptionSpec bench_specs[] = {
-    {"--max-nesting", true}, {"--external-dir", true}, {"--json", false}, {"--repeat", true}};
-constexpr OptionSpec convert_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--alignment", true},
-                                        {"--external-data", true}, {"--threshold", true}, {"--threads", true}};
+constexpr OptionSpec check_specs[] = {
+    {"--max-nesting", true}, {"--external-dir", true}, {"--threads", true}, {"--ort-data", true}, {"--json", false}};
+constexpr OptionSpec bench_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--threads", true},
+                                      {"--ort-data", true},    {"--json", false},        {"--repeat", true}};
+constexpr OptionSpec convert_specs[] = {{"--max-nesting", true},   {"--external-dir", true}, {"--ort-data", true},
+                                        {"--alignment", true},     {"--external-data", true}, {"--threshold", true},
+                                        {"--threads", true}};
 
 constexpr std::string_view check_help =
-    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--json] [--] FILE...\n"
+    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--json] [--] FILE...\n"
     "  Imports each FILE (- is standard input) and prints one line per file:\n"
     "    FILE<TAB>ok\n"
     "    FILE<TAB>KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>MESSAGE   ('-' when unknown)\n"
     "  every field escaped (\\\\ \\t \\n \\r \\xHH), so a line is always one line of 2 or 5 fields.\n"
     "  --json: one JSON object per line instead.\n"
+    "  --ort-data FILE: a .ort model's companion file (its external tensors' bytes), beneath the\n"
+    "  external-data directory; default: the model's file name plus .data (docs/ort.md).\n"
     "  Exit 0 if every file imported, 1 if any was refused, 2 for a usage error.\n";
 constexpr std::string_view dump_help =
-    "usage: onnximport dump [--max-nesting N] [--external-dir DIR] [--] FILE\n"
+    "usage: onnximport dump [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--] FILE\n"
     "  Writes the structural dump (sweep/DUMP_FORMAT.md) of FILE (- is standard input).\n"
+    "  --ort-data FILE: a .ort model's companion file (its external tensors' bytes), beneath the\n"
+    "  external-data directory; default: the model's file name plus .data (docs/ort.md).\n"
     "  Exit 0 when dumped, 1 when refused (the reason on stderr), 2 for a usage error.\n";
 constexpr std::string_view bench_help =
-    "usage: onnximport bench [--json] [--repeat N] [--max-nesting N] [--external-dir DIR] [--] FILE\n"
+    "usage: onnximport bench [--json] [--repeat N] [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--] FILE\n"
     "  Import timings, mapped and read: median, min and max of N runs (default 5, 1..10000)\n"
     "  after a warm-up, and the peak resident size, each mode in its own child process.\n"
     "  Exit 0 when both modes were measured, 1 when either failed, 2 for a usage error.\n";
 constexpr std::string_view convert_help =
     "usage: onnximport convert [--alignment N] [--external-data FILE] [--threshold BYTES] [--threads N]\n"
-    "                          [--max-nesting N] [--external-dir DIR] [--] IN OUT\n"
-    "  Imports IN (.onnx or .ort) and writes OUT in the format of its extension (.onnx; .ort not yet).\n"
+    "                          [--max-nesting N] [--external-dir DIR] [--ort-data FILE] [--] IN OUT\n"
+    "  Imports IN (.onnx or .ort) and writes OUT in the format of its extension (.onnx or .ort; for\n"
+    "  .ort, FILE must be OUT.data).\n"
     "  --external-data FILE: tensors of more than BYTES (default 1024) go to FILE beside OUT, each at\n"
     "  an offset that is a multiple of N (a power of two, default 4096), written by N --threads.\n"
     "  OUT and FILE appear whole or not at all; no link is followed. A progress line on stderr for\n"
@@ -62,6 +69,12 @@ onnximport::ImportOptions import_options(const ParsedArgs& args) {
         if (it->second.empty()) throw UsageError("--external-dir needs a directory");
         options.external_data_dir = it->second;
     }
+    if (auto it = args.values.find("--ort-data"); it != args.values.end()) {
+        if (it->second.empty()) throw UsageError("--ort-data needs a file name");
+        options.ort_external_data = it->second;
+    }
+    if (auto it = args.values.find("--threads"); it != args.values.end())
+        options.threads = static_cast<unsigned>(parse_integer("--threads", it->second, 1, onnximport::ImportOptions::max_threads));
     return options;
 }
 

@@ -27,9 +27,10 @@ int run_convert(const ParsedArgs& args);
 /// Every subcommand, in the order the help lists them.
 std::span<const Command> commands();
 
-/// --max-nesting and --external-dir, the options of every subcommand.
-inline constexpr OptionSpec import_option_specs[] = {{"--max-nesting", true}, {"--external-dir", true}};
-/// The ImportOptions those two ask for. @throws UsageError
+/// --max-nesting, --external-dir, --threads and --ort-data, the options of every subcommand.
+inline constexpr OptionSpec import_option_specs[] = {
+    {"--max-nesting", true}, {"--external-dir", true}, {"--threads", true}, {"--ort-data", true}};
+/// The ImportOptions those ask for. @throws UsageError
 onnximport::ImportOptions import_options(const ParsedArgs& args);
 
 /// Writes "onnximport: TEXT" to stderr, TEXT escaped.

@@ -113,7 +113,7 @@ def reads_of(graph):
 # ONNX function ops that ONNX Runtime 1.30 expanded into their bodies in the backend data
 # (no kernel for the types used; function inlining happens at load, whatever the level).
 FUNCTION_OPS = {'"CastLike"', '"NegativeLogLikelihoodLoss"', '"SoftmaxCrossEntropyLoss"', '"CenterCropPad"',
-                '"SequenceMap"', '"GroupNormalization"', '"Mish"', '"Swish"', '"HardSwish"'}
+                '"SequenceMap"', '"GroupNormalization"', '"Mish"', '"Swish"', '"HardSwish"', '"Bernoulli"'}
 
 
 def input_type(graph, tensor):
@@ -201,6 +201,16 @@ def keep_declared_value_info(onnx_graph, ort_graph, applied):
     ort_graph.children[:] = kept
 
 
+def keep_untyped_io_untyped(onnx_graph, ort_graph, applied):
+    """A graph input or output the .onnx leaves without a type gets its inferred type."""
+    for key in ("input", "output"):
+        for a, b in zip(onnx_graph.find(key), ort_graph.find(key)):
+            ta, tb = a.first("type"), b.first("type")
+            if a.value == b.value and ta is not None and tb is not None and ta.value == "none" != tb.value:
+                b.children[b.children.index(tb)] = ta
+                applied.add("untyped-io-inferred")
+
+
 def sort_children(line, key, by, applied, label):
     items = [c for c in line.children if c.key == key]
     ordered = sorted(items, key=by)
@@ -223,6 +233,7 @@ def normalize_graph(onnx_graph, ort_graph, applied, ir3_main=False):
     fold_constants(onnx_graph, applied, ir3_main)
     drop_unused_initializers(onnx_graph, ort_graph, applied)
     keep_declared_value_info(onnx_graph, ort_graph, applied)
+    keep_untyped_io_untyped(onnx_graph, ort_graph, applied)
     if rewritten(onnx_graph, ort_graph):
         drop_rewritten_nodes(onnx_graph, ort_graph, applied)
     for g in (onnx_graph, ort_graph):

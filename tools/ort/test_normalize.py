@@ -100,8 +100,13 @@ def verdict(onnx_text, ort_text):
 
 
 def main():
+    typed_x = '  input "X"\n    type tensor\n      elem_type 1 FLOAT\n      shape 1\n        dim value 2\n'
+    untyped_x = '  input "X"\n    type none\n'
+    assert typed_x in ONNX and typed_x in ORT
     cases = [
         ("what ONNX Runtime does is explained", ONNX, ORT, True),
+        ("an untyped input given its inferred type is explained", ONNX.replace(typed_x, untyped_x), ORT, True),
+        ("a typed input made untyped fails", ONNX, ORT.replace(typed_x, untyped_x), False),
         ("a different initializer hash fails", ONNX, ORT.replace("sha256 7c9f", "sha256 7c9e"), False),
         ("a different input type fails", ONNX, ORT.replace("elem_type 1 FLOAT", "elem_type 10 FLOAT16", 1), False),
         ("a dropped node fails", ONNX, ORT.replace('    op_type "Add"', '    op_type "Sub"'), False),

@@ -62,6 +62,8 @@ def run_ours(importer, path, timeout, options=None):
     if "external_dir" in options:
         # Relative to the corpus folder, as the hostile test suite reads it.
         argv += ["--external-dir", os.path.join(os.path.dirname(path), str(options["external_dir"]))]
+    if "ort_data" in options:
+        argv += ["--ort-data", str(options["ort_data"])]
     start = time.monotonic()
     try:
         proc = subprocess.run(

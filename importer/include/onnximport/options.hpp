@@ -33,6 +33,12 @@ struct ImportOptions {
     /// unless this is set.
     std::optional<std::filesystem::path> external_data_dir;
 
+    /// The companion file of a .ort model's external tensors (docs/ort.md, "External
+    /// data"): a relative name beneath the external-data directory, under the same rules as
+    /// a .onnx location. Unset: the model file's name plus ".data" (model.ort.data); for
+    /// bytes, external .ort tensors are refused unless this and external_data_dir are set.
+    std::optional<std::filesystem::path> ort_external_data;
+
     LoadMode load_mode = LoadMode::Auto;
 
     /// Files above this size are mapped in Auto mode (spec section 6: "Models up to
@@ -67,6 +73,15 @@ struct ImportOptions {
     /// misaligned scalar fields are accepted and read with loads that x86-64 and arm64
     /// tolerate but C++ leaves undefined; keep it on for untrusted files.
     bool ort_check_alignment = true;
+
+    /// Threads an import may use, started and joined within the call; 1 (the default):
+    /// none but the caller's. Above one, the work on tensor bytes is shared out: a model
+    /// file in Read mode is read in ranges in parallel, and after the structural walk every
+    /// tensor's bytes (mapped ones included) are made resident before the import returns,
+    /// so that their first use does not fault. With one, a mapped import touches no weight
+    /// page. 1..64.
+    unsigned threads = 1;
+    static constexpr unsigned max_threads = 64;
 
     /// Map external-data files (one read-only mapping per file); off: each tensor's range
     /// is read into memory (spec section 5, rule 4).

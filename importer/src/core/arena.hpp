@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -41,6 +42,14 @@ public:
     T* make() {
         static_assert(std::is_trivially_destructible_v<T>, "the arena runs no destructors");
         return new (allocate(sizeof(T), alignof(T))) T();
+    }
+
+    /// A copy of `s` in the arena (for strings the importer makes, not views of the input).
+    std::string_view copy(std::string_view s) {
+        if (s.empty()) return {};
+        auto* p = static_cast<char*>(allocate(s.size(), 1));
+        std::memcpy(p, s.data(), s.size());
+        return {p, s.size()};
     }
 
     /// Lengthens the allocation that ends at `end` by n bytes, if it is the latest one and

@@ -1,6 +1,8 @@
 // External data (spec section 5): loading the bytes of every tensor with
-// data_location = EXTERNAL. The rules live by concern: location.hpp (entries and
-// location syntax), safe_open.hpp (opening beneath the directory), this file (loading).
+// data_location = EXTERNAL, and of .ort tensors in their companion file (docs/ort.md).
+// The rules live by concern: location.hpp (entries and location syntax), safe_open.hpp
+// (opening beneath the directory), files.hpp (opening, mapping and binding, shared by
+// both formats), external_data.cpp and ort_companion.cpp (each format's references).
 //
 // Buffer lifetime
 // ---------------
@@ -19,14 +21,27 @@
 #include <onnximport/options.hpp>
 
 #include <filesystem>
+#include <optional>
 
 namespace onnximport::detail {
 
+/// Where an import looks for external data.
+struct ExternalPlace {
+    /// The external-data directory, or null when there is none (bytes without a named one).
+    const std::filesystem::path* dir = nullptr;
+    /// The .ort companion file beneath `dir` (docs/ort.md): the model file's name plus
+    /// ".data", or ImportOptions::ort_external_data. None for bytes without both options.
+    std::optional<std::filesystem::path> ort_companion;
+};
+
 /// Loads the bytes of every tensor with data_location = EXTERNAL, in the main graph,
-/// subgraphs, attributes, functions and training info. `dir` is the external-data
-/// directory, or null when there is none (bytes without a named directory).
+/// subgraphs, attributes, functions and training info (.onnx), and of every .ort tensor
+/// whose bytes are in the companion file.
 /// @throws ImportError(ExternalData) for every refused reference, ImportError(Io) for OS
 /// failures; the error names the location, the tensor's field path and offset.
-void load_external_data(Storage& storage, const ImportOptions& options, const std::filesystem::path* dir);
+void load_external_data(Storage& storage, const ImportOptions& options, const ExternalPlace& place);
+
+/// The .ort part (ort_companion.cpp): Storage::ort_external from the one companion file.
+void load_ort_companion(Storage& storage, const ImportOptions& options, const ExternalPlace& place);
 
 }  // namespace onnximport::detail

@@ -1,7 +1,9 @@
 // Opening and reading the model input (input.hpp).
 #include "io/input.hpp"
 
+#include "core/pool.hpp"
 #include "core/refusal.hpp"
+#include "io/payloads.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -50,12 +52,19 @@ UniqueFd open_regular(const std::filesystem::path& path, const std::string& name
     return fd;
 }
 
-/// Reads `size` bytes (the file's fstat size) into buffer.
-void read_known(const MappedFile& file, const std::string& name, uint64_t size, std::unique_ptr<uint8_t[]>& buffer) {
+/// Reads `size` bytes (the file's fstat size) into buffer: in disjoint ranges on up to
+/// `threads` threads when the file is large enough for that to pay (io/payloads.hpp).
+void read_known(const MappedFile& file, const std::string& name, uint64_t size, unsigned threads,
+                std::unique_ptr<uint8_t[]>& buffer) {
     buffer.reset(new uint8_t[size]);
-    if (int e = file.read_exact(0, buffer.get(), size)) {
+    const unsigned n = size >= parallel_min_bytes ? std::max(threads, 1u) : 1u;
+    std::vector<int> errors(n, 0);
+    run_shares(n, size, share_grain, [&](unsigned share, uint64_t b, uint64_t e) {
+        errors[share] = file.read_exact(b, buffer.get() + b, e - b);
+    });
+    for (int e : errors) {  // the first range's failure, as one read from the start would meet it
         if (e == ENODATA) refuse(ErrorKind::Io, name, std::nullopt, {}, "the model file shrank while it was read");
-        io_error(name, "cannot read the model file", e);
+        if (e) io_error(name, "cannot read the model file", e);
     }
 }
 
@@ -87,7 +96,7 @@ const uint8_t* base_of(const uint8_t* data) { return data ? data : no_bytes; }
 }  // namespace
 
 ModelInput ModelInput::open_file(const std::filesystem::path& path, const std::string& name, LoadMode mode,
-                                 uint64_t map_threshold) {
+                                 uint64_t map_threshold, unsigned threads) {
     struct stat st {};
     UniqueFd fd = open_regular(path, name, st);
     const auto size = static_cast<uint64_t>(st.st_size);
@@ -110,7 +119,7 @@ ModelInput ModelInput::open_file(const std::filesystem::path& path, const std::s
         in.mapping_ = std::move(file);
         return in;
     }
-    read_known(*file, name, size, in.buffer_);  // not mapped: asked so, or mapping failed
+    read_known(*file, name, size, threads, in.buffer_);  // not mapped: asked so, or mapping failed
     in.data_ = in.buffer_.get();
     in.size_ = size;
     return in;

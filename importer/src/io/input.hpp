@@ -25,9 +25,10 @@ public:
     /// opened for reading, so a FIFO, socket or device is refused (Io) without being opened.
     /// Over `map_threshold` (LoadMode::Auto) the file is mapped read-only, else read; a
     /// file whose size the kernel reports as 0 (as /proc files) is read to its end.
+    /// A read file is read in disjoint ranges on up to `threads` threads (payloads.hpp).
     /// @throws ImportError(Io) or ImportError(Unsupported) for a file over 2^31 - 1 bytes.
     static ModelInput open_file(const std::filesystem::path& path, const std::string& name, LoadMode mode,
-                                uint64_t map_threshold);
+                                uint64_t map_threshold, unsigned threads = 1);
     /// The caller's bytes, used in place.
     static ModelInput borrow(std::span<const uint8_t> bytes, const std::string& name);
     /// The caller's bytes, kept by the input.

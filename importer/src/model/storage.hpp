@@ -52,6 +52,13 @@ struct Storage {
     /// Set by the reader at the first tensor with data_location = EXTERNAL: without one,
     /// loading external data has nothing to walk the graph for.
     bool has_external_tensors = false;
+    /// A .ort tensor whose bytes are in the companion file (external_data_offset >= 0).
+    struct CompanionRange {
+        TensorView* tensor;  ///< in the arena: never moves
+        uint64_t offset;
+    };
+    /// Filled by the .ort reader in file order; loaded after the walk, as for .onnx.
+    std::vector<CompanionRange> ort_external;
 
     /// Every message object and List of the model (arena.hpp).
     Arena arena;

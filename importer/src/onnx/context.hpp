@@ -24,12 +24,7 @@ struct Context : Refusal {
     int depth = 0;
 
     /// Copies a string made by the importer (not a view of the input) into the arena.
-    std::string_view keep(std::string_view s) {
-        if (s.empty()) return {};
-        auto* p = static_cast<char*>(arena.allocate(s.size(), 1));
-        std::memcpy(p, s.data(), s.size());
-        return {p, s.size()};
-    }
+    std::string_view keep(std::string_view s) { return arena.copy(s); }
 };
 
 }  // namespace onnximport::detail

@@ -1,7 +1,8 @@
 // Tensor and SparseTensor of .ort (spec section 3 applied to the .ort fields): dims >= 0,
 // the element count and byte length computed without wrapping, raw_data exactly that
-// long (a view into the buffer, only 4-byte aligned), STRING tensors in string_data only,
-// and external_data_offset (the project's extension, not read yet) refused with ExternalData.
+// long (a view into the buffer, only 4-byte aligned), STRING tensors in string_data only;
+// or, with external_data_offset >= 0 (the project's extension, docs/ort.md), that many
+// bytes in the companion file, recorded here and loaded after the walk.
 #include "core/text.hpp"
 #include "ort/context.hpp"
 #include "ort/reader.hpp"
@@ -45,17 +46,45 @@ void check_data_type(const OrtContext& c, const fb::Tensor* ft, int32_t code) {
                "data_type");
 }
 
-void check_external(const OrtContext& c, const fb::Tensor* ft) {
+/// external_data_offset -1: inline; >= 0: the bytes are in the companion file, loaded
+/// after the walk (external/ort_companion.cpp). Each refusal names the tensor's offset.
+bool is_external(const OrtContext& c, const fb::Tensor* ft, const TensorView& t) {
     const int64_t offset = ft->external_data_offset();
-    if (offset == -1) return;
-    const uint8_t* at = field_at(ft, T::VT_EXTERNAL_DATA_OFFSET);
-    if (offset < -1)
-        c.fail(ErrorKind::ExternalData, at, "external_data_offset " + std::to_string(offset) + " is below -1",
-               "external_data_offset");
-    if (ft->raw_data())
-        c.fail(ErrorKind::ExternalData, at, "external_data_offset is set together with raw_data", "external_data_offset");
-    c.fail(ErrorKind::ExternalData, at, "external data of .ort tensors is not read (no companion file is defined yet)",
-           "external_data_offset");
+    if (offset == -1) return false;
+    const auto refuse = [&](const std::string& message) {
+        c.fail(ErrorKind::ExternalData, address_of(ft), message, "external_data_offset");
+    };
+    if (offset < -1) refuse("external_data_offset " + std::to_string(offset) + " is below -1");
+    if (ft->raw_data()) refuse("external_data_offset " + std::to_string(offset) + " is set together with raw_data");
+    if (t.data_type == static_cast<int32_t>(DataType::String))
+        refuse("a STRING tensor cannot be external: its values are strings, not a byte range");
+    return true;
+}
+
+void check_no_strings(const OrtContext& c, const fb::Tensor* ft, const TensorView& t) {
+    if (size_of(ft->string_data()))
+        c.invalid(field_at(ft, T::VT_STRING_DATA),
+                  "string_data belongs to STRING tensors, not " + std::string(data_type_name(t.data_type)), "string_data");
+}
+
+/// The raw layout's length, decided from the dims before any data: count * bits stays
+/// below 2^35, no wrap.
+uint64_t raw_length(const OrtContext& c, const fb::Tensor* ft, const TensorView& t) {
+    const uint64_t bits = bits_per_element(t.data_type);
+    if (t.element_count > (max_bytes * 8) / bits)
+        c.fail(ErrorKind::Unsupported, field_at(ft, T::VT_DIMS),
+               "tensor of " + std::to_string(t.element_count) + " elements needs more than 2^31-1 bytes", "dims");
+    return (t.element_count * bits + 7) / 8;
+}
+
+/// An external tensor before loading: its expected length, and the path refusals name.
+void bind_external(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
+    check_no_strings(c, ft, t);
+    const uint64_t expected = raw_length(c, ft, t);
+    t.source = TensorSource::External;
+    t.data_location = 1;  // EXTERNAL, as TensorProto would say
+    ModelAccess::expect(t, expected, c.storage, c.arena.copy(c.path.str()));
+    c.storage.ort_external.push_back({&t, static_cast<uint64_t>(ft->external_data_offset())});
 }
 
 void bind_strings(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
@@ -72,15 +101,8 @@ void bind_strings(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
 }
 
 void bind_raw(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
-    if (size_of(ft->string_data()))
-        c.invalid(field_at(ft, T::VT_STRING_DATA),
-                  "string_data belongs to STRING tensors, not " + std::string(data_type_name(t.data_type)), "string_data");
-    const uint64_t bits = bits_per_element(t.data_type);
-    // Decided from the dims before the data: count * bits stays below 2^35, no wrap.
-    if (t.element_count > (max_bytes * 8) / bits)
-        c.fail(ErrorKind::Unsupported, field_at(ft, T::VT_DIMS),
-               "tensor of " + std::to_string(t.element_count) + " elements needs more than 2^31-1 bytes", "dims");
-    const uint64_t expected = (t.element_count * bits + 7) / 8;
+    check_no_strings(c, ft, t);
+    const uint64_t expected = raw_length(c, ft, t);
     const auto* raw = ft->raw_data();
     if (!raw) {
         if (t.element_count > 0)
@@ -105,8 +127,8 @@ void read_ort_tensor(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
     t.data_type = ft->data_type();
     check_data_type(c, ft, t.data_type);
     read_dims(c, ft, t);
-    check_external(c, ft);
-    if (t.data_type == static_cast<int32_t>(DataType::String)) bind_strings(c, ft, t);
+    if (is_external(c, ft, t)) bind_external(c, ft, t);
+    else if (t.data_type == static_cast<int32_t>(DataType::String)) bind_strings(c, ft, t);
     else bind_raw(c, ft, t);
 }
 

@@ -1,0 +1,108 @@
+// The external-data files of one import: open beneath the directory, map once, point
+// tensors into the mapping or read their ranges (spec section 5, rules 2, 4 and E8).
+#include "external/files.hpp"
+
+#include "core/refusal.hpp"
+#include "external/location.hpp"
+#include "model/access.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+namespace onnximport::detail {
+
+ExternalFiles::ExternalFiles(Storage& s, const ImportOptions& options, const std::filesystem::path* dir,
+                             std::string_view leaf)
+    : s_(s), options_(options), dir_(dir), leaf_(leaf), by_location_(8, NameHash{s.hash_key}) {}
+
+ExternalFiles::~ExternalFiles() {
+    for (auto& [id, file] : s_.external_files) file->close_descriptor();
+}
+
+void ExternalFiles::fail(const TensorView& t, ErrorKind kind, std::string_view leaf, const std::string& message) const {
+    std::string path(ModelAccess::field_path(t));
+    if (!leaf.empty()) path.append(".").append(leaf);
+    refuse(kind, s_.source_name, t.offset, std::move(path), message);
+}
+
+int ExternalFiles::directory(const TensorView& t, const std::string& q) {
+    if (dirfd_) return dirfd_.get();
+    if (!dir_) fail(t, ErrorKind::ExternalData, {}, "external data " + q + " cannot be resolved: no external-data directory");
+    OpenOutcome d = open_directory(*dir_);
+    const std::string where = "the external-data directory '" + dir_->string() + "' for location " + q;
+    switch (d.status) {
+    case OpenOutcome::Status::Opened: break;
+    case OpenOutcome::Status::OsError: fail(t, ErrorKind::Io, {}, "cannot open " + where + ": " + std::strerror(d.error));
+    default:
+        fail(t, ErrorKind::ExternalData, {}, where + " cannot be opened as a directory: " + std::strerror(d.error));
+    }
+    dirfd_ = std::move(d.fd);
+    return dirfd_.get();
+}
+
+void ExternalFiles::check_opened(const TensorView& t, const OpenOutcome& o, const std::string& q) const {
+    using S = OpenOutcome::Status;
+    const std::string in_dir = " (directory '" + dir_->string() + "')";
+    switch (o.status) {
+    case S::Opened: return;
+    case S::Missing: refuse_reference(t, "external data file " + q + " does not exist" + in_dir);
+    case S::NotADirectory:
+        refuse_reference(t, "external data location " + q + " goes through something that is not a directory" + in_dir);
+    case S::NotRegular: refuse_reference(t, "external data location " + q + " is not a regular file" + in_dir);
+    case S::Escapes:
+        refuse_reference(t, "external data location " + q +
+                                " leads outside the external-data directory through a symbolic link (or an absolute link)" +
+                                in_dir);
+    case S::TooManyLinks:
+        refuse_reference(t, "external data location " + q + " loops through symbolic links or uses too many" + in_dir);
+    case S::NameTooLong: refuse_reference(t, "external data location " + q + " is too long" + in_dir);
+    case S::OsError: fail(t, ErrorKind::Io, {}, "cannot open external data file " + q + ": " + std::strerror(o.error));
+    }
+}
+
+MappedFile& ExternalFiles::open(const TensorView& t, std::string_view location) {
+    if (auto it = by_location_.find(location); it != by_location_.end()) return *it->second;
+    const std::string q = quoted_text(location);
+    OpenOutcome o = open_beneath(directory(t, q), location, options_.external_open);
+    check_opened(t, o, q);
+    // Note: a hard link inside the directory to a file that also has a name outside
+    // it is accepted; from the directory it is an ordinary file (see safe_open.hpp).
+    const Storage::FileId id{static_cast<uint64_t>(o.st.st_dev), static_cast<uint64_t>(o.st.st_ino)};
+    auto [it, inserted] = s_.external_files.try_emplace(id);
+    if (inserted) {
+        // Mapped from the descriptor that was opened and fstat'ed: what was checked is
+        // what is read. The size is that same fstat's.
+        it->second = std::make_unique<MappedFile>(std::move(o.fd), static_cast<uint64_t>(o.st.st_size),
+                                                  options_.map_external_files);
+    }
+    by_location_.emplace(location, it->second.get());
+    return *it->second;
+}
+
+void ExternalFiles::bind(TensorView& t, const MappedFile& file, uint64_t offset, std::string_view location) {
+    const uint64_t expected = t.byte_size();
+    // offset + length <= size, compared without computing a sum that could wrap.
+    if (offset > file.size() || expected > file.size() - offset)
+        refuse_reference(t, "external data range at offset " + std::to_string(offset) + " of length " +
+                                std::to_string(expected) + " exceeds the " + std::to_string(file.size()) +
+                                " bytes of file " + quoted_text(location));
+    if (const uint8_t* base = file.data()) {
+        ModelAccess::bind(t, reinterpret_cast<const std::byte*>(base + offset), expected, s_);
+        return;
+    }
+    if (expected == 0) {
+        ModelAccess::bind(t, nullptr, 0, s_);
+        return;
+    }
+    // The length is at most 2^31-1 (the readers refuse bigger tensors from the dims) and
+    // fits in the file (checked above): never sized from a bare number.
+    std::byte* dst = s_.allocate_owned(static_cast<size_t>(expected));
+    if (int e = file.read_exact(offset, dst, expected))
+        fail(t, ErrorKind::Io, {},
+             e == ENODATA ? "external data file " + quoted_text(location) + " shrank while it was read"
+                          : "cannot read external data file " + quoted_text(location) + ": " + std::strerror(e));
+    ModelAccess::bind(t, dst, expected, s_);
+}
+
+}  // namespace onnximport::detail

@@ -1,0 +1,64 @@
+// The external-data files of one import (spec section 5, rules 2 and 4): each opened
+// beneath the directory once, mapped read-only (or kept to read ranges from), and tensors
+// pointed into them. Shared by the .onnx references (external_data.cpp) and the .ort
+// companion file (ort_companion.cpp), which differ only in how a tensor names its range.
+#pragma once
+
+#include "external/safe_open.hpp"
+#include "io/mapped_file.hpp"
+#include "io/unique_fd.hpp"
+#include "model/storage.hpp"
+
+#include <onnximport/error.hpp>
+#include <onnximport/options.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace onnximport::detail {
+
+class ExternalFiles {
+public:
+    /// `dir`: the external-data directory, null when there is none (open() then refuses).
+    /// `leaf`: the field that refusals of a reference name after the tensor's path
+    /// ("external_data" for .onnx, "external_data_offset" for .ort).
+    ExternalFiles(Storage& s, const ImportOptions& options, const std::filesystem::path* dir, std::string_view leaf);
+    /// Bytes are in place by now: files read without a mapping need no descriptor.
+    ~ExternalFiles();
+    ExternalFiles(const ExternalFiles&) = delete;
+    ExternalFiles& operator=(const ExternalFiles&) = delete;
+
+    /// The file `location` names (already checked by check_location) beneath the
+    /// directory, opened and mapped once per Model whatever names it; refusals name `t`.
+    MappedFile& open(const TensorView& t, std::string_view location);
+    /// Points `t` at its byte_size() bytes at `offset` of `file` (or reads them), refusing
+    /// a range that passes the end of the file.
+    void bind(TensorView& t, const MappedFile& file, uint64_t offset, std::string_view location);
+
+    /// A refusal at the tensor's offset, its path followed by `.leaf` when given.
+    [[noreturn]] void fail(const TensorView& t, ErrorKind kind, std::string_view leaf, const std::string& message) const;
+    /// A refusal of the reference itself: at the leaf given to the constructor.
+    [[noreturn]] void refuse_reference(const TensorView& t, const std::string& message) const {
+        fail(t, ErrorKind::ExternalData, leaf_, message);
+    }
+
+private:
+    Storage& s_;
+    const ImportOptions& options_;
+    const std::filesystem::path* dir_;
+    std::string_view leaf_;
+    UniqueFd dirfd_;
+    /// Within one import, a location opened once is not opened again (many tensors
+    /// usually share one file; this saves a lookup per tensor). Keyed by input bytes:
+    /// hashed with the import's key (core/hash.hpp).
+    std::unordered_map<std::string_view, MappedFile*, NameHash> by_location_;
+
+    int directory(const TensorView& t, const std::string& q);
+    /// Refuses every outcome but Opened, in the words of the spec's rules.
+    void check_opened(const TensorView& t, const OpenOutcome& o, const std::string& q) const;
+};
+
+}  // namespace onnximport::detail

@@ -1,0 +1,33 @@
+// Payload work after the structural walk (the .ort spec's "Parallelization"): tensor
+// bytes are disjoint ranges at known places, so making them resident can be shared out
+// to threads (core/pool.hpp) when ImportOptions::threads asks for more than one.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace onnximport::detail {
+
+/// Below this many bytes in all, payload work stays on the calling thread: starting
+/// threads would cost more than it saves. Fuzz builds lower it to reach the parallel path.
+#ifdef ONNXIMPORT_SMALL_PARALLEL_WORK
+inline constexpr uint64_t parallel_min_bytes = 1;
+#else
+inline constexpr uint64_t parallel_min_bytes = uint64_t{4} << 20;
+#endif
+
+/// What a share of work is rounded to, so that no two threads touch or fill one page.
+inline constexpr uint64_t share_grain = 4096;
+
+struct ByteRange {
+    const uint8_t* data = nullptr;
+    uint64_t size = 0;
+};
+
+/// Reads one byte of every page of every range (of a mapping, or of any memory) on up to
+/// `threads` threads, so that the pages are resident when the import returns. Returns
+/// the sum of the bytes read: it keeps the reads from being optimized away and lets a
+/// test check that every page was read.
+uint64_t touch_pages(std::span<const ByteRange> ranges, unsigned threads);
+
+}  // namespace onnximport::detail

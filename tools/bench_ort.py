@@ -1,0 +1,167 @@
+"""The .ort part of `make bench` (issues 17 and 18), used by tools/bench_run.py.
+
+prepare(out, build, log) writes, once, next to big.onnx:
+  big.ort           ONNX Runtime's own .ort of big.onnx (npm onnxruntime-node, tools/install_peer.sh),
+                    weights inline;
+  big-external.ort  our writer's .ort of big.onnx with every weight in big-external.ort.data at
+                    4096-aligned offsets (`onnximport convert`), where the CLI converts to .ort.
+It returns {model name: path} for the models it could write and {model name: reason} for the others.
+
+writer_rows(cli, peer, big, work, repeat) times whole processes taking turns: our
+`onnximport convert` of big.onnx to .ort (inline) and to .onnx with 4096-aligned external
+data, each on 1 and 2 threads, and ONNX Runtime writing the same .ort; wall time and peak
+RSS from wait4. targets(models) states the issue 17 and 18 targets with their figures.
+"""
+import json
+import os
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PEER = os.path.join(ROOT, "build", "peer")  # shared with make report (tools/install_peer.sh)
+ORT_MODULE = os.path.join(PEER, "node_modules", "onnxruntime-node")
+
+
+def ensure_peer() -> str:
+    """The npm peer's module folder, installed if needed; '' with the reason logged when it cannot be."""
+    rc = subprocess.run([os.path.join(ROOT, "tools", "install_peer.sh"), PEER]).returncode
+    return ORT_MODULE if rc == 0 and os.path.isdir(ORT_MODULE) else ""
+
+
+def ort_write_command(module: str) -> list:
+    return ["node", os.path.join(ROOT, "tools", "ort", "write_ort.js"), module]
+
+
+def ort_write(module: str, src: str, dst: str) -> dict:
+    """ONNX Runtime writes dst from src in one node process: wall time, peak RSS, its answer.
+    Standard input stays open until the answer: the worker exits when it closes."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(ort_write_command(module), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    p.stdin.write(json.dumps({"src": src, "dst": dst}) + "\n")
+    p.stdin.flush()
+    answer = {}
+    for line in p.stdout:
+        answer = json.loads(line)
+        if "ok" in answer:
+            break
+    p.stdin.close()
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    p.stdout.close()
+    return {"seconds": time.perf_counter() - t0, "ok": bool(answer.get("ok")) and os.path.exists(dst),
+            "error": answer.get("message"), "maxrss_kib": ru.ru_maxrss, "rc": os.waitstatus_to_exitcode(status)}
+
+
+def time_process(cmd: list) -> dict:
+    """Wall time and peak resident size (wait4's ru_maxrss) of one whole process."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    err = p.stderr.read()
+    p.stderr.close()
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    return {"seconds": time.perf_counter() - t0, "maxrss_kib": ru.ru_maxrss,
+            "rc": os.waitstatus_to_exitcode(status), "stderr": err[-300:]}
+
+
+def fresh(dst: str, src: str) -> bool:
+    return os.path.exists(dst) and os.path.getmtime(dst) >= os.path.getmtime(src)
+
+
+def prepare(out: str, build: str, log) -> tuple:
+    big = os.path.join(out, "big.onnx")
+    paths, reasons = {}, {}
+    module = ensure_peer()
+    ort_path = os.path.join(out, "big.ort")
+    if not module:
+        reasons["big-ort"] = "the npm peer (onnxruntime-node) could not be installed"
+    elif fresh(ort_path, big) or ort_write(module, big, ort_path)["ok"]:
+        paths["big-ort"] = ort_path
+    else:
+        reasons["big-ort"] = "ONNX Runtime did not write big.ort"
+    ext_path = os.path.join(out, "big-external.ort")
+    if not fresh(ext_path, big):
+        r = time_process([os.path.join(build, "bin", "onnximport"), "convert", big, ext_path,
+                          "--threshold", "4096", "--alignment", "4096"])
+        if r["rc"] != 0:
+            reasons["big-ort-external"] = "onnximport convert to an external .ort failed: " + r["stderr"].strip()
+    if fresh(ext_path, big):
+        paths["big-ort-external"] = ext_path
+    for name, why in reasons.items():
+        log(f"{name}: not timed: {why}")
+    return paths, reasons, module
+
+
+def summary(runs: list) -> dict:
+    ok = [r for r in runs if r.get("rc", 0) == 0 and r.get("ok", True)]
+    if not ok:
+        return {"error": (runs[0].get("stderr") or runs[0].get("error") or "failed") if runs else "not run"}
+    times = sorted(r["seconds"] for r in ok)
+    return {"times": times, "median": times[len(times) // 2], "min": times[0], "max": times[-1],
+            "peak_rss_kib": max(r["maxrss_kib"] or 0 for r in ok), "failed": len(runs) - len(ok)}
+
+
+def writer_rows(cli: str, module: str, big: str, work: str, repeat: int) -> dict:
+    """Issue 18's writer rows: whole processes taking turns, one warm-up round first."""
+    os.makedirs(work, exist_ok=True)
+    ort_out, onnx_out = os.path.join(work, "w.ort"), os.path.join(work, "w.onnx")
+    cmds = {}
+    for t in (1, 2):
+        cmds[f"ours .onnx -> .ort, {t} thread(s)"] = [cli, "convert", big, ort_out, "--threads", str(t)]
+        cmds[f"ours .onnx -> .onnx 4096-aligned external, {t} thread(s)"] = [
+            cli, "convert", big, onnx_out, "--external-data", "w.onnx.data", "--alignment", "4096",
+            "--threshold", "4096", "--threads", str(t)]
+    probe = time_process(next(iter(cmds.values())))
+    if probe["rc"] != 0:
+        return {"onnximport convert": {"error": "failed: " + probe["stderr"].strip()}}
+    runs = {name: [] for name in cmds}
+    if module:
+        runs["ONNX Runtime .onnx -> .ort"] = []
+    for k in range(repeat + 1):
+        for name in runs:
+            r = (ort_write(module, big, os.path.join(work, "ort-written.ort")) if name.startswith("ONNX Runtime")
+                 else time_process(cmds[name]))
+            if k:
+                runs[name].append(r)
+    return {name: summary(rs) for name, rs in runs.items()}
+
+
+def targets(models: dict) -> list:
+    out = []
+
+    def get(model, imp):
+        r = models.get(model, {}).get("results", {}).get(imp)
+        return r if r and "error" not in r else None
+
+    onnx_map = get("big", "ours-map")
+    for model, what in (("big-ort", "ONNX Runtime's .ort"), ("big-ort-external", "our 4096-aligned external .ort")):
+        mapped = get(model, "ours-map")
+        if not mapped:
+            continue
+        peak = mapped["peak_rss_kib"] / 1024
+        out.append({"target": f"big as {what}, mapped: peak RSS <= 64 MiB, no weight page touched (issue 17)",
+                    "value": f"{peak:.1f} MiB", "met": peak <= 64})
+        if onnx_map:
+            ratio = mapped["median"] / onnx_map["median"]
+            out.append({"target": f"big as {what}, mapped: within 2x of the .onnx mapped import (issue 17)",
+                        "value": f"{ratio:.2f}x ({mapped['median'] * 1e3:.1f} vs {onnx_map['median'] * 1e3:.1f} ms)",
+                        "met": ratio <= 2})
+    for model in ("big", "big-ort"):
+        one, two = get(model, "ours-read"), get(model, "ours-read-2threads")
+        if one and two:
+            out.append({"target": f"{model}, read: 2 threads against 1 (issue 17; stated, no threshold)",
+                        "value": f"{one['median'] / two['median']:.2f}x ({two['median'] * 1e3:.1f} vs "
+                                 f"{one['median'] * 1e3:.1f} ms)", "met": True})
+    rows = models.get("writers", {}).get("rows", {})
+    for kind in (".onnx -> .ort", ".onnx -> .onnx 4096-aligned external"):
+        one, two = rows.get(f"ours {kind}, 1 thread(s)", {}), rows.get(f"ours {kind}, 2 thread(s)", {})
+        if "median" in one and "median" in two:
+            out.append({"target": f"ours {kind}: 2 threads against 1 (issue 18; stated, no threshold)",
+                        "value": f"{one['median'] / two['median']:.2f}x", "met": True})
+    ort_row, ours = rows.get("ONNX Runtime .onnx -> .ort", {}), rows.get("ours .onnx -> .ort, 1 thread(s)", {})
+    if "median" in ort_row and "median" in ours:
+        out.append({"target": "ours .onnx -> .ort against ONNX Runtime writing it (issue 18; side by side)",
+                    "value": f"{ours['median']:.2f} s, {ours['peak_rss_kib'] / 1024:.0f} MiB vs "
+                             f"{ort_row['median']:.2f} s, {ort_row['peak_rss_kib'] / 1024:.0f} MiB", "met": True})
+    return out
