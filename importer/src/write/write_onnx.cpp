@@ -4,11 +4,11 @@
 #include "write/write_onnx.hpp"
 
 #include "write/aligned_sink.hpp"
+#include "write/blob_writer.hpp"
 #include "write/atomic_file.hpp"
 #include "write/onnx_encoder.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
-#include "write/striped.hpp"
 #include "write/write_error.hpp"
 
 #include <optional>
@@ -52,16 +52,6 @@ void emit(const Model& model, ProtoEncoder& e, TensorRouter& router, ByteOut& ou
     e.finish();
 }
 
-/// The blobs, on options.threads threads (write/striped.hpp).
-void write_blobs(AtomicFile& file, const TensorRouter& router, unsigned threads, Progress& progress) {
-    AlignedSink sink(file, router.alignment());
-    const auto& blobs = router.blobs();
-    run_striped(blobs.size(), threads, [&](size_t i) {
-        sink.write_reserved(blobs[i].from, blobs[i].offset, blobs[i].bytes);
-        progress.advance(blobs[i].offset + blobs[i].bytes.size() - blobs[i].from);
-    });
-}
-
 void check_names(const std::filesystem::path& path, const WriteOptions& options) {
     const std::string shown = path.string();
     if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
@@ -87,7 +77,7 @@ void write_onnx(const Model& model, const std::filesystem::path& path, const Wri
     AtomicFile file(dir, path.filename().string(), faults);
     FileOut out(file, progress);
     emit(model, e, router, out);
-    if (data) write_blobs(*data, router, options.threads, progress);
+    if (data) write_blobs(*data, router.alignment(), router.blobs(), options.threads, progress);
     // The external file first: a model in place never points at data that is not.
     std::vector<AtomicFile*> files;
     if (data) files.push_back(&*data);

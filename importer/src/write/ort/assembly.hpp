@@ -7,6 +7,7 @@
 
 #include "core/refusal.hpp"
 #include "write/aligned_sink.hpp"
+#include "write/tensor_router.hpp"
 
 #include <onnximport/model.hpp>
 #include <onnximport/write_ort.hpp>
@@ -33,13 +34,11 @@ inline constexpr int32_t max_ort_element_type = 20;
 /// A 32-bit offset format: the buffer stays below 2^31 - 1 bytes (FlatBuffers' maximum).
 inline constexpr uint64_t max_ort_buffer = (uint64_t{1} << 31) - 1;
 
-/// One tensor's bytes and where they go: for an inline tensor the uoffset of its
-/// raw_data vector (counted from the buffer's end, stable while the builder grows), for
-/// an external one the offset in the companion file.
+/// An inline tensor's bytes and the uoffset of its raw_data vector (counted from the
+/// buffer's end, so it stays valid while the builder grows).
 struct PlacedBytes {
     std::span<const std::byte> bytes;
     uint64_t place = 0;
-    uint64_t from = 0;  ///< external: the end of the blob before, where its zero padding starts
 };
 
 struct OrtAssembly {
@@ -51,7 +50,7 @@ struct OrtAssembly {
     const OrtWriteOptions& options;
     Refusal refusal;  ///< source: the output; the path names the model part
     std::vector<PlacedBytes> inline_fills;
-    std::vector<PlacedBytes> external_blobs;
+    std::vector<ExternalBlob> external_blobs;  ///< the companion file's, in offset order
     AlignedLayout layout;                      ///< the companion file's offsets
     uint64_t max_buffer = max_ort_buffer;      ///< lowered only by tests
     std::deque<std::vector<std::byte>> owned;  ///< bytes made here (lifted Constants); stable
@@ -91,7 +90,5 @@ void check_element_type(const OrtAssembly& a, int32_t code, std::string_view lea
 
 /// Copies every inline tensor's bytes into the finished buffer, on `threads` threads.
 void fill_inline(std::span<const PlacedBytes> fills, uint8_t* buffer, uint64_t size, unsigned threads);
-/// Bytes of the inline tensors and of the external blobs with their padding.
-uint64_t tensor_bytes(std::span<const PlacedBytes> placed, bool external) noexcept;
 
 }  // namespace onnximport::detail

@@ -34,7 +34,7 @@ Values put_values(OrtAssembly& a, std::span<const std::byte> bytes) {
     if (a.options.external && bytes.size() >= a.options.threshold && !bytes.empty()) {
         const uint64_t from = a.layout.end();
         const uint64_t at = a.layout.reserve(bytes.size());
-        a.external_blobs.push_back({bytes, at, from});
+        a.external_blobs.push_back({from, at, bytes});
         v.external_offset = static_cast<int64_t>(at);
         return v;
     }

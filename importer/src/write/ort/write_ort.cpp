@@ -5,10 +5,10 @@
 #include "write/ort/write_ort.hpp"
 
 #include "write/atomic_file.hpp"
+#include "write/blob_writer.hpp"
 #include "write/ort/assembly.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
-#include "write/striped.hpp"
 #include "write/write_error.hpp"
 
 #include <optional>
@@ -29,13 +29,8 @@ void assemble(OrtAssembly& a, const Model& model) {
     fill_inline(a.inline_fills, a.fbb.GetBufferPointer(), a.fbb.GetSize(), a.options.threads);
 }
 
-void write_blobs(AtomicFile& file, const OrtAssembly& a, Progress& progress) {
-    AlignedSink sink(file, a.options.alignment);
-    run_striped(a.external_blobs.size(), a.options.threads, [&](size_t i) {
-        const PlacedBytes& b = a.external_blobs[i];
-        sink.write_reserved(b.from, b.place, b.bytes);
-        progress.advance(b.place + b.bytes.size() - b.from);
-    });
+uint64_t external_bytes(const OrtAssembly& a) noexcept {
+    return a.external_blobs.empty() ? 0 : a.external_blobs.back().offset + a.external_blobs.back().bytes.size();
 }
 
 }  // namespace
@@ -47,14 +42,14 @@ void write_ort(const Model& model, const std::filesystem::path& path, const OrtW
         fail_request(shown, "the output path names a folder, not a file");
     OrtAssembly a(options, shown);
     assemble(a, model);
-    Progress progress(options.progress, a.fbb.GetSize() + tensor_bytes(a.external_blobs, true));
+    Progress progress(options.progress, a.fbb.GetSize() + external_bytes(a));
     OutputDir dir(path.parent_path());
     std::optional<AtomicFile> data;
     if (options.external) data.emplace(dir, path.filename().string() + ".data", faults);
     AtomicFile file(dir, path.filename().string(), faults);
     file.write({reinterpret_cast<const std::byte*>(a.fbb.GetBufferPointer()), a.fbb.GetSize()});
     progress.advance(a.fbb.GetSize());
-    if (data) write_blobs(*data, a, progress);
+    if (data) write_blobs(*data, options.alignment, a.external_blobs, options.threads, progress);
     std::vector<AtomicFile*> files;
     if (data) files.push_back(&*data);
     files.push_back(&file);
