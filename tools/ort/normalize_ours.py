@@ -80,9 +80,23 @@ def normalize_lines(onnx_root, applied):
             drop_keys(line, ("metadata_props",), applied, "metadata-props-dropped")
 
 
+def external_storage(ort_root, applied):
+    """External mode: a tensor in the companion file reads back as external; its bytes count."""
+    for line in walk(ort_root):
+        location = line.first("data_location")
+        if location is not None and location.value == "1":
+            location.text = "data_location 0"
+            drop_keys(line, ("external_data",), applied, "external-mode-storage")
+            for c in line.children:
+                if c.text == "source external":
+                    c.text = "source raw"
+            applied.add("external-mode-storage")
+
+
 def normalize(onnx_root, ort_root):
     applied = set()
     normalize_lines(onnx_root, applied)
+    external_storage(ort_root, applied)
     og, rg = onnx_root.first("graph"), ort_root.first("graph")
     if og and rg:
         normalize_graph(og, rg, applied, True)
