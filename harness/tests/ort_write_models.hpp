@@ -45,22 +45,9 @@ inline void add_ort_initializers(WireWriter& g) {
     g.message(P::Graph::sparse_initializer, sparse("sp_init"));
 }
 
-/// A tensor type with a value, a parameter (with a denotation) and an unknown dimension,
-/// and the type's own denotation; a sequence of it; a map to that sequence.
+/// A value of every type member .ort holds (write_models.hpp), with a doc string.
 inline WireWriter ort_types_value(std::string_view name) {
-    using T = P::Type;
-    WireWriter dims;
-    dims.message(P::Shape::dim, WireWriter().int_field(P::Dimension::dim_value, 3));
-    dims.message(P::Shape::dim, WireWriter().bytes_field(P::Dimension::dim_param, "batch")
-                                     .bytes_field(P::Dimension::denotation, "DATA_BATCH"));
-    dims.message(P::Shape::dim, WireWriter());
-    WireWriter tensor = WireWriter().message(T::tensor_type, WireWriter().int_field(P::TensorType::elem_type, 1)
-                                                                 .message(P::TensorType::shape, dims))
-                            .bytes_field(T::denotation, "TENSOR");
-    WireWriter seq = WireWriter().message(T::sequence_type, WireWriter().message(P::ElemType::elem_type, tensor));
-    WireWriter map = WireWriter().message(T::map_type, WireWriter().int_field(P::MapType::key_type, 7)
-                                                           .message(P::MapType::value_type, seq));
-    return WireWriter().bytes_field(P::ValueInfo::name, name).message(P::ValueInfo::type, map)
+    return WireWriter().bytes_field(P::ValueInfo::name, name).message(P::ValueInfo::type, map_of_sequence_type())
         .bytes_field(P::ValueInfo::doc_string, "value doc");
 }
 

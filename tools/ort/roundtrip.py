@@ -16,7 +16,6 @@ In external mode every external_data_offset must be a multiple of ALIGNMENT.
 """
 import argparse
 import json
-import difflib
 import os
 import shutil
 import subprocess
@@ -26,7 +25,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumptree  # noqa: E402
 import normalize_ours  # noqa: E402
-from conformance import find_models, subset  # noqa: E402
+from conformance import find_models, subset, write_diff  # noqa: E402
 
 
 def read(path):
@@ -77,12 +76,7 @@ def compare(out, rel, applied, alignment):
     names = normalize_ours.normalize(a, b)
     ta, tb = dumptree.render(a), dumptree.render(b)
     if ta != tb:
-        diff = "".join(difflib.unified_diff(ta.splitlines(True), tb.splitlines(True), "onnx (normalized)", "ort"))
-        path = os.path.join(out, "diffs", rel + ".diff")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(diff)
-        return "failed", "dumps differ after normalization: " + path
+        return "failed", "dumps differ after normalization: " + write_diff(out, rel, ta, tb)
     if alignment is not None:
         ok, _n = check_offsets(os.path.join(out, "files", rel, "model.ort"), alignment)
         if not ok:

@@ -68,4 +68,8 @@ private:
 /// each, then publish() each. A failed rename leaves the files published so far whole.
 void commit_all(std::span<AtomicFile* const> files);
 
+/// Commits a model file and its external-data file (null: none), the external one first:
+/// a model in place never points at data that is not.
+void commit_model(AtomicFile& model, AtomicFile* data);
+
 }  // namespace onnximport::detail

@@ -78,11 +78,7 @@ void write_onnx(const Model& model, const std::filesystem::path& path, const Wri
     FileOut out(file, progress);
     emit(model, e, router, out);
     if (data) write_blobs(*data, router.alignment(), router.blobs(), options.threads, progress);
-    // The external file first: a model in place never points at data that is not.
-    std::vector<AtomicFile*> files;
-    if (data) files.push_back(&*data);
-    files.push_back(&file);
-    commit_all(files);
+    commit_model(file, data ? &*data : nullptr);
 }
 
 }  // namespace onnximport::detail

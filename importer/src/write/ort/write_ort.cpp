@@ -50,10 +50,7 @@ void write_ort(const Model& model, const std::filesystem::path& path, const OrtW
     file.write({reinterpret_cast<const std::byte*>(a.fbb.GetBufferPointer()), a.fbb.GetSize()});
     progress.advance(a.fbb.GetSize());
     if (data) write_blobs(*data, options.alignment, a.external_blobs, options.threads, progress);
-    std::vector<AtomicFile*> files;
-    if (data) files.push_back(&*data);
-    files.push_back(&file);
-    commit_all(files);
+    commit_model(file, data ? &*data : nullptr);
 }
 
 }  // namespace onnximport::detail
