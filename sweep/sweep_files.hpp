@@ -14,13 +14,14 @@ namespace sweep {
 
 namespace fs = std::filesystem;
 
-/// Every DATA_DIR/<rel>/NAME, as <rel>, sorted so runs are comparable.
+/// Every DATA_DIR/<rel>/NAME, as <rel>, sorted so runs are comparable. <rel> is the path as
+/// walked (folders that are links included), never resolved: OUT_DIR/<rel> stays in OUT_DIR.
 inline std::vector<std::string> find_models(const fs::path& root, const std::string& file) {
     std::vector<std::string> rels;
     for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::follow_directory_symlink);
          it != fs::recursive_directory_iterator(); ++it) {
         if (it->path().filename() == file && it->is_regular_file())
-            rels.push_back(fs::relative(it->path().parent_path(), root).generic_string());
+            rels.push_back(it->path().parent_path().lexically_relative(root).generic_string());
     }
     std::sort(rels.begin(), rels.end());
     return rels;
