@@ -20,6 +20,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace onnximport::detail {
@@ -43,12 +44,13 @@ struct PlacedBytes {
 
 struct OrtAssembly {
     /// @throws ImportError(Unsupported) for an alignment that is not a power of two
-    OrtAssembly(const OrtWriteOptions& o, std::string_view output)
-        : options(o), refusal(output, nullptr, "ModelProto"), layout(o.alignment, output) {}
+    OrtAssembly(const OrtWriteOptions& o, std::string output_name)
+        : output(std::move(output_name)), options(o), refusal(output, nullptr, "ModelProto"), layout(o.alignment, output) {}
 
+    std::string output;  ///< refusals' source name: the refusal views it
     flatbuffers::FlatBufferBuilder fbb{1 << 16};
     const OrtWriteOptions& options;
-    Refusal refusal;  ///< source: the output; the path names the model part
+    Refusal refusal;  ///< the path names the model part
     std::vector<PlacedBytes> inline_fills;
     std::vector<ExternalBlob> external_blobs;  ///< the companion file's, in offset order
     AlignedLayout layout;                      ///< the companion file's offsets
