@@ -13,46 +13,19 @@
 #include <onnximport/dump.hpp>
 #include <onnximport/import.hpp>
 
-#include <algorithm>
+#include "sweep_files.hpp"
+
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <vector>
 
 namespace fs = std::filesystem;
 
 namespace {
 
 constexpr int exit_ok = 0, exit_refused = 1, exit_usage = 2;
-
-/// Every DATA_DIR/<rel>/NAME, as <rel>, sorted so runs are comparable.
-std::vector<std::string> find_models(const fs::path& root, const std::string& file) {
-    std::vector<std::string> rels;
-    for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::follow_directory_symlink);
-         it != fs::recursive_directory_iterator(); ++it) {
-        if (it->path().filename() == file && it->is_regular_file())
-            rels.push_back(fs::relative(it->path().parent_path(), root).generic_string());
-    }
-    std::sort(rels.begin(), rels.end());
-    return rels;
-}
-
-/// Tabs and newlines would break the one-line record.
-std::string one_line(std::string s) {
-    for (char& ch : s)
-        if (ch == '\t' || ch == '\n' || ch == '\r') ch = ' ';
-    return s;
-}
-
-bool write_file(const fs::path& path, const std::string& text) {
-    fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    return static_cast<bool>(out);
-}
 
 }  // namespace
 
@@ -72,7 +45,7 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::string> rels;
     try {
-        rels = find_models(data, file);
+        rels = sweep::find_models(data, file);
     } catch (const fs::filesystem_error& e) {
         std::cerr << "dump-all: " << e.what() << '\n';
         return exit_usage;
@@ -92,11 +65,9 @@ int main(int argc, char** argv) {
         } catch (const onnximport::ImportError& e) {
             ++refused;
             ext = ".refused";
-            text = std::string(onnximport::to_string(e.kind())) + '\t' +
-                   (e.offset() ? std::to_string(*e.offset()) : "-") + '\t' +
-                   (e.field_path().empty() ? "-" : e.field_path()) + '\t' + one_line(e.message()) + '\n';
+            text = sweep::refusal_record(e);
         }
-        if (!write_file(out / (rel + ext), text)) {
+        if (!sweep::write_file(out / (rel + ext), text)) {
             std::cerr << "dump-all: cannot write " << (out / (rel + ext)).string() << '\n';
             return exit_usage;
         }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """`onnximport convert` (issue 18, docs/cli.md "convert"): exit codes, usage errors, the
 .onnx output with aligned external data read back by `check` and `dump`, `.ort` output
-refused as not supported yet, a target folder that is a link out or a link at OUT refused
+and back to `.onnx` with equal dumps, a target folder that is a link out or a link at OUT refused
 with nothing written, and the progress line for an input over 64 MiB.
 
 usage: cli_convert.py PATH/TO/onnximport
@@ -87,9 +87,26 @@ def refusals_leave_nothing(binary, tmp):
         expect(rc == 1 and "ExternalData" in err, f"--external-data {name}: exit 1, ExternalData; got {rc} {err!r}")
     expect(sorted(os.listdir(os.path.join(tmp, "out"))) == ["m.onnx"], "the refusals left nothing in out/")
     expect(not os.path.exists(os.path.join(tmp, "escape.data")), "nothing escaped")
-    rc, _, err = run(binary, "convert", src, os.path.join(tmp, "out", "m.ort"))
-    expect(rc == 1 and "not supported yet" in err, f".ort OUT: exit 1, not supported yet; got {rc} {err!r}")
-    expect(not os.path.exists(os.path.join(tmp, "out", "m.ort")), ".ort OUT: nothing written")
+    ort_cases(binary, src, os.path.join(tmp, "out"))
+
+
+def ort_cases(binary, src, out):
+    """.onnx -> .ort -> .onnx, dumps equal; external .ort only with its companion's name."""
+    ort, back = os.path.join(out, "m.ort"), os.path.join(out, "back.onnx")
+    rc, _, err = run(binary, "convert", src, ort)
+    expect(rc == 0 and os.path.exists(ort), f".ort OUT: exit 0 and written; got {rc} {err!r}")
+    rc, _, err = run(binary, "convert", ort, back)
+    expect(rc == 0, f".ort IN, .onnx OUT: exit 0; got {rc} {err!r}")
+    dumps = [run(binary, "dump", f)[1] for f in (src, ort, back)]
+    expect(dumps[1] == dumps[2], "the .onnx of a .ort dumps as the .ort")
+    hashes = [sorted(line for line in d.splitlines() if "sha256" in line) for d in dumps]
+    expect(hashes[0] == hashes[1], "the .ort holds the .onnx's tensors (the dumps differ only by docs/ort-normalizations.md)")
+    rc, _, err = run(binary, "convert", "--external-data", "other.data", src, os.path.join(out, "x.ort"))
+    expect(rc == 1 and "Unsupported" in err and "x.ort.data" in err, f"a .ort companion under another name: {rc} {err!r}")
+    expect(not os.path.exists(os.path.join(out, "x.ort")), "the refused .ort was not written")
+    rc, _, err = run(binary, "convert", "--external-data", "e.ort.data", "--threshold", "0", "--alignment", "64",
+                     src, os.path.join(out, "e.ort"))
+    expect(rc == 0 and os.path.exists(os.path.join(out, "e.ort.data")), f"external .ort: exit 0; got {rc} {err!r}")
 
 
 def usage_errors(binary, tmp):

@@ -42,7 +42,9 @@ inline std::string ramp(size_t bytes) {
     return s;
 }
 
-inline WireWriter every_type_kind() {
+/// map<int64, sequence<tensor>> of a float tensor of a value, a parameter (with a
+/// denotation) and an unknown dimension, with the type's denotation: every member but optional.
+inline WireWriter map_of_sequence_type() {
     using T = P::Type;
     WireWriter dims;
     dims.message(P::Shape::dim, WireWriter().int_field(P::Dimension::dim_value, 0));
@@ -53,9 +55,12 @@ inline WireWriter every_type_kind() {
                                                                  .message(P::TensorType::shape, dims))
                             .bytes_field(T::denotation, "TENSOR");
     WireWriter seq = WireWriter().message(T::sequence_type, WireWriter().message(P::ElemType::elem_type, tensor));
-    WireWriter map = WireWriter().message(T::map_type, WireWriter().int_field(P::MapType::key_type, 7)
-                                                           .message(P::MapType::value_type, seq));
-    return WireWriter().message(T::optional_type, WireWriter().message(P::ElemType::elem_type, map));
+    return WireWriter().message(T::map_type, WireWriter().int_field(P::MapType::key_type, 7)
+                                                 .message(P::MapType::value_type, seq));
+}
+
+inline WireWriter every_type_kind() {
+    return WireWriter().message(P::Type::optional_type, WireWriter().message(P::ElemType::elem_type, map_of_sequence_type()));
 }
 
 inline WireWriter sparse(std::string_view name) {

@@ -13,9 +13,9 @@ constexpr OptionSpec check_specs[] = {
     {"--max-nesting", true}, {"--external-dir", true}, {"--threads", true}, {"--ort-data", true}, {"--json", false}};
 constexpr OptionSpec bench_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--threads", true},
                                       {"--ort-data", true},    {"--json", false},        {"--repeat", true}};
-constexpr OptionSpec convert_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--threads", true},
-                                        {"--ort-data", true},    {"--alignment", true},    {"--external-data", true},
-                                        {"--threshold", true}};
+constexpr OptionSpec convert_specs[] = {{"--max-nesting", true},   {"--external-dir", true}, {"--ort-data", true},
+                                        {"--alignment", true},     {"--external-data", true}, {"--threshold", true},
+                                        {"--threads", true}};
 
 constexpr std::string_view check_help =
     "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--json] [--] FILE...\n"
@@ -41,7 +41,8 @@ constexpr std::string_view bench_help =
 constexpr std::string_view convert_help =
     "usage: onnximport convert [--alignment N] [--external-data FILE] [--threshold BYTES] [--threads N]\n"
     "                          [--max-nesting N] [--external-dir DIR] [--ort-data FILE] [--] IN OUT\n"
-    "  Imports IN (.onnx or .ort) and writes OUT in the format of its extension (.onnx; .ort not yet).\n"
+    "  Imports IN (.onnx or .ort) and writes OUT in the format of its extension (.onnx or .ort; for\n"
+    "  .ort, FILE must be OUT.data).\n"
     "  --external-data FILE: tensors of more than BYTES (default 1024) go to FILE beside OUT, each at\n"
     "  an offset that is a multiple of N (a power of two, default 4096); --threads N read and write.\n"
     "  OUT and FILE appear whole or not at all; no link is followed. A progress line on stderr for\n"

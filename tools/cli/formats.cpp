@@ -1,6 +1,12 @@
 // The output formats table (formats.hpp).
 #include "formats.hpp"
 
+#include <onnximport/error.hpp>
+#include <onnximport/write_ort.hpp>
+
+#include <cstdint>
+#include <string>
+
 namespace onnximport::cli {
 
 namespace {
@@ -10,9 +16,27 @@ void write_onnx_file(const onnximport::Model& model, const std::filesystem::path
     onnximport::write_onnx(model, out, options);
 }
 
+/// .ort: --external-data, when given, must name OUT's companion file (OUT.data), the one
+/// name the .ort reader looks for; --threshold keeps convert's meaning (more than BYTES).
+void write_ort_file(const onnximport::Model& model, const std::filesystem::path& out,
+                    const onnximport::WriteOptions& options) {
+    onnximport::OrtWriteOptions o;
+    o.external = !options.external_data.empty();
+    const std::string companion = out.filename().string() + ".data";
+    if (o.external && options.external_data != companion)
+        throw onnximport::ImportError(onnximport::ErrorKind::Unsupported, out.string(), std::nullopt, {},
+                                      "the external data of a .ort is always its companion file '" + companion +
+                                          "', not '" + options.external_data + "'");
+    o.threshold = options.threshold == UINT64_MAX ? UINT64_MAX : options.threshold + 1;
+    o.alignment = options.alignment;
+    o.threads = options.threads;
+    o.progress = options.progress;
+    onnximport::write_ort_file(model, out, o);
+}
+
 constexpr OutputFormat table[] = {
     {".onnx", write_onnx_file},
-    {".ort", nullptr},  // the .ort writer (issue 18) goes here
+    {".ort", write_ort_file},
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The output formats of `onnximport convert` (docs/cli.md), chosen by OUT's extension.
 // Each is a writer of onnximport/write.hpp; a format listed without one is refused as not
-// supported yet. The `.ort` writer fills its row here (issue 18).
+// supported yet.
 #pragma once
 
 #include <onnximport/model.hpp>

@@ -73,12 +73,17 @@ def compare(out, rel, applied_counts):
         for name in applied:
             applied_counts[name] = applied_counts.get(name, 0) + 1
         return "passed", ",".join(sorted(applied))
+    return "failed", "dumps differ after normalization: " + write_diff(out, rel, ta, tb)
+
+
+def write_diff(out, rel, ta, tb):
+    """OUT/diffs/<rel>.diff: the normalized .onnx dump against the .ort's; returns its path."""
     diff = "".join(difflib.unified_diff(ta.splitlines(True), tb.splitlines(True), "onnx (normalized)", "ort"))
     path = os.path.join(out, "diffs", rel + ".diff")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(diff)
-    return "failed", "dumps differ after normalization: " + path
+    return path
 
 
 def main(argv):

@@ -123,4 +123,9 @@ void commit_all(std::span<AtomicFile* const> files) {
     for (AtomicFile* f : files) f->publish();
 }
 
+void commit_model(AtomicFile& model, AtomicFile* data) {
+    AtomicFile* both[] = {data, &model};
+    commit_all(data ? std::span<AtomicFile* const>(both) : std::span<AtomicFile* const>(both + 1, 1));
+}
+
 }  // namespace onnximport::detail

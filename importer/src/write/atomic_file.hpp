@@ -70,4 +70,8 @@ private:
 /// failing a rename can leave some published (whole) and the others not.
 void commit_all(std::span<AtomicFile* const> files);
 
+/// Commits a model file and its external-data file (null: none), the external one first:
+/// a model in place never points at data that is not.
+void commit_model(AtomicFile& model, AtomicFile* data);
+
 }  // namespace onnximport::detail

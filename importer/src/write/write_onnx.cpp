@@ -5,15 +5,13 @@
 
 #include "core/pool.hpp"
 #include "write/aligned_sink.hpp"
+#include "write/blob_writer.hpp"
 #include "write/atomic_file.hpp"
 #include "write/onnx_encoder.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
 #include "write/write_error.hpp"
 
-#include <onnximport/options.hpp>
-
-#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,30 +54,6 @@ void emit(const Model& model, ProtoEncoder& e, TensorRouter& router, ByteOut& ou
     e.finish();
 }
 
-/// The part of the external file in [begin, end): the zeros and bytes of each blob there.
-void write_range(AlignedSink& sink, const std::vector<ExternalBlob>& blobs, uint64_t begin, uint64_t end,
-                 Progress& progress) {
-    auto it = std::partition_point(blobs.begin(), blobs.end(),
-                                   [&](const ExternalBlob& b) { return b.offset + b.bytes.size() <= begin; });
-    for (; it != blobs.end() && it->from < end; ++it) {
-        const uint64_t lo = std::max(begin, it->from);
-        const uint64_t hi = std::min(end, it->offset + it->bytes.size());
-        const uint64_t zeros_end = std::clamp(it->offset, lo, hi);
-        std::span<const std::byte> part;
-        if (hi > zeros_end) part = it->bytes.subspan(zeros_end - it->offset, hi - zeros_end);
-        sink.write_reserved(lo, zeros_end, part);
-        progress.advance(hi - lo);
-    }
-}
-
-/// The external file in byte shares, one per thread (core/pool.hpp), pages not shared.
-void write_blobs(AtomicFile& file, const TensorRouter& router, unsigned threads, Progress& progress) {
-    AlignedSink sink(file, router.alignment());
-    const unsigned n = std::clamp(threads, 1u, ImportOptions::max_threads);
-    run_shares(n, router.external_size(), page_size,
-               [&](unsigned, uint64_t begin, uint64_t end) { write_range(sink, router.blobs(), begin, end, progress); });
-}
-
 void check_names(const std::filesystem::path& path, const WriteOptions& options) {
     const std::string shown = path.string();
     if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
@@ -105,12 +79,8 @@ void write_onnx(const Model& model, const std::filesystem::path& path, const Wri
     AtomicFile file(dir, path.filename().string(), faults);
     FileOut out(file, progress);
     emit(model, e, router, out);
-    if (data) write_blobs(*data, router, options.threads, progress);
-    // The external file first: a model in place never points at data that is not.
-    std::vector<AtomicFile*> files;
-    if (data) files.push_back(&*data);
-    files.push_back(&file);
-    commit_all(files);
+    if (data) write_blobs(*data, router.alignment(), router.blobs(), options.threads, progress);
+    commit_model(file, data ? &*data : nullptr);
 }
 
 }  // namespace onnximport::detail

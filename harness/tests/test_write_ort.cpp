@@ -1,0 +1,306 @@
+// Suite `write_ort`: the .ort writer (issue 18). A model of every field kind .ort holds,
+// written and read back by our .ort reader, dumps the same after the normalizations our
+// writer's format forces (docs/ort-normalizations.md, "Our writer"); Constants lifted to
+// initializers; external mode's offsets aligned for 1, 64 and 4096 with zero padding; the
+// refusals of what .ort cannot hold; the same bytes every time, on any number of threads;
+// errors that leave nothing behind.
+#include "core_support.hpp"
+#include "ort_write_models.hpp"
+#include "write_support.hpp"
+
+#include "write/faults.hpp"
+#include "write/ort/assembly.hpp"
+#include "write/ort/write_ort.hpp"
+
+#include <onnximport/dump.hpp>
+#include <onnximport/write_ort.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstring>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace core_test;
+using namespace write_test;
+namespace fb = onnximport::ortfb;
+
+namespace {
+
+std::string dump_of(const Model& m) {
+    std::ostringstream out;
+    write_dump(m, out);
+    return out.str();
+}
+
+Model import_onnx(const std::string& bytes) { return import_bytes(bytes_of(bytes), "m.onnx", ImportOptions{}); }
+
+std::vector<uint8_t> ort_of(const Model& m, OrtWriteOptions o = {}) { return write_ort_bytes(m, o); }
+
+Model reimport(const std::vector<uint8_t>& ort) { return import_bytes(std::vector<uint8_t>(ort), "m.ort", ImportOptions{}); }
+
+size_t indent_of(const std::string& line) { return line.find_first_not_of(' '); }
+
+/// The dump with our writer's normalizations applied (docs/ort-normalizations.md): typed and
+/// element-less tensors read as raw, attribute types as declared, graph names "g" gone, and
+/// value_info blocks that `declared` does not name dropped (NodeArgs of every value).
+std::string normalized(const std::string& dump, const std::set<std::string>& declared) {
+    std::istringstream in(dump);
+    std::string out, line;
+    size_t skip_deeper_than = std::string::npos;
+    while (std::getline(in, line)) {
+        const size_t at = indent_of(line);
+        if (skip_deeper_than != std::string::npos && at > skip_deeper_than) continue;
+        skip_deeper_than = std::string::npos;
+        std::string rest = line.substr(at);
+        if (rest.starts_with("value_info ") && !declared.contains(rest)) {
+            skip_deeper_than = at;
+            continue;
+        }
+        if (rest == "source typed" || rest == "source none") rest = "source raw";
+        if (rest.starts_with("attr_type ") && rest.ends_with(" inferred")) rest.replace(rest.size() - 8, 8, "declared");
+        if (rest == "name \"g\"") rest = "name \"\"";
+        out += line.substr(0, at) + rest + "\n";
+    }
+    return out;
+}
+
+std::set<std::string> value_infos(const std::string& dump) {
+    std::set<std::string> names;
+    std::istringstream in(dump);
+    for (std::string line; std::getline(in, line);)
+        if (line.substr(indent_of(line)).starts_with("value_info ")) names.insert(line.substr(indent_of(line)));
+    return names;
+}
+
+const fb::InferenceSession* session_of(const std::vector<uint8_t>& b) { return fb::GetInferenceSession(b.data()); }
+
+/// Every tensor table of the main graph's initializers and node attributes (t, tensors).
+std::vector<const fb::Tensor*> tensors_of(const fb::Graph* g) {
+    std::vector<const fb::Tensor*> out(g->initializers()->begin(), g->initializers()->end());
+    for (const fb::Node* n : *g->nodes())
+        for (const fb::Attribute* a : *n->attributes()) {
+            if (a->t()) out.push_back(a->t());
+            if (a->tensors()) out.insert(out.end(), a->tensors()->begin(), a->tensors()->end());
+        }
+    return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(write_ort)
+
+BOOST_AUTO_TEST_CASE(a_model_of_every_kind_ort_holds_reads_back_with_the_same_dump) {
+    const Model original = import_onnx(ort_rich_model());
+    const std::string before = dump_of(original);
+    const std::string after = dump_of(reimport(ort_of(original)));
+    BOOST_TEST(normalized(after, value_infos(before)) == normalized(before, value_infos(before)));
+}
+
+BOOST_AUTO_TEST_CASE(the_version_is_4_the_identifier_ortm_and_no_type_string_resolver) {
+    const auto b = ort_of(import_onnx(ort_rich_model()));
+    BOOST_TEST(fb::InferenceSessionBufferHasIdentifier(b.data()));
+    BOOST_TEST(session_of(b)->ort_version()->str() == "4");
+    BOOST_TEST(!session_of(b)->kernel_type_str_resolver());
+}
+
+BOOST_AUTO_TEST_CASE(every_name_a_node_uses_has_a_node_arg_and_edges_join_producer_and_reader) {
+    const auto b = ort_of(import_onnx(ort_rich_model()));
+    const fb::Graph* g = session_of(b)->model()->graph();
+    std::set<std::string> args;
+    for (const fb::ValueInfo* v : *g->node_args()) args.insert(v->name()->str());
+    for (const fb::Node* n : *g->nodes()) {
+        for (const auto* s : *n->inputs()) BOOST_TEST(args.contains(s->str()), "NodeArg of input " << s->str());
+        for (const auto* s : *n->outputs()) BOOST_TEST(args.contains(s->str()), "NodeArg of output " << s->str());
+        BOOST_TEST(n->input_arg_counts()->size() == n->inputs()->size());
+    }
+    // File order kept: node 0 is Identity(B), fed by node 1, Add(X, W_two).
+    const fb::NodeEdge* e = g->node_edges()->Get(0);
+    BOOST_REQUIRE(e->input_edges()->size() == 1u);
+    BOOST_TEST(e->input_edges()->Get(0)->node_index() == 1u);
+    BOOST_TEST(g->node_edges()->Get(1)->output_edges()->Get(0)->node_index() == 0u);
+    // The Custom node's subgraph reads X from outside: an implicit input.
+    const fb::Node* custom = g->nodes()->Get(2);
+    BOOST_REQUIRE(custom->implicit_inputs()->size() == 1u);
+    BOOST_TEST(custom->implicit_inputs()->Get(0)->str() == "X");
+}
+
+BOOST_AUTO_TEST_CASE(constant_nodes_become_initializers_named_after_their_output) {
+    using A = P::Attribute;
+    const WireWriter attributes[] = {
+        WireWriter().bytes_field(A::name, "value").message(A::t, tb::tensor_raw("t", 1, {2}, ramp(8))),
+        WireWriter().bytes_field(A::name, "value_float").float_field(A::f, 2.5f),
+        WireWriter().bytes_field(A::name, "value_floats").float_field(A::floats, 1.0f).float_field(A::floats, -1.0f),
+        WireWriter().bytes_field(A::name, "value_int").int_field(A::i, 42),
+        WireWriter().bytes_field(A::name, "value_ints").packed_varints(A::ints, {1, 2, 3}),
+        WireWriter().bytes_field(A::name, "value_string").bytes_field(A::s, "hi"),
+        WireWriter().bytes_field(A::name, "value_strings").bytes_field(A::strings, "a").bytes_field(A::strings, "bc"),
+    };
+    const int32_t types[] = {1, 1, 1, 7, 7, 8, 8};
+    const std::vector<int64_t> dims[] = {{2}, {}, {2}, {}, {3}, {}, {2}};
+    for (size_t which = 0; which < std::size(attributes); ++which) {
+        BOOST_TEST_CONTEXT("value attribute " << which) {
+            const Model back = reimport(ort_of(import_onnx(constant_model(attributes[which]))));
+            BOOST_TEST(back.graph()->nodes.size() == 0u);
+            BOOST_REQUIRE(back.graph()->initializers.size() == 1u);
+            const TensorView& t = back.graph()->initializers[0];
+            BOOST_TEST(t.name == "Y");
+            BOOST_TEST(t.data_type == types[which]);
+            BOOST_TEST(t.dims.to_vector() == dims[which], boost::test_tools::per_element());
+            if (which == 3) {
+                int64_t v = 0;
+                std::memcpy(&v, t.bytes().data(), 8);
+                BOOST_TEST(v == 42);
+            }
+            if (which == 6) BOOST_TEST(t.strings[1] == "bc");
+        }
+    }
+}
+
+/// The external write of the rich model at `alignment`, checked.
+static void check_external_layout(uint64_t alignment) {
+    TempDir dir;
+    const Model original = import_onnx(ort_rich_model());
+    OrtWriteOptions o;
+    o.external = true;
+    o.alignment = alignment;
+    o.threshold = 100;
+    write_ort_file(original, dir.root / "m.ort", o);
+    const std::string file = read_all(dir.root / "m.ort"), data = read_all(dir.root / "m.ort.data");
+    const std::vector<uint8_t> b(file.begin(), file.end());
+    std::vector<bool> used(data.size(), false);
+    size_t external = 0;
+    for (const fb::Tensor* t : tensors_of(session_of(b)->model()->graph())) {
+        if (t->external_data_offset() < 0) continue;
+        ++external;
+        const auto offset = static_cast<uint64_t>(t->external_data_offset());
+        BOOST_TEST(offset % alignment == 0u, t->name()->str() << " at " << offset);
+        BOOST_TEST(!t->raw_data(), t->name()->str() << " has raw_data as well");
+        const size_t size = t->name()->str() == "W_raw" ? 2000 : t->name()->str() == "W_two" ? 400 : 1500;
+        BOOST_REQUIRE(offset + size <= data.size());
+        for (size_t i = offset; i < offset + size; ++i) used[i] = true;
+    }
+    BOOST_TEST(external == 3u);  // W_raw, W_two, the attribute tensor; the small ones stay inline
+    for (size_t i = 0; i < data.size(); ++i)
+        if (!used[i]) BOOST_TEST_REQUIRE(data[i] == '\0', "padding byte " << i);
+}
+
+BOOST_AUTO_TEST_CASE(external_offsets_are_multiples_of_the_alignment_and_the_padding_is_zeros) {
+    for (uint64_t alignment : {uint64_t{1}, uint64_t{64}, uint64_t{4096}})
+        BOOST_TEST_CONTEXT("alignment " << alignment) check_external_layout(alignment);
+}
+
+BOOST_AUTO_TEST_CASE(tensors_below_the_threshold_stay_inline_and_the_companion_file_is_still_written) {
+    TempDir dir;
+    OrtWriteOptions o;
+    o.external = true;
+    o.threshold = 1 << 20;
+    write_ort_file(import_onnx(ort_rich_model()), dir.root / "m.ort", o);
+    BOOST_TEST(read_all(dir.root / "m.ort.data").empty());
+    const std::string file = read_all(dir.root / "m.ort");
+    const std::vector<uint8_t> b(file.begin(), file.end());
+    for (const fb::Tensor* t : tensors_of(session_of(b)->model()->graph())) BOOST_TEST(t->external_data_offset() == -1);
+}
+
+BOOST_AUTO_TEST_CASE(the_same_model_gives_the_same_bytes_on_any_number_of_threads_and_through_a_file) {
+    TempDir dir;
+    const Model m = import_onnx(ort_rich_model());
+    OrtWriteOptions three;
+    three.threads = 3;
+    const auto one = ort_of(m);
+    BOOST_TEST(ort_of(m) == one);
+    BOOST_TEST(ort_of(m, three) == one);
+    write_ort_file(m, dir.root / "m.ort", three);
+    const std::string file = read_all(dir.root / "m.ort");
+    BOOST_TEST((std::vector<uint8_t>(file.begin(), file.end()) == one));
+}
+
+BOOST_AUTO_TEST_CASE(element_types_above_20_are_unsupported) {
+    const Model m = import_onnx(identity_with(WireWriter().message(P::Graph::initializer, tb::tensor_raw("i4", 22, {2}, "\x12"))));
+    check_error(refusal_of([&] { ort_of(m); }), ErrorKind::Unsupported, std::nullopt,
+                "ModelProto.graph.initializer[0].data_type");
+}
+
+BOOST_AUTO_TEST_CASE(types_the_format_lacks_are_unsupported) {
+    const WireWriter optional = WireWriter().bytes_field(P::ValueInfo::name, "opt").message(
+        P::ValueInfo::type, WireWriter().message(P::Type::optional_type, WireWriter()));
+    const WireWriter sparse_type = WireWriter().bytes_field(P::ValueInfo::name, "sp").message(
+        P::ValueInfo::type, WireWriter().message(P::Type::sparse_tensor_type, WireWriter()));
+    for (const WireWriter& v : {optional, sparse_type}) {
+        const Model m = import_onnx(identity_with(WireWriter().message(P::Graph::value_info, v)));
+        const ImportError e = refusal_of([&] { ort_of(m); });
+        BOOST_TEST((e.kind() == ErrorKind::Unsupported));
+        BOOST_TEST(e.field_path() == "ModelProto.graph.node_arg[2].type");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(sparse_tensor_attributes_functions_and_training_info_are_unsupported) {
+    const Model rich = import_onnx(rich_model());  // write_models.hpp: functions first
+    check_error(refusal_of([&] { ort_of(rich); }), ErrorKind::Unsupported, std::nullopt, "ModelProto.functions");
+    WireWriter n = tb::node("Custom", {"X"}, {"Z"});
+    n.message(P::Node::attribute, WireWriter().bytes_field(P::Attribute::name, "sp").message(P::Attribute::sparse_tensor, sparse("s")));
+    WireWriter g = tb::minimal_graph();
+    g.message(P::Graph::node, n);
+    const Model m = import_onnx(tb::model(g).str());
+    check_error(refusal_of([&] { ort_of(m); }), ErrorKind::Unsupported, std::nullopt, "ModelProto.graph.node[1].attribute[0].type");
+}
+
+BOOST_AUTO_TEST_CASE(an_inline_buffer_that_would_reach_the_limit_is_unsupported_and_external_mode_holds_it) {
+    // The limit is 2 GiB; the seam lowers it to 1000 bytes above what external mode needs.
+    const Model m = import_onnx(ort_rich_model());
+    OrtWriteOptions external;
+    external.external = true;
+    external.threshold = 1000;
+    detail::OrtAssembly sized(external, "m.ort");
+    detail::put_session(sized, m.proto());
+    const uint64_t cap = sized.fbb.GetSize() + 1000;
+    detail::OrtAssembly b(external, "m.ort");
+    b.max_buffer = cap;
+    detail::put_session(b, m.proto());
+    OrtWriteOptions inline_mode;
+    detail::OrtAssembly a(inline_mode, "m.ort");
+    a.max_buffer = cap;
+    const ImportError e = refusal_of([&] { detail::put_session(a, m.proto()); });
+    BOOST_TEST((e.kind() == ErrorKind::Unsupported));
+    BOOST_TEST(e.message().find("2 GiB") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_disk_full_in_either_file_leaves_nothing_behind) {
+    const Model m = import_onnx(ort_rich_model());
+    OrtWriteOptions o;
+    o.external = true;
+    o.threshold = 100;
+    for (uint64_t fail_after : {uint64_t{0}, uint64_t{100}, uint64_t{3000}, uint64_t{6000}}) {
+        TempDir dir;
+        detail::WriteFaults faults;
+        faults.fail_after = fail_after;
+        const ImportError e = refusal_of([&] { detail::write_ort(m, dir.root / "m.ort", o, &faults); });
+        BOOST_TEST((e.kind() == ErrorKind::Io));
+        BOOST_TEST(listing(dir.root).empty(), "after " << fail_after << " bytes");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_target_folder_that_is_a_link_out_is_refused_and_nothing_written) {
+    TempDir dir;
+    fs::create_directory(dir.root / "outside");
+    fs::create_directory_symlink(dir.root / "outside", dir.root / "link");
+    const Model m = import_onnx(ort_rich_model());
+    const ImportError e = refusal_of([&] { write_ort_file(m, dir.root / "link" / "m.ort"); });
+    BOOST_TEST((e.kind() == ErrorKind::Unsupported));
+    BOOST_TEST(listing(dir.root / "outside").empty());
+}
+
+BOOST_AUTO_TEST_CASE(an_alignment_that_is_not_a_power_of_two_is_refused) {
+    TempDir dir;
+    OrtWriteOptions o;
+    o.external = true;
+    o.alignment = 48;
+    const ImportError e = refusal_of([&] { write_ort_file(import_onnx(ort_rich_model()), dir.root / "m.ort", o); });
+    BOOST_TEST((e.kind() == ErrorKind::Unsupported));
+    BOOST_TEST(listing(dir.root).empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

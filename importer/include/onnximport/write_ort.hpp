@@ -1,0 +1,45 @@
+// The .ort writer (issue 18): a Model as ONNX Runtime's FlatBuffers format, assembled by one
+// FlatBufferBuilder. Inline (every tensor's bytes in the buffer: what ONNX Runtime loads) or
+// external (tensors of at least `threshold` bytes in the companion file OUT.data, each at
+// an offset that is a multiple of `alignment`: this project's extension). docs/ort.md.
+#pragma once
+
+#include <onnximport/model.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+namespace onnximport {
+
+struct OrtWriteOptions {
+    /// Off: everything inline. On: non-string tensors of at least `threshold` bytes go to
+    /// the companion file (the output's name with ".data" appended), `raw_data` absent.
+    bool external = false;
+    /// 1 KiB: small tensors stay inline, where a reader reaches them without a second file.
+    uint64_t threshold = 1024;
+    /// 4096: a page, so a mapped reader can hand out weight pages untouched; 1 to 2^30.
+    uint64_t alignment = 4096;
+    /// Threads that copy tensor bytes into place; 1 copies on the caller's thread.
+    unsigned threads = 1;
+    /// Called now and then with the bytes written so far and the total (files only).
+    std::function<void(uint64_t done, uint64_t total)> progress;
+};
+
+/// The .ort bytes of a resolved model, every tensor inline (options.external must be off).
+/// @throws ImportError(Unsupported) for what the format cannot hold (docs/ort.md)
+/// @throws std::invalid_argument for an unresolved model or options.external set
+std::vector<uint8_t> write_ort_bytes(const Model& model, const OrtWriteOptions& options = {});
+
+/// Writes `path` (and, in external mode, `path` + ".data") whole or not at all: each file
+/// appears complete under its name or is left as it was.
+/// The companion file is written in external mode even when no tensor reaches the
+/// threshold (then empty), so no stale one from an earlier run is left beside the model.
+/// Files are created as the output layer does (onnximport/write.hpp, "Safety").
+/// @throws ImportError(Unsupported) for what the format cannot hold or a bad alignment,
+///         ExternalData or Unsupported for a refused output path, Io when writing fails
+/// @throws std::invalid_argument for an unresolved model
+void write_ort_file(const Model& model, const std::filesystem::path& path, const OrtWriteOptions& options = {});
+
+}  // namespace onnximport

@@ -1,0 +1,33 @@
+// The external blobs (blob_writer.hpp).
+#include "write/blob_writer.hpp"
+
+#include "write/pieces.hpp"
+#include "write/aligned_sink.hpp"
+
+#include <vector>
+
+namespace onnximport::detail {
+
+namespace {
+
+/// Shares start at page multiples of the blobs laid end to end: no two threads write a page.
+constexpr uint64_t grain = 4096;
+
+}  // namespace
+
+void write_blobs(AtomicFile& file, uint64_t alignment, std::span<const ExternalBlob> blobs, unsigned threads,
+                 Progress& progress) {
+    AlignedSink sink(file, alignment);
+    std::vector<uint64_t> sizes;
+    sizes.reserve(blobs.size());
+    for (const ExternalBlob& b : blobs) sizes.push_back(b.bytes.size());
+    run_pieces(threads, std::span<const uint64_t>(sizes), grain, [&](size_t i, uint64_t from, uint64_t to) {
+        const ExternalBlob& b = blobs[i];
+        const auto part = b.bytes.subspan(from, to - from);
+        if (from == 0) sink.write_reserved(b.from, b.offset, part);  // the zeros before the blob, too
+        else file.write_at(b.offset + from, part);
+        progress.advance(to - from + (from == 0 ? b.offset - b.from : 0));
+    });
+}
+
+}  // namespace onnximport::detail

@@ -1,0 +1,96 @@
+// The state of one .ort assembly (issue 18): the one FlatBufferBuilder, where each tensor's
+// bytes go once the buffer is finished, and the refusals of what the format cannot hold.
+// The builder is single-threaded by design (spec 003, "Parallelization"): tables are made
+// here on one thread, tensor bytes are copied into their reserved places afterwards
+// (write/ort/fill.cpp), by a pool when asked.
+#pragma once
+
+#include "core/refusal.hpp"
+#include "write/aligned_sink.hpp"
+#include "write/tensor_router.hpp"
+
+#include <onnximport/model.hpp>
+#include <onnximport/write_ort.hpp>
+
+#include <ort_generated.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace onnximport::detail {
+
+namespace fb = ::onnximport::ortfb;
+
+/// The `ort_version` written: what ONNX Runtime writes and both its full and minimal
+/// builds load (kOrtModelVersion; docs/ort.md).
+inline constexpr const char* written_ort_version = "4";
+/// The highest element type code the format's TensorDataType holds (FLOAT8E5M2FNUZ).
+inline constexpr int32_t max_ort_element_type = 20;
+/// A 32-bit offset format: the buffer stays below 2^31 - 1 bytes (FlatBuffers' maximum).
+inline constexpr uint64_t max_ort_buffer = (uint64_t{1} << 31) - 1;
+
+/// An inline tensor's bytes and the uoffset of its raw_data vector (counted from the
+/// buffer's end, so it stays valid while the builder grows).
+struct PlacedBytes {
+    std::span<const std::byte> bytes;
+    uint64_t place = 0;
+};
+
+struct OrtAssembly {
+    /// @throws ImportError(Unsupported) for an alignment that is not a power of two
+    OrtAssembly(const OrtWriteOptions& o, std::string output_name)
+        : output(std::move(output_name)), options(o), refusal(output, nullptr, "ModelProto"), layout(o.alignment, output) {}
+
+    std::string output;  ///< refusals' source name: the refusal views it
+    flatbuffers::FlatBufferBuilder fbb{1 << 16};
+    const OrtWriteOptions& options;
+    Refusal refusal;  ///< the path names the model part
+    std::vector<PlacedBytes> inline_fills;
+    std::vector<ExternalBlob> external_blobs;  ///< the companion file's, in offset order
+    AlignedLayout layout;                      ///< the companion file's offsets
+    uint64_t max_buffer = max_ort_buffer;      ///< lowered only by tests
+    std::deque<std::vector<std::byte>> owned;  ///< bytes made here (lifted Constants); stable
+
+    /// What the format cannot hold, at the current field path.
+    [[noreturn]] void unsupported(const std::string& message, std::string_view leaf = {}) const {
+        refusal.fail(ErrorKind::Unsupported, nullptr, message, leaf);
+    }
+    /// Refuses a buffer that would reach max_ort_buffer with `more` bytes added.
+    void check_room(uint64_t more) const;
+};
+
+using StringOffsets = std::vector<flatbuffers::Offset<flatbuffers::String>>;
+
+/// One tensor table; `name` replaces the tensor's own (a lifted Constant's output).
+flatbuffers::Offset<fb::Tensor> put_tensor(OrtAssembly& a, const TensorView& t, std::string_view name);
+/// A tensor table of bytes made by the writer (a lifted value_float(s) or value_int(s)).
+flatbuffers::Offset<fb::Tensor> put_owned_tensor(OrtAssembly& a, std::string_view name, int32_t data_type,
+                                                 std::span<const int64_t> dims, std::vector<std::byte> bytes);
+/// A STRING tensor table from a list of strings (a lifted value_string(s)).
+flatbuffers::Offset<fb::Tensor> put_string_tensor(OrtAssembly& a, std::string_view name,
+                                                  std::span<const int64_t> dims, std::span<const std::string_view> strings);
+flatbuffers::Offset<fb::SparseTensor> put_sparse(OrtAssembly& a, const SparseTensor& s, std::string_view name = {});
+/// A TypeInfo; null for "no type".
+flatbuffers::Offset<fb::TypeInfo> put_type(OrtAssembly& a, const TypeProto& t);
+/// The tensor type of an initializer: its element type and dims.
+flatbuffers::Offset<fb::TypeInfo> put_tensor_type(OrtAssembly& a, const TensorView& t);
+/// `scopes` are the enclosing graphs, outermost first (outer values' types come from them).
+flatbuffers::Offset<fb::Graph> put_graph(OrtAssembly& a, const Graph& g, std::vector<const Graph*>& scopes);
+flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at, std::vector<const Graph*>& scopes);
+/// The whole InferenceSession, finished.
+void put_session(OrtAssembly& a, const ModelProto& m);
+
+StringOffsets put_strings(OrtAssembly& a, std::span<const std::string_view> names);
+/// The element type a tensor or a tensor type may carry: 1..20 (0 is kept for types).
+void check_element_type(const OrtAssembly& a, int32_t code, std::string_view leaf);
+
+/// Copies every inline tensor's bytes into the finished buffer, on `threads` threads.
+void fill_inline(std::span<const PlacedBytes> fills, uint8_t* buffer, uint64_t size, unsigned threads);
+
+}  // namespace onnximport::detail

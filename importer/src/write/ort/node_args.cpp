@@ -1,0 +1,49 @@
+// The NodeArgs of one graph (node_args.hpp).
+#include "write/ort/node_args.hpp"
+
+namespace onnximport::detail {
+
+bool NodeArgTable::insert(const Entry& e) {
+    if (!index_.try_emplace(e.name, entries_.size()).second) return false;
+    entries_.push_back(e);
+    return true;
+}
+
+void NodeArgTable::add_declared(const ValueInfo& v) {
+    insert({v.name, v.doc_string(), v.type.kind == TypeProto::Kind::None ? nullptr : &v.type, nullptr});
+}
+
+void NodeArgTable::add_tensor(std::string_view name, const TensorView& t) { insert({name, {}, nullptr, &t}); }
+
+void NodeArgTable::add_used(std::string_view name) {
+    if (index_.contains(name)) return;
+    Entry e{name, {}, nullptr, nullptr};
+    const Value* v = graph_.find_value(name);
+    for (size_t i = scopes_.size(); !v && i > 0; --i) v = scopes_[i - 1]->find_value(name);
+    if (v) {
+        e.declared = v->type;
+        e.tensor = v->type ? nullptr : v->initializer;
+    }
+    insert(e);
+}
+
+std::vector<flatbuffers::Offset<fb::ValueInfo>> NodeArgTable::put(OrtAssembly& a) const {
+    std::vector<flatbuffers::Offset<fb::ValueInfo>> out;
+    out.reserve(entries_.size());
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        const Entry& e = entries_[i];
+        PathScope at(a.refusal.path, "node_arg", static_cast<int64_t>(i));
+        const auto type = e.declared ? put_type(a, *e.declared)
+                                     : e.tensor ? put_tensor_type(a, *e.tensor) : flatbuffers::Offset<fb::TypeInfo>();
+        const auto name = a.fbb.CreateString(e.name.data(), e.name.size());
+        const auto doc = e.doc.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(e.doc.data(), e.doc.size());
+        fb::ValueInfoBuilder b(a.fbb);
+        b.add_name(name);
+        if (!doc.IsNull()) b.add_doc_string(doc);
+        if (!type.IsNull()) b.add_type(type);
+        out.push_back(b.Finish());
+    }
+    return out;
+}
+
+}  // namespace onnximport::detail

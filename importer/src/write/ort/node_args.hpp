@@ -1,0 +1,44 @@
+// The NodeArgs of one graph (docs/ort.md, "Writing"): ONNX Runtime looks up every name a
+// node reads or writes, and every graph input and output, among the graph's own NodeArgs
+// (a subgraph's too, for the outer values its nodes read), so each gets one: inputs,
+// outputs and value_info first, as declared, then initializers with their tensor's type,
+// then the other names in node order, typed from the enclosing graphs where declared.
+#pragma once
+
+#include "write/ort/assembly.hpp"
+
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace onnximport::detail {
+
+class NodeArgTable {
+public:
+    /// `scopes`: the enclosing graphs, outermost first.
+    NodeArgTable(const Graph& g, std::span<const Graph* const> scopes) : graph_(g), scopes_(scopes) {}
+
+    void add_declared(const ValueInfo& v);
+    void add_tensor(std::string_view name, const TensorView& t);
+    /// A name a node reads or writes: typed from this graph's values, then outer ones.
+    void add_used(std::string_view name);
+
+    std::vector<flatbuffers::Offset<fb::ValueInfo>> put(OrtAssembly& a) const;
+
+private:
+    struct Entry {
+        std::string_view name;
+        std::string_view doc;
+        const TypeProto* declared = nullptr;
+        const TensorView* tensor = nullptr;
+    };
+    bool insert(const Entry& e);
+
+    const Graph& graph_;
+    std::span<const Graph* const> scopes_;
+    std::vector<Entry> entries_;
+    std::unordered_map<std::string_view, size_t> index_;
+};
+
+}  // namespace onnximport::detail

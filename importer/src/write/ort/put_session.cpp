@@ -1,0 +1,83 @@
+// The root (docs/ort.md, "Writing"): InferenceSession with ort_version "6" and the Model
+// table. No kernel type-string resolver: ONNX Runtime's full build rebuilds the kernel
+// constraints from the operator schemas when it resolves the loaded graph; the writer has
+// no schemas to fill one. Model-local functions and training info have no table in the
+// format and are refused.
+#include "write/ort/assembly.hpp"
+
+#include <vector>
+
+namespace onnximport::detail {
+
+namespace {
+
+flatbuffers::Offset<flatbuffers::String> string_or_null(OrtAssembly& a, std::string_view s) {
+    return s.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(s.data(), s.size());
+}
+
+auto put_opsets(OrtAssembly& a, const ModelProto& m) {
+    std::vector<flatbuffers::Offset<fb::OperatorSetId>> items;
+    for (const OperatorSetId& o : m.opset_import) {
+        const std::string_view d = o.domain == "ai.onnx" ? std::string_view() : o.domain;
+        const auto domain = a.fbb.CreateString(d.data(), d.size());
+        items.push_back(fb::CreateOperatorSetId(a.fbb, domain, o.version));
+    }
+    return a.fbb.CreateVector(items);
+}
+
+auto put_metadata(OrtAssembly& a, const ModelProto& m) {
+    std::vector<flatbuffers::Offset<fb::StringStringEntry>> items;
+    for (const StringStringEntry& e : m.metadata_props) {
+        const auto key = a.fbb.CreateString(e.key.data(), e.key.size());
+        const auto value = a.fbb.CreateString(e.value.data(), e.value.size());
+        items.push_back(fb::CreateStringStringEntry(a.fbb, key, value));
+    }
+    return a.fbb.CreateVector(items);
+}
+
+void check_model(const OrtAssembly& a, const ModelProto& m) {
+    if (!m.functions.empty())
+        a.unsupported("the model defines " + std::to_string(m.functions.size()) + " functions; .ort has no table for them",
+                      "functions");
+    if (!m.training_info.empty()) a.unsupported("the model carries training_info; .ort has no table for it", "training_info");
+}
+
+}  // namespace
+
+void put_session(OrtAssembly& a, const ModelProto& m) {
+    check_model(a, m);
+    std::vector<const Graph*> scopes;
+    flatbuffers::Offset<fb::Graph> graph;
+    {
+        PathScope at(a.refusal.path, "graph");
+        graph = put_graph(a, *m.graph(), scopes);
+    }
+    const auto opsets = put_opsets(a, m);
+    const auto metadata = put_metadata(a, m);
+    const auto producer = a.fbb.CreateString(m.producer_name.data(), m.producer_name.size());
+    const auto producer_version = a.fbb.CreateString(m.producer_version.data(), m.producer_version.size());
+    const auto domain = a.fbb.CreateString(m.domain.data(), m.domain.size());
+    const auto doc = string_or_null(a, m.doc_string);
+    const auto graph_doc = string_or_null(a, m.graph()->doc_string);
+    fb::ModelBuilder b(a.fbb);
+    b.add_ir_version(m.ir_version);
+    b.add_opset_import(opsets);
+    b.add_producer_name(producer);
+    b.add_producer_version(producer_version);
+    b.add_domain(domain);
+    b.add_model_version(m.model_version);
+    if (!doc.IsNull()) b.add_doc_string(doc);
+    b.add_graph(graph);
+    if (!graph_doc.IsNull()) b.add_graph_doc_string(graph_doc);
+    b.add_metadata_props(metadata);
+    const auto model = b.Finish();
+    const auto version = a.fbb.CreateString(written_ort_version);
+    fb::InferenceSessionBuilder s(a.fbb);
+    s.add_ort_version(version);
+    s.add_model(model);
+    const auto root = s.Finish();
+    a.check_room(16);
+    a.fbb.Finish(root, fb::InferenceSessionIdentifier());
+}
+
+}  // namespace onnximport::detail

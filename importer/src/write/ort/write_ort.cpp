@@ -1,0 +1,71 @@
+// The .ort writer's entry points (onnximport/write_ort.hpp): assemble the buffer on one
+// thread, fill the inline tensors, then, for a file, write the companion file's blobs at
+// their aligned offsets and rename both files into place (the companion first, so a model
+// in place never names bytes that are not).
+#include "write/ort/write_ort.hpp"
+
+#include "write/atomic_file.hpp"
+#include "write/blob_writer.hpp"
+#include "write/ort/assembly.hpp"
+#include "write/output_dir.hpp"
+#include "write/progress.hpp"
+#include "write/write_error.hpp"
+
+#include <optional>
+#include <stdexcept>
+
+namespace onnximport::detail {
+
+namespace {
+
+void check_model(const Model& model) {
+    if (!model.graph()) throw std::invalid_argument("write_ort: the model is empty");
+    if (!model.graph()->resolved) throw std::invalid_argument("write_ort: the model was imported without resolution");
+}
+
+void assemble(OrtAssembly& a, const Model& model) {
+    check_model(model);
+    put_session(a, model.proto());
+    fill_inline(a.inline_fills, a.fbb.GetBufferPointer(), a.fbb.GetSize(), a.options.threads);
+}
+
+uint64_t external_bytes(const OrtAssembly& a) noexcept {
+    return a.external_blobs.empty() ? 0 : a.external_blobs.back().offset + a.external_blobs.back().bytes.size();
+}
+
+}  // namespace
+
+void write_ort(const Model& model, const std::filesystem::path& path, const OrtWriteOptions& options,
+               WriteFaults* faults) {
+    const std::string shown = path.string();
+    if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
+        fail_request(shown, "the output path names a folder, not a file");
+    OrtAssembly a(options, shown);
+    assemble(a, model);
+    Progress progress(options.progress, a.fbb.GetSize() + external_bytes(a));
+    OutputDir dir(path.parent_path());
+    std::optional<AtomicFile> data;
+    if (options.external) data.emplace(dir, path.filename().string() + ".data", faults);
+    AtomicFile file(dir, path.filename().string(), faults);
+    file.write({reinterpret_cast<const std::byte*>(a.fbb.GetBufferPointer()), a.fbb.GetSize()});
+    progress.advance(a.fbb.GetSize());
+    if (data) write_blobs(*data, options.alignment, a.external_blobs, options.threads, progress);
+    commit_model(file, data ? &*data : nullptr);
+}
+
+}  // namespace onnximport::detail
+
+namespace onnximport {
+
+std::vector<uint8_t> write_ort_bytes(const Model& model, const OrtWriteOptions& options) {
+    if (options.external) throw std::invalid_argument("write_ort_bytes: external mode needs a file (write_ort_file)");
+    detail::OrtAssembly a(options, std::string(model.source_name()) + " (written to memory)");
+    detail::assemble(a, model);
+    return std::vector<uint8_t>(a.fbb.GetBufferPointer(), a.fbb.GetBufferPointer() + a.fbb.GetSize());
+}
+
+void write_ort_file(const Model& model, const std::filesystem::path& path, const OrtWriteOptions& options) {
+    detail::write_ort(model, path, options, nullptr);
+}
+
+}  // namespace onnximport
