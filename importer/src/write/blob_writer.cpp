@@ -1,7 +1,7 @@
 // The external blobs (blob_writer.hpp).
 #include "write/blob_writer.hpp"
 
-#include "write/pieces.hpp"
+#include "core/pool.hpp"
 #include "write/aligned_sink.hpp"
 
 #include <vector>
@@ -21,7 +21,7 @@ void write_blobs(AtomicFile& file, uint64_t alignment, std::span<const ExternalB
     std::vector<uint64_t> sizes;
     sizes.reserve(blobs.size());
     for (const ExternalBlob& b : blobs) sizes.push_back(b.bytes.size());
-    run_pieces(threads, std::span<const uint64_t>(sizes), grain, [&](size_t i, uint64_t from, uint64_t to) {
+    run_pieces(threads, sizes, grain, [&](unsigned, size_t i, uint64_t from, uint64_t to) {
         const ExternalBlob& b = blobs[i];
         const auto part = b.bytes.subspan(from, to - from);
         if (from == 0) sink.write_reserved(b.from, b.offset, part);  // the zeros before the blob, too

@@ -1,9 +1,9 @@
 // Tensor bytes into the finished buffer: each inline raw_data vector was reserved by the
 // single-threaded assembly and is filled here, the tensors laid end to end and split into
-// byte shares over the threads asked for (write/pieces.hpp; spec 003, "Parallelization").
+// byte shares over the threads asked for (core/pool.hpp run_pieces; spec 003, "Parallelization").
 #include "write/ort/assembly.hpp"
 
-#include "write/pieces.hpp"
+#include "core/pool.hpp"
 
 #include <cstring>
 
@@ -14,7 +14,7 @@ void fill_inline(std::span<const PlacedBytes> fills, uint8_t* buffer, uint64_t s
     sizes.reserve(fills.size());
     for (const PlacedBytes& f : fills) sizes.push_back(f.bytes.size());
     // A page-sized grain: no two threads write one page of the buffer.
-    run_pieces(threads, std::span<const uint64_t>(sizes), 4096, [&](size_t i, uint64_t from, uint64_t to) {
+    run_pieces(threads, sizes, 4096, [&](unsigned, size_t i, uint64_t from, uint64_t to) {
         // A vector's uoffset counts from the buffer's end to its 4-byte length prefix.
         uint8_t* data = buffer + (size - fills[i].place) + sizeof(flatbuffers::uoffset_t);
         std::memcpy(data + from, fills[i].bytes.data() + from, to - from);
