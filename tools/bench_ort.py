@@ -82,8 +82,8 @@ def prepare(out: str, build: str, log) -> tuple:
         reasons["big-ort"] = "ONNX Runtime did not write big.ort"
     ext_path = os.path.join(out, "big-external.ort")
     if not fresh(ext_path, big):
-        r = time_process([os.path.join(build, "bin", "onnximport"), "convert", big, ext_path,
-                          "--threshold", "4096", "--alignment", "4096"])
+        r = time_process([os.path.join(build, "bin", "onnximport"), "convert", big, ext_path, "--external-data",
+                          "big-external.ort.data", "--threshold", "4096", "--alignment", "4096"])
         if r["rc"] != 0:
             reasons["big-ort-external"] = "onnximport convert to an external .ort failed: " + r["stderr"].strip()
     if fresh(ext_path, big):
@@ -108,7 +108,7 @@ def writer_rows(cli: str, module: str, big: str, work: str, repeat: int) -> dict
     ort_out, onnx_out = os.path.join(work, "w.ort"), os.path.join(work, "w.onnx")
     cmds = {}
     for t in (1, 2):
-        cmds[f"ours .onnx -> .ort, {t} thread(s)"] = [cli, "convert", big, ort_out, "--threads", str(t)]
+        cmds[f"ours .onnx -> .ort, {t} thread(s)"] = [cli, "convert", big, ort_out, "--threads", str(t)]  # inline
         cmds[f"ours .onnx -> .onnx 4096-aligned external, {t} thread(s)"] = [
             cli, "convert", big, onnx_out, "--external-data", "w.onnx.data", "--alignment", "4096",
             "--threshold", "4096", "--threads", str(t)]
