@@ -3,8 +3,9 @@
 //
 // Oracle (beyond the sanitizers):
 //  - a model the reader accepts is written without a refusal (bytes have no external
-//    data, and an input of max_len bytes cannot grow past 2 GiB), but for a string that
-//    is not UTF-8, which only the .ort reader lets through: Unsupported;
+//    data, and an input bounded by the target's max_len cannot grow past the writer's
+//    size limit), but for a string that is not UTF-8, which only the .ort reader lets
+//    through: Unsupported;
 //  - the written bytes import again, and the dump of that import equals the original's;
 //  - writing is deterministic and idempotent: the same model twice, and the re-import
 //    once more, give the same bytes.

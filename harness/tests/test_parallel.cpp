@@ -177,7 +177,7 @@ BOOST_AUTO_TEST_CASE(every_page_of_every_range_is_touched_whatever_the_split) {
 }
 
 BOOST_AUTO_TEST_CASE(an_import_with_threads_equals_one_without) {
-    // 3 tensors of 2 MiB: over the threshold of parallel payload work in every build.
+    // Payloads over the threshold of parallel payload work in every build (docs/performance.md).
     ModelFile file(model_with_weights(3, 512 * 1024 + 3));
     const std::string one = import_dump(file.path, LoadMode::Read, 1);
     BOOST_TEST(one.find("w2") != std::string::npos);
@@ -189,7 +189,7 @@ BOOST_AUTO_TEST_CASE(an_import_with_threads_equals_one_without) {
 }
 
 BOOST_AUTO_TEST_CASE(external_ranges_read_on_threads_equal_one_thread) {
-    ExternalModel model(3, 512 * 1024 + 5);  // 6 MiB in all: over the threshold in every build
+    ExternalModel model(3, 512 * 1024 + 5);  // over the parallel threshold in every build (docs/performance.md)
     auto dump = [&](unsigned threads, bool map) {
         ImportOptions o;
         o.threads = threads;
