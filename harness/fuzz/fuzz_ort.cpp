@@ -4,7 +4,8 @@
 // Oracle (beyond the sanitizers):
 //  - differential against FlatBuffers' generated Verifier with ONNX Runtime's defaults:
 //    every buffer carrying ORTM that the Verifier refuses, we refuse too (as Malformed),
-//    and every buffer we accept, the Verifier accepts;
+//    and every buffer we accept, the Verifier accepts; our verification, which drops pages
+//    on its way through the main graph's initializers, decides exactly as the Verifier;
 //  - a refusal is an ImportError with a kind and an offset inside the input; refusing
 //    the same bytes again gives the same kind, offset and path;
 //  - an accepted model walks end to end (tensor views of the spec's length, string
@@ -13,6 +14,8 @@
 //  - after Model::close() tensor bytes throw ImportError(Io).
 // The structure-aware mutator is ort_mutator.cpp; seeds are .ort files ONNX Runtime wrote.
 #include "fuzz_common.hpp"
+
+#include "ort/reader.hpp"
 
 #include <ort_generated.h>
 
@@ -34,6 +37,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::span<const uint8_t> bytes(data, size);
     const bool ort = size > 8 && std::memcmp(data + 4, "ORTM", 4) == 0;
     const bool verifies = ort && verifier_accepts(data, size);
+    if (ort) {
+        const auto input = detail::ModelInput::borrow(bytes, std::string(name));
+        GAUNTLET_CHECK(detail::ort_buffer_verifies(input, ImportOptions{}) == verifies,
+                       "our verification of the buffer and FlatBuffers' Verifier disagree");
+    }
     std::optional<ImportError> first_error;
     try {
         Model m = import_bytes(bytes, name);

@@ -318,7 +318,7 @@ BOOST_AUTO_TEST_CASE(moving_a_model_keeps_its_views) {
 
 BOOST_AUTO_TEST_CASE(large_payloads_of_a_mapped_file_read_back_exactly_and_the_file_is_unchanged) {
     // Payloads of the reader's large size and more: the pages behind them are released
-    // (io/input.hpp, passed_payload). Odd sizes put the headers at every kind of page offset.
+    // (io/passed_pages.hpp). Odd sizes put the headers at every kind of page offset.
     constexpr int count = 6;
     auto payload = [](int i) {
         std::string raw(300001 + 4093 * static_cast<size_t>(i), '\0');

@@ -142,21 +142,12 @@ ModelInput ModelInput::take(std::vector<uint8_t>&& bytes, const std::string& nam
     return in;
 }
 
-void ModelInput::passed_payload(const uint8_t* begin, const uint8_t* end) const noexcept {
-    if (!is_mapped()) return;  // a caller's array or a read buffer is never touched
-    // Only a payload that crosses a multiple of `chunk` (from the input's start) releases,
-    // from 128 KiB before the previous multiple to its own end: every run of large payloads
-    // is covered, and the headers between them stay resident for at most one chunk.
-    constexpr uintptr_t chunk = 64u << 20, behind = 128 * 1024;
-    const uintptr_t b = static_cast<uintptr_t>(begin - data_), e = static_cast<uintptr_t>(end - data_);
-    if (b / chunk == e / chunk) return;
-    uintptr_t from = std::min(b, (e / chunk - 1) * chunk);
-    from = from > behind ? from - behind : 0;
-    mapping_->drop_pages(data_ + from, end);
-}
-
 void ModelInput::drop_pages() const noexcept {
     if (is_mapped()) mapping_->drop_pages(data_, data_ + size_);
+}
+
+void ModelInput::drop_pages(const uint8_t* begin, const uint8_t* end) const noexcept {
+    if (is_mapped()) mapping_->drop_pages(begin, end);
 }
 
 }  // namespace onnximport::detail

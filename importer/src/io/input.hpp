@@ -38,12 +38,10 @@ public:
     uint64_t size() const noexcept { return size_; }
     bool is_mapped() const noexcept { return mapping_ && mapping_->data(); }
 
-    /// The reader has passed a large raw_data payload [begin, end): where the input is the
-    /// importer's own mapping, resident pages behind it are released (batched, so that a
-    /// run of large payloads costs a release per 64 MiB), else nothing.
-    void passed_payload(const uint8_t* begin, const uint8_t* end) const noexcept;
     /// Drops the resident pages of the importer's own mapping (Model::close); views stay valid.
     void drop_pages() const noexcept;
+    /// The same for the whole pages within [begin, end) (PassedPages).
+    void drop_pages(const uint8_t* begin, const uint8_t* end) const noexcept;
 
 private:
     const uint8_t* data_ = nullptr;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/refusal.hpp"
+#include "io/passed_pages.hpp"
 #include "model/access.hpp"
 #include "model/storage.hpp"
 
@@ -15,13 +16,14 @@ namespace onnximport::detail {
 struct Context : Refusal {
     Context(Storage& s, const uint8_t* base, int max_nesting, std::string_view root_message)
         : Refusal(s.source_name, base, root_message), storage(s), arena(s.arena), node_edges(s.node_edges),
-          max_nesting(max_nesting) {}
+          max_nesting(max_nesting), passed_pages(s.input) {}
 
     Storage& storage;
     Arena& arena;       ///< the Model's objects
     Arena& node_edges;  ///< nodes' inputs and outputs (Storage::node_edges)
     int max_nesting;
     int depth = 0;
+    PassedPages passed_pages;  ///< large raw_data payloads behind the reader
 
     /// Copies a string made by the importer (not a view of the input) into the arena.
     std::string_view keep(std::string_view s) { return arena.copy(s); }

@@ -126,7 +126,7 @@ void bind_raw(Context& c, TensorView& t, const Scan& s) {
                "raw_data");
     t.source = TensorSource::Raw;
     ModelAccess::bind(t, reinterpret_cast<const std::byte*>(s.raw.begin), s.expected, c.storage);
-    if (s.raw.size() >= Reader::large_payload) c.storage.input.passed_payload(s.raw.begin, s.raw.end);
+    if (s.raw.size() >= Reader::large_payload) c.passed_pages.passed(s.raw.begin, s.raw.end);
 }
 
 void bind_strings(Context& c, TensorView& t, const Scan& s) {

@@ -5,6 +5,7 @@
 // checked by resolution, as for .onnx).
 // Initializers, nodes and sparse initializers in file order; then the node graph checks.
 #include "core/text.hpp"
+#include "io/passed_pages.hpp"
 #include "model/value_index.hpp"
 #include "ort/context.hpp"
 #include "ort/reader.hpp"
@@ -84,10 +85,13 @@ private:
 void read_initializers(OrtContext& c, const fb::Graph* fg, Graph& g) {
     const auto* v = fg->initializers();
     ListAccess::view(g.initializers, ListAccess::make_array<TensorView>(c.arena, size_of(v)), size_of(v));
+    PassedPages pages(c.storage.input);  // as in verification (verify.cpp)
     for (uint32_t i = 0; i < size_of(v); ++i) {
         const fb::Tensor* ft = element(c, v, i, "initializers");
         PathScope at(c.path, "initializers", i);
         read_ort_tensor(c, ft, g.initializers[i]);
+        const auto [lo, hi] = extent_of(ft);
+        pages.passed(lo, hi);
     }
     const auto* s = fg->sparse_initializers();
     ListAccess::view(g.sparse_initializers, ListAccess::make_array<SparseTensor>(c.arena, size_of(s)), size_of(s));

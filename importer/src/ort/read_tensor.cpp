@@ -122,7 +122,9 @@ void bind_raw(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
 
 void read_ort_tensor(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
     t.offset = c.offset_of_object(ft);
-    t.name = text_of(ft->name());
+    // Copied, as the .onnx reader does: the name sits beside the weights, whose pages are
+    // dropped behind the walk (io/passed_pages.hpp); resolution would fault them in again.
+    t.name = c.arena.copy(text_of(ft->name()));
     t.doc_string = text_of(ft->doc_string());
     t.data_type = ft->data_type();
     check_data_type(c, ft, t.data_type);

@@ -18,6 +18,10 @@ inline constexpr int max_ort_version = 6;
 /// @throws ImportError: Malformed (does not verify), InvalidModel, Unsupported, ExternalData
 void read_ort_model(Storage& storage, const ImportOptions& options);
 
+/// Whether the buffer verifies as an InferenceSession with the options' limits, exactly as
+/// FlatBuffers' generated Verifier decides (fuzz_ort and test_ort hold the two equal).
+bool ort_buffer_verifies(const ModelInput& input, const ImportOptions& options);
+
 // The walk, one file per concern.
 struct OrtContext;
 void verify_ort(const OrtContext& c, const ImportOptions& options);

@@ -4,9 +4,11 @@
 
 #include <ort_generated.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <utility>
 
 namespace onnximport::detail {
 
@@ -44,6 +46,22 @@ const uint8_t* field_at(const T* table, flatbuffers::voffset_t vt) noexcept {
     const auto* base = reinterpret_cast<const flatbuffers::Table*>(table);
     const uint8_t* p = base->GetAddressOf(vt);
     return p ? p : address_of(table);
+}
+
+/// The bytes reading a verified Tensor touches: its table, vtable, name, dims and raw_data
+/// (io/passed_pages.hpp drops them behind the walk).
+inline std::pair<const uint8_t*, const uint8_t*> extent_of(const fb::Tensor* t) noexcept {
+    const uint8_t* table = address_of(t);
+    const uint8_t* vtable = table - flatbuffers::ReadScalar<flatbuffers::soffset_t>(table);
+    const uint8_t* lo = std::min(table, vtable);
+    const uint8_t* hi = std::max(table, vtable) + sizeof(flatbuffers::uoffset_t);
+    const auto cover = [&](const uint8_t* b, size_t n) {
+        lo = std::min(lo, b), hi = std::max(hi, b + n);
+    };
+    if (const auto* s = t->name()) cover(s->Data() - sizeof(flatbuffers::uoffset_t), s->size() + 5);
+    if (const auto* d = t->dims()) cover(d->Data() - sizeof(flatbuffers::uoffset_t), d->size() * 8 + 4);
+    if (const auto* r = t->raw_data()) cover(r->Data() - sizeof(flatbuffers::uoffset_t), r->size() + 4);
+    return {lo, hi};
 }
 
 }  // namespace onnximport::detail

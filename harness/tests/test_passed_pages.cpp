@@ -1,0 +1,171 @@
+// Suite passed_pages: the pages a walk has passed are dropped once they span a chunk, in
+// either direction (io/passed_pages.hpp), and a mapped import of .ort or .onnx leaves no
+// weight page resident beyond the folios its headers share with them (names are copied).
+// Residency is read from /proc/self/pagemap (bit 63: present).
+#include "core_support.hpp"
+#include "io/passed_pages.hpp"
+#include "ort/reader.hpp"
+
+#include <ort_builder.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace onnximport;
+namespace tb = onnximport::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+
+/// How many pages of [begin, begin + size) are mapped in this process; -1 without pagemap.
+long present_pages(const void* begin, size_t size) {
+    std::FILE* f = std::fopen("/proc/self/pagemap", "rb");
+    if (!f) return -1;
+    long present = 0;
+    const uintptr_t first = reinterpret_cast<uintptr_t>(begin) / page;
+    const uintptr_t last = (reinterpret_cast<uintptr_t>(begin) + size + page - 1) / page;
+    for (uintptr_t p = first; p < last; ++p) {
+        uint64_t entry = 0;
+        if (std::fseek(f, static_cast<long>(p * sizeof entry), SEEK_SET) != 0 || std::fread(&entry, sizeof entry, 1, f) != 1) {
+            std::fclose(f);
+            return -1;
+        }
+        present += static_cast<long>(entry >> 63);
+    }
+    std::fclose(f);
+    return present;
+}
+
+/// A file removed when the test ends, written in one call (as large writes leave it in the page cache).
+struct File {
+    fs::path path;
+    File(const void* bytes, size_t size, const char* ext) {
+        path = fs::temp_directory_path() / ("onnx-gauntlet-pages-" + std::to_string(::getpid()) + ext);
+        std::ofstream(path, std::ios::binary).write(static_cast<const char*>(bytes), static_cast<std::streamsize>(size));
+    }
+    ~File() { fs::remove(path); }
+};
+
+void touch(const uint8_t* b, size_t size) {
+    volatile uint8_t sink = 0;
+    for (size_t i = 0; i < size; i += page) sink = sink + b[i];
+}
+
+constexpr size_t mib = 1u << 20;
+constexpr int weight_count = 24;  // of 1 MiB: more than one chunk
+
+tb::OrtModelSpec heavy_ort() {
+    tb::OrtModelSpec m = tb::relu_model();
+    m.graph.initializers.clear();
+    m.graph.node_args.pop_back();
+    for (int i = 0; i < weight_count; ++i) {
+        const std::string name = "w" + std::to_string(i);
+        m.graph.node_args.push_back({name});
+        m.graph.initializers.push_back(
+            {.name = name, .data_type = 2, .dims = {int64_t{mib}}, .raw = std::vector<uint8_t>(mib, static_cast<uint8_t>(i))});
+    }
+    return m;
+}
+
+std::string heavy_onnx() {
+    tb::WireWriter g = tb::minimal_graph();
+    for (int i = 0; i < weight_count; ++i)
+        g.message(5, tb::tensor_raw("w" + std::to_string(i), 2, {int64_t{mib}}, std::string(mib, static_cast<char>(i))));
+    return tb::model(g).str();
+}
+
+long weight_pages_present(const Model& m) {
+    long present = 0;
+    for (const TensorView& t : m.graph()->initializers) present += present_pages(t.bytes().data(), t.bytes().size());
+    return present;
+}
+
+bool have_pagemap() {
+    uint8_t probe = 0;
+    if (present_pages(&probe, 1) == 1) return true;
+    BOOST_TEST_MESSAGE("skipped: /proc/self/pagemap does not tell residency here");
+    return false;
+}
+
+ImportOptions mapped() {
+    ImportOptions o;
+    o.load_mode = LoadMode::Map;
+    return o;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(passed_pages)
+
+BOOST_AUTO_TEST_CASE(pages_are_dropped_once_what_was_passed_spans_a_chunk_in_either_direction) {
+    if (!have_pagemap()) return;
+    const size_t chunk = detail::PassedPages::chunk, size = 3 * chunk;
+    std::vector<uint8_t> bytes(size, 7);
+    File f(bytes.data(), size, ".bin");
+    const auto in = detail::ModelInput::open_file(f.path, "pages", LoadMode::Map, 0);
+    BOOST_TEST_REQUIRE(in.is_mapped());
+    const uint8_t* b = in.data();
+    const long all = static_cast<long>(chunk / page);
+    for (bool upward : {true, false}) {
+        touch(b, size);
+        detail::PassedPages pages(in);
+        const uint8_t* lo = upward ? b : b + 2 * chunk;  // a third of the file, in two halves
+        const uint8_t* first = upward ? lo : lo + chunk / 2;
+        const uint8_t* second = upward ? lo + chunk / 2 : lo;
+        pages.passed(first, first + chunk / 2);
+        BOOST_TEST(present_pages(lo, chunk) == all);  // half a chunk: kept
+        pages.passed(second, second + chunk / 2);
+        BOOST_TEST(present_pages(lo, chunk) == 0);  // a whole chunk: dropped
+        BOOST_TEST(present_pages(b + chunk, chunk) == all);  // nothing outside it
+        BOOST_TEST(lo[12345] == 7);  // a view reads the file again
+    }
+    // What is left when the walk ends is dropped then.
+    touch(b, size);
+    {
+        detail::PassedPages pages(in);
+        pages.passed(b + chunk, b + chunk + mib);
+        BOOST_TEST(present_pages(b + chunk, mib) == static_cast<long>(mib / page));
+    }
+    BOOST_TEST(present_pages(b + chunk, mib) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(verifying_a_mapped_ort_drops_the_pages_of_the_initializers) {
+    if (!have_pagemap()) return;
+    const auto bytes = tb::build_ort(heavy_ort());
+    File f(bytes.data(), bytes.size(), ".ort");
+    const auto in = detail::ModelInput::open_file(f.path, "heavy.ort", LoadMode::Map, 0);
+    touch(in.data(), in.size());
+    const long before = present_pages(in.data(), in.size());
+    BOOST_TEST(detail::ort_buffer_verifies(in, {}));
+    const long after = present_pages(in.data(), in.size());
+    BOOST_TEST_INFO("resident pages before " << before << ", after " << after);
+    BOOST_TEST(before > 6000);
+    BOOST_TEST(after <= 16);  // the root's pages, not the initializers'
+}
+
+BOOST_AUTO_TEST_CASE(a_mapped_import_leaves_no_weight_page_resident) {
+    if (!have_pagemap()) return;
+    const auto ort = tb::build_ort(heavy_ort());
+    const std::string onnx = heavy_onnx();
+    File fo(ort.data(), ort.size(), ".ort"), fx(onnx.data(), onnx.size(), ".onnx");
+    for (const fs::path* p : {&fo.path, &fx.path}) {
+        Model m = import_file(*p, mapped());
+        BOOST_TEST_REQUIRE(m.graph()->initializers.size() == size_t{weight_count});
+        BOOST_TEST_INFO(p->extension().string());
+        // Resolution reads the headers at both ends of the file again; where the page cache
+        // holds large folios, each such fault maps its whole folio (up to 2 MiB) of weights.
+        const long ends = static_cast<long>(2 * (2 * mib) / page);
+        BOOST_TEST(weight_pages_present(m) <= ends + weight_count);
+        BOOST_TEST(static_cast<int>(m.graph()->initializers[5].bytes()[77]) == 5);  // still readable
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
