@@ -22,7 +22,9 @@ tools/install_deps.sh clang llvm libclang-rt-14-dev afl++ zip
 
 build=${FUZZ_BUILD:-build-fuzz}
 jobs=${JOBS:-$(nproc)}
-targets=(fuzz_model fuzz_tensor fuzz_wire fuzz_external fuzz_diff_protobuf fuzz_ort)
+# Every target with a corpus/TARGET.options, the list the nightly and OSS-Fuzz use.
+targets=()
+for options in corpus/*.options; do targets+=("$(basename "$options" .options)"); done
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
