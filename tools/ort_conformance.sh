@@ -18,6 +18,11 @@
 # or DIR/<rel>/NAME that our writers made), runs it on test_data_set_0 and its outputs
 # must equal the expected ones within the backend test's tolerance; see
 # tools/ort/run_conformance.py --help and docs/ort.md.
+#
+#   tools/ort_conformance.sh writers [--subset N] [--peer DIR] [--parts P,P] [DATA]
+# The writers' part (issue 18, conformance 1 to 3 on our outputs): our .onnx and .ort written
+# from every model, read back by our reader (and the onnx package), run by ONNX Runtime, and
+# our external .ort refused by it for its external data; see tools/ort/writers.py --help.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 PY=/usr/bin/python3
@@ -27,6 +32,10 @@ if [ "${1:-}" = run ]; then
 fi
 build=${BUILD:-build}
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
+if [ "${1:-}" = writers ]; then
+  shift
+  exec "$PY" "$root/tools/ort/writers.py" --build "$build" "$@"
+fi
 
 opts=()
 data=""

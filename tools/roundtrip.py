@@ -34,6 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(HERE, "ort"))
 from conformance import find_models, subset  # noqa: E402  the same models, the same subsets
+sys.path.insert(0, HERE)
+from gauntlet import paths  # noqa: E402
 STORAGE_LINE = re.compile(r"^\s*(data_location|external_data) ")
 OFFSET_LINE = re.compile(r'^\s*external_data "offset" "(\d+)"$')
 
@@ -161,15 +163,6 @@ def judge(out, rel, convert_errors, python, alignment):
     return "passed", detail + ("; onnx skipped: " + p["detail"] if p["status"] == "skipped" else "")
 
 
-def default_data(build):
-    shared = os.path.join(ROOT, "..", "shared", "data", "onnx-backend-1.23")
-    if os.path.isdir(shared):
-        return os.path.abspath(shared)
-    print("roundtrip: %s is absent; using the generated data set" % shared, file=sys.stderr)
-    gen = [sys.executable, os.path.join(HERE, "gen_backend_data.py"), build]
-    return subprocess.run(gen, capture_output=True, text=True, check=True).stdout.strip()
-
-
 def main(argv):
     if len(argv) == 3 and argv[1] == "--python-worker":
         return python_worker(int(argv[2]))
@@ -182,7 +175,7 @@ def main(argv):
     ap.add_argument("data", nargs="?")
     args = ap.parse_args(argv[1:])
     build = os.path.abspath(args.build)
-    data = os.path.abspath(args.data) if args.data else default_data(build)
+    data = os.path.abspath(args.data) if args.data else paths.backend_data(build, "roundtrip")
     rels = subset(find_models(data), args.subset)
     if not rels:
         print("roundtrip: no model.onnx under " + data, file=sys.stderr)

@@ -4,16 +4,22 @@ in ONNX Runtime, fed its test_data_set_0 inputs, and its outputs compared with t
 expected ones within the backend test's tolerance (compare.py).
 
 usage: run_conformance.py [--models-from DIR] [--file NAME] [--subset N] [--timeout S]
-                          [--peer DIR] [--out DIR] [--expect-refused] [DATA]
+                          [--peer DIR] [--out DIR] [--expect-refused] [--not-written TABLE] [DATA]
 
 DATA holds <rel>/model.onnx and <rel>/test_data_set_0/ (default: the ONNX 1.23 backend
 data beside the repository). The file run is DIR/<rel>/NAME (--models-from, default
 DATA; --file, default model.onnx): the original, or what our writers made of it.
 --subset N takes N models spread evenly over the sorted list (deterministic).
---expect-refused: the files are ones ONNX Runtime must refuse to load (our external-mode
-.ort); a refusal passes, with ONNX Runtime's message in the table.
+--expect-refused: the files are our external-mode .ort. Where the companion NAME.data
+holds bytes, ONNX Runtime must refuse the file for its external data (it has no reader for
+it): that refusal passes, with its message; loading it, or a refusal for another reason
+that the original does not meet, fails. Where the companion is empty (no tensor reached the
+threshold), the file is an inline .ort and is run as one.
+--not-written TABLE: a round trip's table.tsv; a model it lists as `unsupported` (our writer
+refused it: the format cannot hold it) has no file and is listed as not-written, with the
+writer's message.
 
-Outcomes: passed; failed (the first mismatching element); known (a listed deviation of
+Outcomes: passed; failed (the first mismatching element); not-written; known (a listed deviation of
 ONNX Runtime, tools/ort/known-deviations.txt or --known FILE, with its reason);
 cannot-load and cannot-run (ONNX Runtime's own error: listed, not failures; for a file
 of ours, or a missing one, only when ONNX Runtime cannot run the original either);
@@ -59,31 +65,51 @@ def ask(worker, model, feeds, timeout):
     return "ran", "", [test_data.decode(o) for o in answer["outputs"]]
 
 
+# ONNX Runtime 1.30: "LoadInitializerOrtFormat Tensor has external data but a data reader was not provided."
+EXTERNAL_REFUSAL = "external data"
+
+
+def refusal_expected(args, target):
+    """Our external .ort with bytes in its companion file, which ONNX Runtime cannot read."""
+    companion = target + ".data"
+    return args.expect_refused and os.path.isfile(companion) and os.path.getsize(companion) > 0
+
+
+def judge_refusal(outcome, detail):
+    if outcome == "cannot-load" and EXTERNAL_REFUSAL in detail:
+        return "passed", "refused: " + detail
+    if outcome == "cannot-load":
+        return outcome, detail  # against_original: listed where the original fails too
+    return "failed", "ONNX Runtime loaded a file it should refuse" + (": " + detail if detail else "")
+
+
 def judge(worker, args, rel):
-    """(outcome, detail) of one model."""
+    """(outcome, detail, whether a refusal was expected) of one model."""
     model_dir = os.path.join(args.data, rel)
+    target = os.path.join(args.models_from, rel, args.file)
+    refuse = refusal_expected(args, target)
+    if rel in args.not_written:
+        return "not-written", args.not_written[rel], False
     try:
         feeds, expected = test_data.data_set(model_dir)
     except (DecodeError, OSError, ValueError) as e:
-        return "not-comparable", "the test's own files do not read: %s" % e
+        return "not-comparable", "the test's own files do not read: %s" % e, refuse
     except test_data.NotComparable as e:
-        if not args.expect_refused:
-            return "not-comparable", str(e)
+        if not refuse:
+            return "not-comparable", str(e), refuse
         feeds, expected = [], []  # loading is all that is judged
-    target = os.path.join(args.models_from, rel, args.file)
     if not os.path.isfile(target):
-        return ("failed" if args.expect_refused else "missing"), "no file %s" % target
+        return "missing", "no file %s" % target, refuse
     try:
         outcome, detail, got = ask(worker, target, feeds, args.timeout)
     except test_data.NotComparable as e:
-        return "not-comparable", str(e)
-    if args.expect_refused:
-        return ("passed", "refused: " + detail) if outcome == "cannot-load" else (
-            "failed", "ONNX Runtime loaded a file it should refuse" + (": " + detail if detail else ""))
+        return "not-comparable", str(e), refuse
+    if refuse:
+        return judge_refusal(outcome, detail) + (refuse,)
     if outcome != "ran":
-        return outcome, detail
+        return outcome, detail, refuse
     diff = compare(expected, got, RTOL, ATOL)
-    return ("failed", diff) if diff else ("passed", "")
+    return ("failed", diff, refuse) if diff else ("passed", "", refuse)
 
 
 def against_original(worker, args, rel, outcome, detail):
@@ -118,9 +144,9 @@ def run_all(worker, args, rels):
         listed = known.parse(f.read())
     rows, start = [], time.monotonic()
     for n, rel in enumerate(rels, 1):
-        outcome, detail = judge(worker, args, rel)
-        if not args.expect_refused:
-            outcome, detail = against_original(worker, args, rel, outcome, detail)
+        outcome, detail, refuse = judge(worker, args, rel)
+        outcome, detail = against_original(worker, args, rel, outcome, detail)
+        if not refuse:
             outcome, detail = with_known(outcome, detail, listed.get(rel))
         rows.append((rel, outcome, detail))
         if n % 200 == 0:
@@ -135,6 +161,17 @@ def peer_module(args):
     return next((m for m in modules if os.path.isdir(m)), modules[0])
 
 
+def writer_refusals(table):
+    """rel -> our writer's message, for the models a round trip's table lists as unsupported."""
+    refused = {}
+    with open(table, encoding="utf-8") as f:
+        for line in f:
+            cells = line.rstrip("\n").split("\t")
+            if len(cells) >= 2 and cells[1] == "unsupported":
+                refused[cells[0]] = "our writer refused it (Unsupported): " + (cells[-1] if len(cells) > 2 else "")
+    return refused
+
+
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("data", nargs="?", default=paths.SHARED_BACKEND_DATA)
@@ -146,9 +183,11 @@ def parse_args(argv):
     ap.add_argument("--out", help="default BUILD/ort-run/<data set>-<file>[-subsetN]")
     ap.add_argument("--known", default=KNOWN, help="the known deviations (default tools/ort/known-deviations.txt)")
     ap.add_argument("--expect-refused", action="store_true")
+    ap.add_argument("--not-written", metavar="TABLE", help="a round trip's table.tsv (its unsupported rows)")
     args = ap.parse_args(argv[1:])
     args.data = os.path.abspath(args.data)
     args.models_from = os.path.abspath(args.models_from or args.data)
+    args.not_written = writer_refusals(args.not_written) if args.not_written else {}
     if args.subset is not None and args.subset < 1:
         ap.error("--subset takes a positive count")
     args.out = os.path.abspath(args.out or os.path.join(paths.build_dir(), "ort-run", "%s-%s%s" % (

@@ -4,7 +4,7 @@ import os
 import re
 
 COUNTED = ("passed", "failed")
-LISTED = ("known", "cannot-load", "cannot-run", "not-comparable")
+LISTED = ("known", "not-written", "cannot-load", "cannot-run", "not-comparable")
 
 
 def _after_signature(text):

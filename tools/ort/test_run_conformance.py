@@ -93,11 +93,11 @@ class Tensors(unittest.TestCase):
             test_data.tensor_array(t)
 
 
-def write_case(root, rel, graph_nodes, inputs, outputs, feeds, expected):
+def write_case(root, rel, graph_nodes, inputs, outputs, feeds, expected, initializers=()):
     """A backend-test-like folder: model.onnx and test_data_set_0/{input,output}_<i>.pb."""
     folder = os.path.join(root, rel)
     os.makedirs(os.path.join(folder, "test_data_set_0"))
-    graph = helper.make_graph(graph_nodes, "g", inputs, outputs)
+    graph = helper.make_graph(graph_nodes, "g", inputs, outputs, initializer=list(initializers))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 7
     onnx.save(model, os.path.join(folder, "model.onnx"))
@@ -123,6 +123,10 @@ def make_cases(root):
     unknown = helper.make_node("NoSuchOperator", ["x"], ["y"], domain="org.onnx-gauntlet.absent")
     write_case(root, "node/test_unknown_operator", [unknown],
                [info("x", F32, [2, 2])], [info("y", F32, [2, 2])], [x], [x])
+    w = np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32)
+    write_case(root, "node/test_add_weight", [helper.make_node("Add", ["x", "w"], ["y"])],
+               [info("x", F32, [2, 2])], [info("y", F32, [2, 2])], [x], [x + w],
+               initializers=[numpy_helper.from_array(w, "w")])
     wrong = np.abs(x)
     wrong[1, 0] = 0.26  # planted: 0.25 is right
     write_case(root, "node/test_abs_planted", [helper.make_node("Abs", ["x"], ["y"])],
@@ -158,11 +162,12 @@ class Runner(unittest.TestCase):
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         self.assertEqual(table["node/test_abs_planted"][0], "failed")
         self.assertIn("first at [1, 0]: got 0.25, expected 0.26", table["node/test_abs_planted"][1])
-        for rel in ("node/test_abs", "node/test_cast_half", "node/test_and", "node/test_identity_string"):
+        for rel in ("node/test_abs", "node/test_cast_half", "node/test_and", "node/test_identity_string",
+                    "node/test_add_weight"):
             self.assertEqual(table[rel], ["passed", ""], rel)
         self.assertEqual(table["node/test_unknown_operator"][0], "cannot-load")
         self.assertIn("NoSuchOperator", table["node/test_unknown_operator"][1])
-        self.assertTrue(proc.stdout.rstrip().endswith("4 passed, 1 failed"), proc.stdout)
+        self.assertTrue(proc.stdout.rstrip().endswith("5 passed, 1 failed"), proc.stdout)
 
     def test_known_lines_and_stale_ones(self):
         proc, table = self.run_driver(known_lines="node/test_abs_planted  # planted\nnode/test_abs  # stale\n")
@@ -188,10 +193,36 @@ class Runner(unittest.TestCase):
         # Missing where ONNX Runtime cannot run the original either: listed, not failed.
         self.assertEqual(table["node/test_unknown_operator"][0], "cannot-load")
         self.assertIn("(the original too: ", table["node/test_unknown_operator"][1])
-        proc, table = self.run_driver("--models-from", ours, "--expect-refused")
-        self.assertEqual(table["node/test_and"][0], "passed")
-        self.assertIn("refused: ", table["node/test_and"][1])
-        self.assertIn("ONNX Runtime loaded a file it should refuse", table["node/test_abs"][1])
+
+    def test_our_external_ort_must_be_refused_for_its_external_data(self):
+        cli = os.path.join(os.environ.get("BUILD", os.path.join(HERE, "..", "..", "build")), "bin", "onnximport")
+        if not os.access(cli, os.X_OK):
+            self.skipTest("no %s to write external .ort files with (set BUILD)" % cli)
+        ours = os.path.join(self.root, "ours-external")
+
+        def convert(rel):
+            os.makedirs(os.path.join(ours, rel))
+            out = os.path.join(ours, rel, "model.ort")
+            subprocess.run([cli, "convert", os.path.join(self.data, rel, "model.onnx"), out,
+                            "--external-data", "model.ort.data", "--threshold", "0"], check=True)
+            return out
+        self.assertGreater(os.path.getsize(convert("node/test_add_weight") + ".data"), 0)
+        self.assertEqual(os.path.getsize(convert("node/test_abs") + ".data"), 0)  # no tensor: an inline .ort
+        convert("node/test_abs_planted")
+        os.makedirs(os.path.join(ours, "node", "test_and"))
+        with open(os.path.join(ours, "node", "test_and", "model.ort"), "wb") as f:
+            f.write(b"not a model")
+        with open(os.path.join(ours, "node", "test_and", "model.ort.data"), "wb") as f:
+            f.write(b"bytes")
+        _proc, table = self.run_driver("--models-from", ours, "--file", "model.ort", "--expect-refused")
+        self.assertEqual(table["node/test_add_weight"][0], "passed")
+        self.assertIn("refused: ", table["node/test_add_weight"][1])
+        self.assertIn("external data", table["node/test_add_weight"][1])
+        self.assertEqual(table["node/test_abs"], ["passed", ""])  # run as an inline .ort
+        self.assertEqual(table["node/test_abs_planted"][0], "failed")  # and judged as one
+        # Refused, but not for external data, where ONNX Runtime loads the original: failed.
+        self.assertEqual(table["node/test_and"][0], "failed")
+        self.assertIn("ONNX Runtime runs the original model.onnx, not this file", table["node/test_and"][1])
 
 
 def main(argv):

@@ -363,6 +363,10 @@ def stage_sweep(args, stages):
 
 # ---------------------------------------------------------------- .ort
 
+WRITER_PARTS = ("onnx-roundtrip", "ort-roundtrip", "ort-roundtrip-external", "run-our-onnx", "run-our-ort",
+                "refuse-our-external-ort")
+
+
 def stage_ort(args, stages):
     tool = os.path.join(ROOT, "tools", "ort_conformance.sh")
     if not os.access(tool, os.X_OK):
@@ -372,6 +376,10 @@ def stage_ort(args, stages):
     result = run_ort_part(tool, [], "ort conformance", os.path.join(args.out, "logs", "ort.log"), stages, 300)
     # The run part (issue 18): every backend model run by ONNX Runtime on its test data.
     result["run"] = run_ort_part(tool, ["run"], "ort run", os.path.join(args.out, "logs", "ort-run.log"), stages, 900)
+    # The writers (issue 18): each part a stage; a run part reads the round trip before it.
+    result["writers"] = {part: run_ort_part(tool, ["writers", "--parts", part], "ort writers: " + part,
+                                            os.path.join(args.out, "logs", "ort-writers-%s.log" % part), stages, 1800)
+                         for part in WRITER_PARTS}
     return result
 
 

@@ -581,6 +581,16 @@ def render_ort(report):
         parts.append(not_run(r) if r.get("status") != "run" else
                      f'<p>{r.get("passed", 0)} passed, {r.get("failed", 0)} failed '
                      '(<code>tools/ort_conformance.sh run</code>; the log lists what ONNX Runtime cannot run).</p>')
+    w = o.get("writers")
+    if w:
+        parts.append("<h3>Our writers' outputs</h3><p><code>tools/ort_conformance.sh writers --parts PART</code>: "
+                     "read back by our reader, run or refused by ONNX Runtime.</p>"
+                     "<table id=\"ort-writers\"><tr><th>part</th><th>passed</th><th>failed</th><th>closing line</th></tr>")
+        for part, r in w.items():
+            cells = ([str(r.get("passed", 0)), str(r.get("failed", 0)), escape(r.get("closing_line", ""))]
+                     if r.get("status") == "run" else ["-", "-", escape("not run: " + r.get("reason", ""))])
+            parts.append(f"<tr><td>{escape(part)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        parts.append("</table>")
     parts.append("</section>")
     return "".join(parts)
 

@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""The writers' conformance (issue 18): our writers' outputs read back and run by ONNX Runtime.
+
+usage: writers.py --build BUILD [--subset N] [--peer DIR] [--parts P,P] [DATA]
+
+The parts, in this order (a run part uses the files of the round trip before it):
+  onnx-roundtrip          conformance 3, .onnx: tools/roundtrip.py (4096-aligned external data)
+  ort-roundtrip           conformance 3, .ort inline: tools/ort/roundtrip.py
+  ort-roundtrip-external  conformance 3, .ort external: tools/ort/roundtrip.py --external 4096
+  run-our-onnx            conformance 1: ONNX Runtime runs our .onnx on the test data
+  run-our-ort             conformance 1: ONNX Runtime runs our inline .ort
+  refuse-our-external-ort conformance 2: ONNX Runtime refuses our external .ort for its external
+                          data, with its message (one without external tensors runs as inline)
+A model our .ort writer refused as Unsupported (the format cannot hold it) is not-written in the
+run parts, with the writer's message: listed, not failed.
+DATA defaults as for the other tools (the shared onnx-backend-1.23, else the data set generated
+from the installed Python onnx). Each part prints its own closing line; the last line sums them,
+`N passed, N failed`. Exit 1 when a part failed, 77 when every run part skipped (no node or peer).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.dirname(HERE)
+sys.path.insert(0, TOOLS)
+from gauntlet import paths  # noqa: E402
+CLOSING = re.compile(r"^(\d+) passed, (\d+) failed")
+SKIP = 77
+
+
+def parts(build, data, subset, peer):
+    """(name, command) of each part; the run parts name the folders the round trips write."""
+    ds = os.path.basename(data.rstrip("/"))
+    sub = "-subset%d" % subset if subset else ""
+    take = ["--subset", str(subset)] if subset else []
+    py = sys.executable
+    run = [py, os.path.join(HERE, "run_conformance.py")] + take + (["--peer", peer] if peer else [])
+    ort_dir = lambda mode: os.path.join(build, "ort-roundtrip", "%s-%s%s" % (ds, mode, sub))
+    ort_files = lambda mode: ["--models-from", os.path.join(ort_dir(mode), "files"), "--file", "model.ort",
+                              "--not-written", os.path.join(ort_dir(mode), "table.tsv")]
+    run_out = lambda name: ["--out", os.path.join(build, "ort-run", "%s-%s%s" % (ds, name, sub))]
+    return [
+        ("onnx-roundtrip", [py, os.path.join(TOOLS, "roundtrip.py"), "--build", build] + take + [data]),
+        ("ort-roundtrip", [py, os.path.join(HERE, "roundtrip.py"), "--build", build] + take + [data]),
+        ("ort-roundtrip-external",
+         [py, os.path.join(HERE, "roundtrip.py"), "--build", build, "--external", "4096"] + take + [data]),
+        ("run-our-onnx", run + run_out("our-onnx") + [
+            "--models-from", os.path.join(build, "roundtrip", ds + sub, "onnx"), "--file", "model.onnx", data]),
+        ("run-our-ort", run + run_out("our-ort") + ort_files("inline") + [data]),
+        ("refuse-our-external-ort", run + run_out("our-ort-external") + ["--expect-refused"] +
+         ort_files("external4096") + [data]),
+    ]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--subset", type=int)
+    ap.add_argument("--peer")
+    ap.add_argument("--parts", help="comma-separated parts (default: all, in order)")
+    ap.add_argument("data", nargs="?")
+    args = ap.parse_args(argv[1:])
+    build = os.path.abspath(args.build)
+    data = os.path.abspath(args.data) if args.data else paths.backend_data(build, "writers")
+    all_parts = parts(build, data, args.subset, os.path.abspath(args.peer) if args.peer else None)
+    wanted = args.parts.split(",") if args.parts else [name for name, _ in all_parts]
+    unknown = set(wanted) - {name for name, _ in all_parts}
+    if unknown:
+        print("writers: unknown part(s) %s" % ", ".join(sorted(unknown)), file=sys.stderr)
+        return 2
+    passed = failed = skipped = 0
+    for name, cmd in all_parts:
+        if name not in wanted:
+            continue
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        lines = (proc.stdout + proc.stderr).strip().splitlines()
+        closing = next((m for m in map(CLOSING.match, reversed(lines)) if m), None)
+        if proc.returncode == SKIP:
+            skipped += 1
+            print("%s: skipped: %s" % (name, lines[-1] if lines else "no reason given"))
+        elif closing is None:
+            failed += 1
+            print("%s: exit %d without a closing line: %s" % (name, proc.returncode, " | ".join(lines[-5:])))
+        else:
+            passed += int(closing.group(1))
+            failed += int(closing.group(2))
+            print("%s: %s" % (name, closing.group(0)))
+    print("%d passed, %d failed" % (passed, failed))
+    if failed:
+        return 1
+    return SKIP if skipped and not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
