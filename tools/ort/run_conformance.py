@@ -140,8 +140,10 @@ def with_known(outcome, detail, reason):
 
 
 def run_all(worker, args, rels):
-    with open(args.known, encoding="utf-8") as f:
-        listed = known.parse(f.read())
+    listed = {}
+    for path in args.known or [KNOWN]:
+        with open(path, encoding="utf-8") as f:
+            listed.update(known.parse(f.read()))
     rows, start = [], time.monotonic()
     for n, rel in enumerate(rels, 1):
         outcome, detail, refuse = judge(worker, args, rel)
@@ -181,7 +183,8 @@ def parse_args(argv):
     ap.add_argument("--timeout", type=float, default=60, help="seconds per model (default 60)")
     ap.add_argument("--peer", help="the folder tools/install_peer.sh installed into")
     ap.add_argument("--out", help="default BUILD/ort-run/<data set>-<file>[-subsetN]")
-    ap.add_argument("--known", default=KNOWN, help="the known deviations (default tools/ort/known-deviations.txt)")
+    ap.add_argument("--known", action="append",
+                    help="a list of known deviations, again for more (default tools/ort/known-deviations.txt)")
     ap.add_argument("--expect-refused", action="store_true")
     ap.add_argument("--not-written", metavar="TABLE", help="a round trip's table.tsv (its unsupported rows)")
     args = ap.parse_args(argv[1:])

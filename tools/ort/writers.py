@@ -47,7 +47,8 @@ def parts(build, data, subset, peer):
         ("ort-roundtrip", [py, os.path.join(HERE, "roundtrip.py"), "--build", build] + take + [data]),
         ("ort-roundtrip-external",
          [py, os.path.join(HERE, "roundtrip.py"), "--build", build, "--external", "4096"] + take + [data]),
-        ("run-our-onnx", run + run_out("our-onnx") + [
+        ("run-our-onnx", run + run_out("our-onnx") + ["--known", os.path.join(HERE, "known-deviations.txt"),
+                                                      "--known", os.path.join(HERE, "known-deviations-our-onnx.txt"),
             "--models-from", os.path.join(build, "roundtrip", ds + sub, "onnx"), "--file", "model.onnx", data]),
         ("run-our-ort", run + run_out("our-ort") + ort_files("inline") + [data]),
         ("refuse-our-external-ort", run + run_out("our-ort-external") + ["--expect-refused"] +
