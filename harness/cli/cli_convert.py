@@ -107,6 +107,9 @@ def ort_cases(binary, src, out):
     rc, _, err = run(binary, "convert", "--external-data", "e.ort.data", "--threshold", "0", "--alignment", "64",
                      src, os.path.join(out, "e.ort"))
     expect(rc == 0 and os.path.exists(os.path.join(out, "e.ort.data")), f"external .ort: exit 0; got {rc} {err!r}")
+    target = os.path.join(out, "p.ort")  # the companion named as OUT's path plus .data
+    rc, _, err = run(binary, "convert", "--external-data", target + ".data", src, target)
+    expect(rc == 0 and os.path.exists(target + ".data"), f"external .ort by the companion's path: {rc} {err!r}")
 
 
 def usage_errors(binary, tmp):

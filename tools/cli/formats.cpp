@@ -16,14 +16,15 @@ void write_onnx_file(const onnximport::Model& model, const std::filesystem::path
     onnximport::write_onnx(model, out, options);
 }
 
-/// .ort: --external-data, when given, must name OUT's companion file (OUT.data), the one
-/// name the .ort reader looks for; --threshold keeps convert's meaning (more than BYTES).
+/// .ort: --external-data, when given, must name OUT's companion file, by its name or as OUT
+/// plus `.data` (the one file the .ort reader looks for); --threshold keeps convert's
+/// meaning (more than BYTES).
 void write_ort_file(const onnximport::Model& model, const std::filesystem::path& out,
                     const onnximport::WriteOptions& options) {
     onnximport::OrtWriteOptions o;
     o.external = !options.external_data.empty();
     const std::string companion = out.filename().string() + ".data";
-    if (o.external && options.external_data != companion)
+    if (o.external && options.external_data != companion && options.external_data != out.string() + ".data")
         throw onnximport::ImportError(onnximport::ErrorKind::Unsupported, out.string(), std::nullopt, {},
                                       "the external data of a .ort is always its companion file '" + companion +
                                           "', not '" + options.external_data + "'");
