@@ -168,7 +168,9 @@ class Worker:
         except (EOFError, BrokenPipeError):
             code = self.proc.wait()
             self.proc = None
-            return {"crashed": f"{_signal_name(code)}: {self._log_tail(log_mark)}"}, time.monotonic() - start
+            # The message keeps the end of what the worker printed; the log keeps all of it.
+            return {"crashed": f"{_signal_name(code)}: {self._log_tail(log_mark)} (all of it: {self.log_path} "
+                               f"from byte {log_mark})"}, time.monotonic() - start
         if line is None:
             self.kill()
             return {"timeout": f"no answer within {timeout} s"}, timeout
