@@ -5,7 +5,8 @@ compares them: only the normalizations the format or ONNX Runtime's loader force
 normalize(onnx_tree, ort_tree) -> set of the normalization names that changed something.
 """
 from dumptree import Line
-from normalize import fold_constants, graphs_in, keep_declared_value_info, renumber_nodes, walk
+from normalize import (fold_constants, graphs_in, keep_declared_value_info, keep_untyped_io_untyped, renumber_nodes,
+                       walk)
 
 
 def lift_sparse_constants(graph, applied):
@@ -44,6 +45,7 @@ def normalize_graph(og, rg, applied, main):
     fold_constants(og, applied)
     lift_sparse_constants(og, applied)
     keep_declared_value_info(og, rg, applied)
+    keep_untyped_io_untyped(og, rg, applied)
     renumber_nodes(og)
     for a, b in zip(og.find("node"), rg.find("node")):
         drop_keys(a, ("overload",), applied, "overload-dropped")

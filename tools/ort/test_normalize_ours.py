@@ -80,6 +80,9 @@ ORT = ONNX.replace('  name "g"', '  name ""').replace("source typed", "source ra
     sha256 7c9fa136d4413fa6173637e883b6998d32e1d675f88cddff9dcbcf331820f4b8
   node 0''')
 
+UNTYPED_Y = ('  output "Y"\n    type tensor\n      elem_type 1 FLOAT\n      shape 1\n        dim value 2\n',
+             '  output "Y"\n    type none\n')
+
 CHANGES = {
     "a changed hash": ('sha256 aa', 'sha256 ab'),
     "a changed element type": ('elem_type 1 FLOAT\n      shape 1\n        dim value 2\n  output',
@@ -104,12 +107,18 @@ def main():
     if not verdict(ONNX, ORT):
         print("FAIL: the writer's own normalizations are not all explained")
         failures += 1
+    # An output the .onnx leaves untyped reads back with its inferred type (untyped-io-inferred).
+    untyped_y = ONNX.replace(UNTYPED_Y[0], UNTYPED_Y[1])
+    assert untyped_y != ONNX
+    if not verdict(untyped_y, ORT):
+        print("FAIL: the inferred type of an untyped output is not explained")
+        failures += 1
     for what, (old, new) in CHANGES.items():
         assert old in ORT, what
         if verdict(ONNX, ORT.replace(old, new, 1)):
             print("FAIL: %s passed the comparison" % what)
             failures += 1
-    print("%d passed, %d failed" % (len(CHANGES) + 1 - failures, failures))
+    print("%d passed, %d failed" % (len(CHANGES) + 2 - failures, failures))
     return 1 if failures else 0
 
 
