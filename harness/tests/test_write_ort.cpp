@@ -498,4 +498,31 @@ BOOST_AUTO_TEST_CASE(a_declared_type_wins_over_the_inferred_one) {
     BOOST_TEST(arg_type(fg, "S")->value_as_tensor_type()->shape());  // declared: with its shape
 }
 
+BOOST_AUTO_TEST_CASE(a_castlike_of_known_target_type_is_written_as_its_cast_and_one_of_unknown_type_as_is) {
+    // ONNX Runtime has no CastLike kernel: the function body, Cast to target_type's element type.
+    WireWriter like = tb::node("CastLike", {"X", "S"}, {"L"});
+    like.message(P::Node::attribute, tb::attr_int("saturate", 0));
+    const auto b = ort_of(import_onnx(typing_model(
+        {tb::node("Shape", {"X"}, {"S"}), like, tb::node("Mystery", {"X"}, {"U"}), tb::node("CastLike", {"X", "U"}, {"M"})},
+        {"L", "M"})));
+    const fb::Graph* g = session_of(b)->model()->graph();
+    const fb::Node* cast = g->nodes()->Get(1);
+    BOOST_TEST(cast->op_type()->str() == "Cast");
+    BOOST_REQUIRE(cast->inputs()->size() == 1u);
+    BOOST_TEST(cast->inputs()->Get(0)->str() == "X");
+    BOOST_TEST(cast->input_arg_counts()->size() == 1u);
+    BOOST_REQUIRE(cast->attributes()->size() == 2u);
+    BOOST_TEST(cast->attributes()->Get(0)->name()->str() == "saturate");
+    BOOST_TEST(cast->attributes()->Get(1)->name()->str() == "to");
+    BOOST_TEST(cast->attributes()->Get(1)->i() == 7);
+    BOOST_TEST(tensor_elem(g, "L") == 7);
+    // Shape no longer feeds it: no edge from node 0.
+    BOOST_TEST(g->node_edges()->Get(1)->input_edges()->size() == 0u);
+    BOOST_TEST(g->node_edges()->Get(0)->output_edges()->size() == 0u);
+    const fb::Node* kept = g->nodes()->Get(3);
+    BOOST_TEST(kept->op_type()->str() == "CastLike");
+    BOOST_TEST(kept->inputs()->size() == 2u);
+    BOOST_TEST(g->node_edges()->Get(3)->input_edges()->size() == 1u);  // from Mystery
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -53,7 +53,7 @@ ValueType InferredTypes::find(const Graph& g, std::string_view name) const {
     return value == graph->second.end() ? ValueType{} : value->second;
 }
 
-ValueType InferredTypes::lookup(std::string_view name, const Scopes& scopes) const {
+ValueType InferredTypes::type_of(std::string_view name, std::span<const Graph* const> scopes) const {
     if (name.empty()) return {};
     for (size_t i = scopes.size(); i > 0; --i) {
         const Graph& g = *scopes[i - 1];
@@ -93,14 +93,14 @@ void InferredTypes::infer_body(const Graph& body, std::span<const ValueType> inp
 
 void InferredTypes::infer_node(const Node& n, Scopes& scopes) {
     std::vector<ValueType> in(n.inputs.size());
-    for (size_t i = 0; i < n.inputs.size(); ++i) in[i] = lookup(n.inputs[i], scopes);
+    for (size_t i = 0; i < n.inputs.size(); ++i) in[i] = type_of(n.inputs[i], scopes);
     std::vector<ValueType> out(n.outputs.size());
     // A body's output k as seen from inside the body.
     auto body_out = [&](const Graph& body, size_t k) {
         if (k >= body.outputs.size()) return ValueType{};
         if (const ValueType t = value_type_of(&body.outputs[k].type); t.known()) return t;
         scopes.push_back(&body);
-        const ValueType t = lookup(body.outputs[k].name, scopes);
+        const ValueType t = type_of(body.outputs[k].name, scopes);
         scopes.pop_back();
         return t;
     };

@@ -30,6 +30,9 @@ public:
     /// The inferred type of the value `name` that graph `g` itself defines; Unknown when
     /// none was inferred (declared, initializer, or no rule).
     ValueType find(const Graph& g, std::string_view name) const;
+    /// The type of `name` as the innermost of `scopes` (enclosing graphs, outermost first)
+    /// sees it: declared, an initializer's, or inferred; Unknown otherwise.
+    ValueType type_of(std::string_view name, std::span<const Graph* const> scopes) const;
 
 private:
     using Scopes = std::vector<const Graph*>;  ///< enclosing graphs, outermost first, the graph last
@@ -38,8 +41,6 @@ private:
     void infer_node(const Node& n, Scopes& scopes);
     /// Types a body's inputs that declare none; then infers the body.
     void infer_body(const Graph& body, std::span<const ValueType> inputs, Scopes& scopes);
-    /// The type of `name` as seen from the innermost of `scopes`.
-    ValueType lookup(std::string_view name, const Scopes& scopes) const;
     /// Sets what `g` defines as `name` when it has no type of its own.
     void set(const Graph& g, std::string_view name, ValueType t, std::string_view op_type);
 
