@@ -8,7 +8,6 @@
 
 #include <initializer_list>
 #include <optional>
-#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -65,17 +64,11 @@ Rule outs(std::initializer_list<Alt> each) {
     return r;
 }
 
-using Table = std::unordered_map<std::string, std::vector<Rule>>;
-
-std::string key(std::string_view domain, std::string_view op) {
-    std::string k(domain == "ai.onnx" ? std::string_view() : domain);
-    k += '/';
-    k += op;
-    return k;
-}
+/// Domain, then operator: the keys view the string literals of the rules below.
+using Table = std::unordered_map<std::string_view, std::unordered_map<std::string_view, std::vector<Rule>>>;
 
 void add(Table& t, std::string_view domain, std::initializer_list<std::string_view> ops, const Rule& r) {
-    for (std::string_view op : ops) t[key(domain, op)].push_back(r);
+    for (std::string_view op : ops) t[domain][op].push_back(r);
 }
 
 Rule since(int64_t version, Rule r) {
@@ -182,8 +175,10 @@ const Table& table() {
 
 /// The rule for n's version: the one of the highest `since` not above it.
 const Rule* rule_of(const Node& n) {
-    const auto found = table().find(key(n.domain, n.op_type));
-    if (found == table().end()) return nullptr;
+    const auto domain = table().find(n.domain == "ai.onnx" ? std::string_view() : n.domain);
+    if (domain == table().end()) return nullptr;
+    const auto found = domain->second.find(n.op_type);
+    if (found == domain->second.end()) return nullptr;
     const Rule* best = nullptr;
     for (const Rule& r : found->second)
         if (r.since <= n.opset_version && (!best || r.since > best->since)) best = &r;

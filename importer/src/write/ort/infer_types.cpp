@@ -48,9 +48,8 @@ InferredTypes::InferredTypes(const Graph& main, Untyped untyped) : untyped_(std:
 
 ValueType InferredTypes::find(const Graph& g, std::string_view name) const {
     const auto graph = types_.find(&g);
-    if (graph == types_.end()) return {};
-    const auto value = graph->second.find(name);
-    return value == graph->second.end() ? ValueType{} : value->second;
+    const Value* v = graph == types_.end() ? nullptr : g.find_value(name);
+    return v ? graph->second[static_cast<size_t>(v - g.values.data())] : ValueType{};
 }
 
 ValueType InferredTypes::type_of(std::string_view name, std::span<const Graph* const> scopes) const {
@@ -73,8 +72,10 @@ void InferredTypes::set(const Graph& g, std::string_view name, ValueType t, std:
     if (v && (value_type_of(v->type).known() || v->initializer || v->sparse_initializer)) return;
     // What a TypeInfo cannot hold is left untyped, as an unknown type is.
     if (t.elem > max_written_elem) t = {};
-    if (t.known()) {
-        types_[&g][name] = t;
+    if (t.known() && v) {
+        std::vector<ValueType>& types = types_[&g];
+        types.resize(g.values.size());
+        types[static_cast<size_t>(v - g.values.data())] = t;
     } else if (untyped_) {
         untyped_(name, op_type);
     }

@@ -44,7 +44,8 @@ private:
     /// Sets what `g` defines as `name` when it has no type of its own.
     void set(const Graph& g, std::string_view name, ValueType t, std::string_view op_type);
 
-    std::unordered_map<const Graph*, std::unordered_map<std::string_view, ValueType>> types_;
+    /// Per graph, by the value's position in Graph::values (resolution's table).
+    std::unordered_map<const Graph*, std::vector<ValueType>> types_;
     Untyped untyped_;
 };
 
