@@ -420,6 +420,22 @@ BOOST_AUTO_TEST_CASE(an_operator_without_a_rule_stays_untyped_is_counted_and_not
     BOOST_TEST(untyped == expected, boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(an_inferred_type_the_format_cannot_hold_or_no_type_code_stays_untyped_and_the_file_is_written) {
+    // INT4 (22) has no .ort code: a declared one is refused, an inferred one only left out.
+    const Model m = import_onnx(typing_model(
+        {tb::node("Cast", {"X"}, {"A"}).message(P::Node::attribute, tb::attr_int("to", 22)),
+         tb::node("Cast", {"X"}, {"B"}).message(P::Node::attribute, tb::attr_int("to", 99)),
+         tb::node("Cast", {"X"}, {"C"}).message(P::Node::attribute, tb::attr_int("to", -1))},
+        {"A", "B", "C"}));
+    OrtWriteOptions o;
+    size_t untyped = 0;
+    o.untyped = [&](std::string_view, std::string_view op) { untyped += op == "Cast"; };
+    const auto b = ort_of(m, o);
+    const fb::Graph* g = session_of(b)->model()->graph();
+    for (std::string_view v : {"A", "B", "C"}) BOOST_TEST(tensor_elem(g, v) == 0, v);
+    BOOST_TEST(untyped == 3u);
+}
+
 BOOST_AUTO_TEST_CASE(sequence_operators_make_sequence_types_and_their_elements_tensors) {
     WireWriter empty = tb::node("SequenceEmpty", {}, {"E"});
     empty.message(P::Node::attribute, tb::attr_int("dtype", 6));

@@ -15,9 +15,10 @@ struct ValueType {
     Kind kind = Kind::Unknown;
     int32_t elem = 0;  ///< the tensor's element type (of the sequence's or optional's tensor)
 
-    bool known() const noexcept { return kind != Kind::Unknown && elem != 0; }
-    static ValueType tensor(int32_t e) noexcept { return {e ? Kind::Tensor : Kind::Unknown, e}; }
-    static ValueType sequence(int32_t e) noexcept { return {e ? Kind::Sequence : Kind::Unknown, e}; }
+    // A code of 0 or below (undefined, or a hostile file's) is no element type.
+    bool known() const noexcept { return kind != Kind::Unknown && elem > 0; }
+    static ValueType tensor(int32_t e) noexcept { return e > 0 ? ValueType{Kind::Tensor, e} : ValueType{}; }
+    static ValueType sequence(int32_t e) noexcept { return e > 0 ? ValueType{Kind::Sequence, e} : ValueType{}; }
     friend bool operator==(const ValueType&, const ValueType&) = default;
 };
 
@@ -32,8 +33,8 @@ inline ValueType value_type_of(const TypeProto* t) noexcept {
     case K::Sequence:
         return inner && inner->kind == K::Tensor ? ValueType::sequence(inner->elem_type) : ValueType{};
     case K::Optional:
-        if (inner && inner->kind == K::Tensor && inner->elem_type) return {ValueType::Kind::Optional, inner->elem_type};
-        if (inner && inner->kind == K::Sequence && inner->elem && inner->elem->kind == K::Tensor && inner->elem->elem_type)
+        if (inner && inner->kind == K::Tensor && inner->elem_type > 0) return {ValueType::Kind::Optional, inner->elem_type};
+        if (inner && inner->kind == K::Sequence && inner->elem && inner->elem->kind == K::Tensor && inner->elem->elem_type > 0)
             return {ValueType::Kind::OptionalSequence, inner->elem->elem_type};
         return {};
     default: return {};
