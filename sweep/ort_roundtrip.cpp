@@ -9,6 +9,8 @@
 // OUT_DIR/files/<rel>/model.ort (with model.ort.data in external mode: tensors of 64 bytes
 // and more, at multiples of ALIGNMENT). A refusal is a .refused file instead of the dump
 // (KIND OFFSET FIELD_PATH MESSAGE); one by the writer is OUT_DIR/ort/<rel>.write-refused.
+// The values the writer leaves without a type (docs/ort.md, "What is written") are listed
+// in OUT_DIR/ort/<rel>.untyped, one "VALUE<TAB>OPERATOR" a line, when there are any.
 // Exit 0, or 2 on a usage or I/O error. The last line gives the counts.
 #include <onnximport/dump.hpp>
 #include <onnximport/import.hpp>
@@ -33,12 +35,12 @@ std::string dump_of(const onnximport::Model& m) {
 }
 
 struct Counts {
-    size_t models = 0, onnx_refused = 0, write_refused = 0, read_refused = 0;
+    size_t models = 0, onnx_refused = 0, write_refused = 0, read_refused = 0, untyped_models = 0;
 };
 
 /// One model: false on an I/O error of this program.
 bool round_trip(const fs::path& data, const fs::path& out, const std::string& rel,
-                const onnximport::OrtWriteOptions& options, Counts& n) {
+                onnximport::OrtWriteOptions options, Counts& n) {
     onnximport::Model original;
     try {
         original = onnximport::import_file(data / rel / "model.onnx");
@@ -49,11 +51,19 @@ bool round_trip(const fs::path& data, const fs::path& out, const std::string& re
     if (!sweep::write_file(out / "onnx" / (rel + ".dump"), dump_of(original))) return false;
     const fs::path file = out / "files" / rel / "model.ort";
     fs::create_directories(file.parent_path());
+    std::string untyped;
+    options.untyped = [&](std::string_view value, std::string_view op) {
+        untyped.append(value).append("\t").append(op).append("\n");
+    };
     try {
         onnximport::write_ort_file(original, file, options);
     } catch (const onnximport::ImportError& e) {
         ++n.write_refused;
         return sweep::write_file(out / "ort" / (rel + ".write-refused"), sweep::refusal_record(e));
+    }
+    if (!untyped.empty()) {
+        ++n.untyped_models;
+        if (!sweep::write_file(out / "ort" / (rel + ".untyped"), untyped)) return false;
     }
     try {
         return sweep::write_file(out / "ort" / (rel + ".dump"), dump_of(onnximport::import_file(file)));
@@ -93,6 +103,7 @@ int main(int argc, char** argv) {
         return exit_usage;
     }
     std::cout << "ort-roundtrip: " << n.models << " models, " << n.onnx_refused << " refused by the importer, "
-              << n.write_refused << " by the writer, " << n.read_refused << " .ort refused by the reader\n";
+              << n.write_refused << " by the writer, " << n.read_refused << " .ort refused by the reader, "
+              << n.untyped_models << " written with untyped values\n";
     return exit_ok;
 }

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-from cliwire import field_len, identity_graph, minimal_model, model, raw_initializer
+from cliwire import field_len, identity_graph, minimal_model, model, raw_initializer, value_info
 
 failures = []
 
@@ -101,6 +101,15 @@ def ort_cases(binary, src, out):
     expect(dumps[1] == dumps[2], "the .onnx of a .ort dumps as the .ort")
     hashes = [sorted(line for line in d.splitlines() if "sha256" in line) for d in dumps]
     expect(hashes[0] == hashes[1], "the .ort holds the .onnx's tensors (the dumps differ only by docs/ort-normalizations.md)")
+    expect(err == "", f"a .ort of typed values: nothing on stderr; got {err!r}")
+    # An operator without a type rule: the value is written untyped, and convert says so.
+    node = field_len(1, "X") + field_len(2, "U") + field_len(4, "Mystery")
+    untyped_src = os.path.join(out, "..", "untyped.onnx")
+    with open(untyped_src, "wb") as f:
+        f.write(model(field_len(1, node) + field_len(11, value_info("X")) + field_len(12, field_len(1, "U"))))
+    rc, _, err = run(binary, "convert", untyped_src, os.path.join(out, "u.ort"))
+    expect(rc == 0 and "1 value(s) written without a type" in err and "'U' of Mystery" in err,
+           f"an untyped value: exit 0 and a note on stderr; got {rc} {err!r}")
     rc, _, err = run(binary, "convert", "--external-data", "other.data", src, os.path.join(out, "x.ort"))
     expect(rc == 1 and "Unsupported" in err and "x.ort.data" in err, f"a .ort companion under another name: {rc} {err!r}")
     expect(not os.path.exists(os.path.join(out, "x.ort")), "the refused .ort was not written")

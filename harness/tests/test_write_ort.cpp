@@ -18,10 +18,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
+#include <initializer_list>
 #include <iterator>
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace core_test;
@@ -89,6 +91,55 @@ std::vector<const fb::Tensor*> tensors_of(const fb::Graph* g) {
     return out;
 }
 
+/// A graph output without a type.
+WireWriter untyped_output(std::string_view name) { return WireWriter().bytes_field(P::ValueInfo::name, name); }
+
+/// A model of `nodes` over float[2] X and int64[2] I; the outputs named declare no type.
+std::string typing_model(std::initializer_list<WireWriter> nodes, std::initializer_list<std::string_view> outputs) {
+    WireWriter g;
+    for (const WireWriter& n : nodes) g.message(P::Graph::node, n);
+    g.message(P::Graph::input, tb::value_info("X", 1, {2}));
+    g.message(P::Graph::input, tb::value_info("I", 7, {2}));
+    for (std::string_view o : outputs) g.message(P::Graph::output, untyped_output(o));
+    return tb::model(g).str();
+}
+
+/// The NodeArg `name` of graph g; fails the test when there is none.
+const fb::TypeInfo* arg_type(const fb::Graph* g, std::string_view name) {
+    for (const fb::ValueInfo* v : *g->node_args())
+        if (v->name()->string_view() == name) return v->type();
+    BOOST_FAIL("no NodeArg " << name);
+    return nullptr;
+}
+
+/// The element type of the tensor NodeArg `name`: 0 when untyped, -1 when not a tensor;
+/// an inferred type has no shape.
+int32_t tensor_elem(const fb::Graph* g, std::string_view name) {
+    const fb::TypeInfo* t = arg_type(g, name);
+    if (!t) return 0;
+    if (!t->value_as_tensor_type()) return -1;
+    return t->value_as_tensor_type()->elem_type();
+}
+
+/// The element type of the sequence-of-tensor NodeArg `name`; 0 when untyped, -1 when not one.
+int32_t sequence_elem(const fb::Graph* g, std::string_view name) {
+    const fb::TypeInfo* t = arg_type(g, name);
+    if (!t) return 0;
+    const fb::SequenceType* s = t->value_as_sequence_type();
+    if (!s || !s->elem_type() || !s->elem_type()->value_as_tensor_type()) return -1;
+    return s->elem_type()->value_as_tensor_type()->elem_type();
+}
+
+WireWriter attr_body(std::string_view name, const WireWriter& body) { return tb::attr_graph(name, body); }
+
+/// The subgraph of attribute `name` of the main graph's node `node`.
+const fb::Graph* subgraph(const fb::Graph* g, uint32_t node, std::string_view name) {
+    for (const fb::Attribute* a : *g->nodes()->Get(node)->attributes())
+        if (a->name()->string_view() == name) return a->g();
+    BOOST_FAIL("no graph attribute " << name);
+    return nullptr;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(write_ort)
@@ -143,7 +194,10 @@ BOOST_AUTO_TEST_CASE(constant_nodes_become_initializers_named_after_their_output
     const std::vector<int64_t> dims[] = {{2}, {}, {2}, {}, {3}, {}, {2}};
     for (size_t which = 0; which < std::size(attributes); ++which) {
         BOOST_TEST_CONTEXT("value attribute " << which) {
-            const Model back = reimport(ort_of(import_onnx(constant_model(attributes[which]))));
+            const auto b = ort_of(import_onnx(constant_model(attributes[which])));
+            // The output declares no type: its NodeArg has the lifted tensor's (ONNX Runtime needs one).
+            BOOST_TEST(tensor_elem(session_of(b)->model()->graph(), "Y") == types[which]);
+            const Model back = reimport(b);
             BOOST_TEST(back.graph()->nodes.size() == 0u);
             BOOST_REQUIRE(back.graph()->initializers.size() == 1u);
             const TensorView& t = back.graph()->initializers[0];
@@ -301,6 +355,190 @@ BOOST_AUTO_TEST_CASE(an_alignment_that_is_not_a_power_of_two_is_refused) {
     const ImportError e = refusal_of([&] { write_ort_file(import_onnx(ort_rich_model()), dir.root / "m.ort", o); });
     BOOST_TEST((e.kind() == ErrorKind::Unsupported));
     BOOST_TEST(listing(dir.root).empty());
+}
+
+// ---- Types of undeclared values (infer_types.hpp) ----------------------------------
+
+BOOST_AUTO_TEST_CASE(a_cast_output_without_value_info_has_the_type_of_its_to_attribute_and_no_shape) {
+    const auto b = ort_of(import_onnx(typing_model(
+        {tb::node("Cast", {"X"}, {"T"}).message(P::Node::attribute, tb::attr_int("to", 3)), tb::node("Neg", {"T"}, {"Y"})},
+        {"Y"})));
+    const fb::Graph* g = session_of(b)->model()->graph();
+    BOOST_TEST(tensor_elem(g, "T") == 3);  // INT8
+    BOOST_TEST(tensor_elem(g, "Y") == 3);  // Neg keeps its input's
+    BOOST_TEST(!arg_type(g, "T")->value_as_tensor_type()->shape());
+    const Model back = reimport(b);
+    const Value* t = back.graph()->find_value("T");
+    BOOST_REQUIRE((t && t->type));
+    BOOST_TEST(t->type->elem_type == 3);
+}
+
+BOOST_AUTO_TEST_CASE(comparisons_shape_and_argmax_have_their_fixed_types) {
+    const auto b = ort_of(import_onnx(typing_model(
+        {tb::node("Less", {"X", "X"}, {"C"}), tb::node("Shape", {"X"}, {"S"}), tb::node("ArgMax", {"X"}, {"A"}),
+         tb::node("TopK", {"X", "I"}, {"V", "K"})},
+        {"C", "S", "A", "V", "K"})));
+    const fb::Graph* g = session_of(b)->model()->graph();
+    BOOST_TEST(tensor_elem(g, "C") == 9);  // BOOL
+    BOOST_TEST(tensor_elem(g, "S") == 7);  // INT64
+    BOOST_TEST(tensor_elem(g, "A") == 7);
+    BOOST_TEST(tensor_elem(g, "V") == 1);  // the values are X's
+    BOOST_TEST(tensor_elem(g, "K") == 7);  // the indices INT64
+}
+
+BOOST_AUTO_TEST_CASE(rules_take_the_input_the_operator_names_not_the_first) {
+    // A rule that used input 0 would give BOOL (Where), FLOAT (CastLike) and FLOAT (QuantizeLinear).
+    WireWriter q = tb::node("QuantizeLinear", {"X", "scale", "zero"}, {"Q"});
+    const auto b = ort_of(import_onnx(typing_model(
+        {tb::node("Less", {"X", "X"}, {"C"}), tb::node("Where", {"C", "I", "I"}, {"W"}),
+         tb::node("CastLike", {"X", "I"}, {"L"}), tb::node("Cast", {"X"}, {"zero"}).message(P::Node::attribute, tb::attr_int("to", 3)),
+         tb::node("Cast", {"X"}, {"scale"}).message(P::Node::attribute, tb::attr_int("to", 1)), q,
+         tb::node("QuantizeLinear", {"X", "scale"}, {"Q8"})},
+        {"W", "L", "Q", "Q8"})));
+    const fb::Graph* g = session_of(b)->model()->graph();
+    BOOST_TEST(tensor_elem(g, "W") == 7);   // X and Y of Where: INT64
+    BOOST_TEST(tensor_elem(g, "L") == 7);   // CastLike: target_type's
+    BOOST_TEST(tensor_elem(g, "Q") == 3);   // y_zero_point's INT8
+    BOOST_TEST(tensor_elem(g, "Q8") == 2);  // no zero point: UINT8
+}
+
+BOOST_AUTO_TEST_CASE(an_operator_without_a_rule_stays_untyped_is_counted_and_nothing_after_it_guesses) {
+    // QuantizeLinear's zero point comes from an unknown operator: no fallback to UINT8.
+    const Model m = import_onnx(typing_model(
+        {tb::node("Mystery", {"X"}, {"U"}), tb::node("QuantizeLinear", {"X", "X", "U"}, {"Q"}),
+         tb::node("Identity", {"U"}, {"Y"})},
+        {"Q", "Y"}));
+    OrtWriteOptions o;
+    std::vector<std::string> untyped;
+    o.untyped = [&](std::string_view value, std::string_view op) { untyped.push_back(std::string(value) + ":" + std::string(op)); };
+    const auto b = ort_of(m, o);
+    const fb::Graph* g = session_of(b)->model()->graph();
+    BOOST_TEST(tensor_elem(g, "U") == 0);
+    BOOST_TEST(tensor_elem(g, "Q") == 0);
+    BOOST_TEST(tensor_elem(g, "Y") == 0);
+    const std::vector<std::string> expected{"U:Mystery", "Q:QuantizeLinear", "Y:Identity"};
+    BOOST_TEST(untyped == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(an_inferred_type_the_format_cannot_hold_or_no_type_code_stays_untyped_and_the_file_is_written) {
+    // INT4 (22) has no .ort code: a declared one is refused, an inferred one only left out.
+    const Model m = import_onnx(typing_model(
+        {tb::node("Cast", {"X"}, {"A"}).message(P::Node::attribute, tb::attr_int("to", 22)),
+         tb::node("Cast", {"X"}, {"B"}).message(P::Node::attribute, tb::attr_int("to", 99)),
+         tb::node("Cast", {"X"}, {"C"}).message(P::Node::attribute, tb::attr_int("to", -1))},
+        {"A", "B", "C"}));
+    OrtWriteOptions o;
+    size_t untyped = 0;
+    o.untyped = [&](std::string_view, std::string_view op) { untyped += op == "Cast"; };
+    const auto b = ort_of(m, o);
+    const fb::Graph* g = session_of(b)->model()->graph();
+    for (std::string_view v : {"A", "B", "C"}) BOOST_TEST(tensor_elem(g, v) == 0, v);
+    BOOST_TEST(untyped == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(sequence_operators_make_sequence_types_and_their_elements_tensors) {
+    WireWriter empty = tb::node("SequenceEmpty", {}, {"E"});
+    empty.message(P::Node::attribute, tb::attr_int("dtype", 6));
+    const auto b = ort_of(import_onnx(typing_model(
+        {tb::node("SequenceConstruct", {"I", "I"}, {"S"}), tb::node("SequenceAt", {"S", "I"}, {"A"}),
+         tb::node("SequenceLength", {"S"}, {"N"}), empty, tb::node("SplitToSequence", {"X"}, {"P"})},
+        {"A", "N", "E", "P"})));
+    const fb::Graph* g = session_of(b)->model()->graph();
+    BOOST_TEST(sequence_elem(g, "S") == 7);
+    BOOST_TEST(tensor_elem(g, "A") == 7);
+    BOOST_TEST(tensor_elem(g, "N") == 7);
+    BOOST_TEST(sequence_elem(g, "E") == 6);  // dtype INT32
+    BOOST_TEST(sequence_elem(g, "P") == 1);
+    BOOST_TEST(tensor_elem(g, "S") == -1);   // not a tensor
+}
+
+BOOST_AUTO_TEST_CASE(loop_outputs_come_from_the_body_whose_untyped_inputs_are_typed_first) {
+    // The body declares nothing: iteration INT64, condition BOOL, the carried value as its initial INT64.
+    WireWriter body;
+    body.message(P::Graph::node, tb::node("Identity", {"cond"}, {"cond_out"}));
+    body.message(P::Graph::node, tb::node("Add", {"v", "i"}, {"v_out"}));
+    body.message(P::Graph::node, tb::node("Cast", {"v"}, {"scan_out"}).message(P::Node::attribute, tb::attr_int("to", 10)));
+    body.message(P::Graph::input, untyped_output("i"));
+    body.message(P::Graph::input, untyped_output("cond"));
+    body.message(P::Graph::input, untyped_output("v"));
+    for (std::string_view o : {"cond_out", "v_out", "scan_out"}) body.message(P::Graph::output, untyped_output(o));
+    WireWriter loop = tb::node("Loop", {"", "", "I"}, {"v_final", "scanned"});
+    loop.message(P::Node::attribute, attr_body("body", body));
+    const auto b = ort_of(import_onnx(typing_model({loop}, {"v_final", "scanned"})));
+    const fb::Graph* g = session_of(b)->model()->graph();
+    BOOST_TEST(tensor_elem(g, "v_final") == 7);
+    BOOST_TEST(tensor_elem(g, "scanned") == 10);  // the body's FLOAT16 slices, stacked
+    const fb::Graph* sub = subgraph(g, 0, "body");
+    BOOST_TEST(tensor_elem(sub, "i") == 7);
+    BOOST_TEST(tensor_elem(sub, "cond") == 9);
+    BOOST_TEST(tensor_elem(sub, "cond_out") == 9);
+    BOOST_TEST(tensor_elem(sub, "v_out") == 7);
+}
+
+BOOST_AUTO_TEST_CASE(if_and_scan_outputs_come_from_their_bodies) {
+    auto branch = [](std::string_view op) {
+        WireWriter b;
+        b.message(P::Graph::node, tb::node(op, {"X"}, {"r"}));  // reads X from outside
+        b.message(P::Graph::output, untyped_output("r"));
+        return b;
+    };
+    WireWriter cond = tb::node("Less", {"I", "I"}, {"c"});
+    WireWriter iff = tb::node("If", {"c"}, {"branch_out"});
+    iff.message(P::Node::attribute, attr_body("then_branch", branch("Shape")));
+    iff.message(P::Node::attribute, attr_body("else_branch", branch("Size")));
+    WireWriter body;  // state s (INT64), one scan slice x (FLOAT)
+    body.message(P::Graph::node, tb::node("Identity", {"s"}, {"s_out"}));
+    body.message(P::Graph::node, tb::node("IsNaN", {"x"}, {"x_out"}));
+    body.message(P::Graph::input, untyped_output("s"));
+    body.message(P::Graph::input, untyped_output("x"));
+    body.message(P::Graph::output, untyped_output("s_out"));
+    body.message(P::Graph::output, untyped_output("x_out"));
+    WireWriter scan = tb::node("Scan", {"I", "X"}, {"state", "stacked"});
+    scan.message(P::Node::attribute, attr_body("body", body)).message(P::Node::attribute, tb::attr_int("num_scan_inputs", 1));
+    const auto b = ort_of(import_onnx(typing_model({cond, iff, scan}, {"branch_out", "state", "stacked"})));
+    const fb::Graph* g = session_of(b)->model()->graph();
+    BOOST_TEST(tensor_elem(g, "branch_out") == 7);
+    BOOST_TEST(tensor_elem(g, "state") == 7);
+    BOOST_TEST(tensor_elem(g, "stacked") == 9);
+    BOOST_TEST(tensor_elem(subgraph(g, 2, "body"), "x") == 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_declared_type_wins_over_the_inferred_one) {
+    WireWriter g;
+    g.message(P::Graph::node, tb::node("Shape", {"X"}, {"S"}));
+    g.message(P::Graph::input, tb::value_info("X", 1, {2}));
+    g.message(P::Graph::output, tb::value_info("S", 6, {1}));  // declared INT32, as a file may have it
+    const auto b = ort_of(import_onnx(tb::model(g).str()));
+    const fb::Graph* fg = session_of(b)->model()->graph();
+    BOOST_TEST(tensor_elem(fg, "S") == 6);
+    BOOST_TEST(arg_type(fg, "S")->value_as_tensor_type()->shape());  // declared: with its shape
+}
+
+BOOST_AUTO_TEST_CASE(a_castlike_of_known_target_type_is_written_as_its_cast_and_one_of_unknown_type_as_is) {
+    // ONNX Runtime has no CastLike kernel: the function body, Cast to target_type's element type.
+    WireWriter like = tb::node("CastLike", {"X", "S"}, {"L"});
+    like.message(P::Node::attribute, tb::attr_int("saturate", 0));
+    const auto b = ort_of(import_onnx(typing_model(
+        {tb::node("Shape", {"X"}, {"S"}), like, tb::node("Mystery", {"X"}, {"U"}), tb::node("CastLike", {"X", "U"}, {"M"})},
+        {"L", "M"})));
+    const fb::Graph* g = session_of(b)->model()->graph();
+    const fb::Node* cast = g->nodes()->Get(1);
+    BOOST_TEST(cast->op_type()->str() == "Cast");
+    BOOST_REQUIRE(cast->inputs()->size() == 1u);
+    BOOST_TEST(cast->inputs()->Get(0)->str() == "X");
+    BOOST_TEST(cast->input_arg_counts()->size() == 1u);
+    BOOST_REQUIRE(cast->attributes()->size() == 2u);
+    BOOST_TEST(cast->attributes()->Get(0)->name()->str() == "saturate");
+    BOOST_TEST(cast->attributes()->Get(1)->name()->str() == "to");
+    BOOST_TEST(cast->attributes()->Get(1)->i() == 7);
+    BOOST_TEST(tensor_elem(g, "L") == 7);
+    // Shape no longer feeds it: no edge from node 0.
+    BOOST_TEST(g->node_edges()->Get(1)->input_edges()->size() == 0u);
+    BOOST_TEST(g->node_edges()->Get(0)->output_edges()->size() == 0u);
+    const fb::Node* kept = g->nodes()->Get(3);
+    BOOST_TEST(kept->op_type()->str() == "CastLike");
+    BOOST_TEST(kept->inputs()->size() == 2u);
+    BOOST_TEST(g->node_edges()->Get(3)->input_edges()->size() == 1u);  // from Mystery
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -4,8 +4,12 @@
 #include <onnximport/error.hpp>
 #include <onnximport/write_ort.hpp>
 
+#include "escape.hpp"
+
 #include <cstdint>
+#include <iostream>
 #include <string>
+#include <string_view>
 
 namespace onnximport::cli {
 
@@ -32,7 +36,16 @@ void write_ort_file(const onnximport::Model& model, const std::filesystem::path&
     o.alignment = options.alignment;
     o.threads = options.threads;
     o.progress = options.progress;
+    // ONNX Runtime refuses a NodeArg without a type: say how many, and the first one.
+    uint64_t untyped = 0;
+    std::string first;
+    o.untyped = [&](std::string_view value, std::string_view op) {
+        if (untyped++ == 0) first = "'" + escape(value) + "'" + (op.empty() ? std::string(", a subgraph input") : " of " + escape(op));
+    };
     onnximport::write_ort_file(model, out, o);
+    if (untyped)
+        std::cerr << "onnximport: convert: " << untyped << " value(s) written without a type (ONNX Runtime refuses such a .ort), the first "
+                  << first << '\n';
 }
 
 constexpr OutputFormat table[] = {

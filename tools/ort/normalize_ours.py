@@ -5,7 +5,8 @@ compares them: only the normalizations the format or ONNX Runtime's loader force
 normalize(onnx_tree, ort_tree) -> set of the normalization names that changed something.
 """
 from dumptree import Line
-from normalize import fold_constants, graphs_in, keep_declared_value_info, renumber_nodes, walk
+from normalize import (fold_constants, graphs_in, keep_declared_value_info, keep_untyped_io_untyped, renumber_nodes,
+                       walk)
 
 
 def lift_sparse_constants(graph, applied):
@@ -27,6 +28,41 @@ def lift_sparse_constants(graph, applied):
     graph.children[:] = kept
 
 
+def stated_elem_types(graph):
+    """{value name: element type} of what the graph itself states: inputs, outputs,
+    value_info and initializers."""
+    types = {}
+    for key in ("input", "output", "value_info"):
+        for v in graph.find(key):
+            t = v.first("type")
+            e = t.first("elem_type") if t is not None and t.value == "tensor" else None
+            if e is not None:
+                types[v.value] = e.value.split(" ")[0]
+    for t in graph.find("initializer"):
+        types[t.first("name").value] = t.first("data_type").value.split(" ")[0]
+    return types
+
+
+def cast_like_as_cast(og, rg, applied):
+    """A CastLike written as the Cast of its function body: its input only, its attributes
+    and `to`, which must be target_type's element type where the graph states it."""
+    stated = stated_elem_types(og)
+    for a, b in zip(og.find("node"), rg.find("node")):
+        if a.first("op_type").value != '"CastLike"' or b.first("op_type").value != '"Cast"':
+            continue
+        inputs = a.find("input")
+        to = next((t for t in b.find("attribute") if t.value == '"to"'), None)
+        if len(inputs) != 2 or to is None or to.first("i") is None:
+            continue
+        if inputs[1].value in stated and stated[inputs[1].value] != to.first("i").value:
+            continue  # a wrong `to` stays a difference
+        a.first("op_type").text = 'op_type "Cast"'
+        a.children.remove(inputs[1])
+        last = max(i for i, c in enumerate(a.children) if c.key in ("output", "attribute"))
+        a.children.insert(last + 1, to)
+        applied.add("castlike-as-cast")
+
+
 def drop_keys(line, keys, applied, name):
     kept = [c for c in line.children if c.key not in keys]
     if len(kept) != len(line.children):
@@ -44,6 +80,8 @@ def normalize_graph(og, rg, applied, main):
     fold_constants(og, applied)
     lift_sparse_constants(og, applied)
     keep_declared_value_info(og, rg, applied)
+    keep_untyped_io_untyped(og, rg, applied)
+    cast_like_as_cast(og, rg, applied)
     renumber_nodes(og)
     for a, b in zip(og.find("node"), rg.find("node")):
         drop_keys(a, ("overload",), applied, "overload-dropped")

@@ -11,6 +11,8 @@ writer"). A model the importer refuses is not counted; one the writer refuses as
 Unsupported (what .ort cannot hold: optional or sparse types, functions, ...) is listed
 with its reason and not counted either; any other refusal, and any difference, fails.
 In external mode every external_data_offset must be a multiple of ALIGNMENT.
+Values our writer leaves without a type (no declaration and no inference rule: ONNX Runtime
+refuses such a file) are counted by operator from OUT/ort/<rel>.untyped.
 --subset N: N models spread evenly over the sorted list. The last line is
 `N passed, N failed`; exit 1 when any failed.
 """
@@ -110,6 +112,22 @@ def main(argv):
     return report(out, rels, args.external)
 
 
+def untyped_report(out, rels):
+    """Counts the values written without a type, by the operator that makes them."""
+    values, models, by_op = 0, 0, {}
+    for rel in rels:
+        path = os.path.join(out, "ort", rel + ".untyped")
+        if not os.path.exists(path):
+            continue
+        models += 1
+        for line in read(path).splitlines():
+            op = line.split("\t")[1] if "\t" in line else ""
+            by_op[op or "(subgraph input)"] = by_op.get(op or "(subgraph input)", 0) + 1
+            values += 1
+    ops = ", ".join("%s %d" % kv for kv in sorted(by_op.items(), key=lambda kv: (-kv[1], kv[0])))
+    print("  untyped values: %d in %d models%s" % (values, models, " (" + ops + ")" if ops else ""))
+
+
 def report(out, rels, alignment):
     rows, applied = [], {}
     for rel in rels:
@@ -122,6 +140,7 @@ def report(out, rels, alignment):
                 print("  %s %s: %s" % (status.upper(), rel, detail[:300]))
     for name, n in sorted(applied.items(), key=lambda kv: -kv[1]):
         print("  normalization %s: %d models" % (name, n))
+    untyped_report(out, rels)
     count = {s: sum(1 for r in rows if r[1] == s) for s in ("passed", "failed", "skipped", "unsupported")}
     print("ort_roundtrip: %d models, %d refused by our importer, %d refused by our writer as Unsupported"
           % (len(rows), count["skipped"], count["unsupported"]))

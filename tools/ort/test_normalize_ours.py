@@ -80,6 +80,16 @@ ORT = ONNX.replace('  name "g"', '  name ""').replace("source typed", "source ra
     sha256 7c9fa136d4413fa6173637e883b6998d32e1d675f88cddff9dcbcf331820f4b8
   node 0''')
 
+UNTYPED_Y = ('  output "Y"\n    type tensor\n      elem_type 1 FLOAT\n      shape 1\n        dim value 2\n',
+             '  output "Y"\n    type none\n')
+
+# A CastLike of X like W (FLOAT) that our writer wrote as Cast to 1 (castlike-as-cast).
+CASTLIKE_ONNX = ONNX.replace('op_type "Add"', 'op_type "CastLike"').replace('    input "C"\n', '    input "W"\n')
+CASTLIKE_ORT = ORT.replace('    op_type "Add"\n    domain ""\n    input "X"\n    input "C"\n',
+                           '    op_type "Cast"\n    domain ""\n    input "X"\n').replace(
+    '      attr_type 2 INT declared\n      i 0\n',
+    '      attr_type 2 INT declared\n      i 0\n    attribute "to"\n      attr_type 2 INT declared\n      i 1\n')
+
 CHANGES = {
     "a changed hash": ('sha256 aa', 'sha256 ab'),
     "a changed element type": ('elem_type 1 FLOAT\n      shape 1\n        dim value 2\n  output',
@@ -104,12 +114,25 @@ def main():
     if not verdict(ONNX, ORT):
         print("FAIL: the writer's own normalizations are not all explained")
         failures += 1
+    # An output the .onnx leaves untyped reads back with its inferred type (untyped-io-inferred).
+    untyped_y = ONNX.replace(UNTYPED_Y[0], UNTYPED_Y[1])
+    assert untyped_y != ONNX
+    if not verdict(untyped_y, ORT):
+        print("FAIL: the inferred type of an untyped output is not explained")
+        failures += 1
     for what, (old, new) in CHANGES.items():
         assert old in ORT, what
         if verdict(ONNX, ORT.replace(old, new, 1)):
             print("FAIL: %s passed the comparison" % what)
             failures += 1
-    print("%d passed, %d failed" % (len(CHANGES) + 1 - failures, failures))
+    assert CASTLIKE_ONNX != ONNX and 'op_type "Cast"' in CASTLIKE_ORT and 'attribute "to"' in CASTLIKE_ORT
+    if not verdict(CASTLIKE_ONNX, CASTLIKE_ORT):
+        print("FAIL: a CastLike written as its Cast is not explained")
+        failures += 1
+    if verdict(CASTLIKE_ONNX, CASTLIKE_ORT.replace("      i 1\n", "      i 7\n")):
+        print("FAIL: a Cast to another type than target_type's passed the comparison")
+        failures += 1
+    print("%d passed, %d failed" % (len(CHANGES) + 4 - failures, failures))
     return 1 if failures else 0
 
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <string_view>
 #include <vector>
 
 namespace onnximport {
@@ -25,6 +26,10 @@ struct OrtWriteOptions {
     unsigned threads = 1;
     /// Called now and then with the bytes written so far and the total (files only).
     std::function<void(uint64_t done, uint64_t total)> progress;
+    /// Called once for each value the writer leaves without a type (no declaration, no
+    /// tensor, no inference rule: docs/ort.md, "What is written"), with the operator that
+    /// makes it (empty for a subgraph input). ONNX Runtime refuses such a file.
+    std::function<void(std::string_view value, std::string_view op_type)> untyped;
 };
 
 /// The .ort bytes of a resolved model, every tensor inline (options.external must be off).

@@ -7,6 +7,7 @@
 
 #include "core/refusal.hpp"
 #include "write/aligned_sink.hpp"
+#include "write/ort/value_type.hpp"
 #include "write/tensor_router.hpp"
 
 #include <onnximport/model.hpp>
@@ -42,6 +43,8 @@ struct PlacedBytes {
     uint64_t place = 0;
 };
 
+class InferredTypes;
+
 struct OrtAssembly {
     /// @throws ImportError(Unsupported) for an alignment that is not a power of two
     OrtAssembly(const OrtWriteOptions& o, std::string output_name)
@@ -56,6 +59,7 @@ struct OrtAssembly {
     AlignedLayout layout;                      ///< the companion file's offsets
     uint64_t max_buffer = max_ort_buffer;      ///< lowered only by tests
     std::deque<std::vector<std::byte>> owned;  ///< bytes made here (lifted Constants); stable
+    const InferredTypes* inferred = nullptr;   ///< the types of undeclared values (put_session)
 
     /// What the format cannot hold, at the current field path.
     [[noreturn]] void unsupported(const std::string& message, std::string_view leaf = {}) const {
@@ -78,6 +82,9 @@ flatbuffers::Offset<fb::Tensor> put_string_tensor(OrtAssembly& a, std::string_vi
 flatbuffers::Offset<fb::SparseTensor> put_sparse(OrtAssembly& a, const SparseTensor& s, std::string_view name = {});
 /// A TypeInfo; null for "no type".
 flatbuffers::Offset<fb::TypeInfo> put_type(OrtAssembly& a, const TypeProto& t);
+/// An inferred type: a tensor (or a sequence of one) of its element type, no shape; null
+/// for what a TypeInfo cannot hold (unknown, optional).
+flatbuffers::Offset<fb::TypeInfo> put_inferred_type(OrtAssembly& a, ValueType t);
 /// The tensor type of an initializer: its element type and dims.
 flatbuffers::Offset<fb::TypeInfo> put_tensor_type(OrtAssembly& a, const TensorView& t);
 /// `scopes` are the enclosing graphs, outermost first (outer values' types come from them).

@@ -1,6 +1,8 @@
 // The NodeArgs of one graph (node_args.hpp).
 #include "write/ort/node_args.hpp"
 
+#include "write/ort/infer_types.hpp"
+
 namespace onnximport::detail {
 
 bool NodeArgTable::insert(const Entry& e) {
@@ -10,16 +12,19 @@ bool NodeArgTable::insert(const Entry& e) {
 }
 
 void NodeArgTable::add_declared(const ValueInfo& v) {
-    insert({v.name, v.doc_string(), v.type.kind == TypeProto::Kind::None ? nullptr : &v.type, nullptr});
+    insert({v.name, v.doc_string(), v.type.kind == TypeProto::Kind::None ? nullptr : &v.type, nullptr, &graph_});
 }
 
-void NodeArgTable::add_tensor(std::string_view name, const TensorView& t) { insert({name, {}, nullptr, &t}); }
+void NodeArgTable::add_tensor(std::string_view name, const TensorView& t) { insert({name, {}, nullptr, &t, &graph_}); }
 
 void NodeArgTable::add_used(std::string_view name) {
     if (index_.contains(name)) return;
-    Entry e{name, {}, nullptr, nullptr};
+    Entry e{name, {}, nullptr, nullptr, &graph_};
     const Value* v = graph_.find_value(name);
-    for (size_t i = scopes_.size(); !v && i > 0; --i) v = scopes_[i - 1]->find_value(name);
+    for (size_t i = scopes_.size(); !v && i > 0; --i) {
+        v = scopes_[i - 1]->find_value(name);
+        if (v) e.owner = scopes_[i - 1];
+    }
     if (v) {
         e.declared = v->type;
         e.tensor = v->type ? nullptr : v->initializer;
@@ -33,8 +38,11 @@ std::vector<flatbuffers::Offset<fb::ValueInfo>> NodeArgTable::put(OrtAssembly& a
     for (size_t i = 0; i < entries_.size(); ++i) {
         const Entry& e = entries_[i];
         PathScope at(a.refusal.path, "node_arg", static_cast<int64_t>(i));
-        const auto type = e.declared ? put_type(a, *e.declared)
-                                     : e.tensor ? put_tensor_type(a, *e.tensor) : flatbuffers::Offset<fb::TypeInfo>();
+        const bool declared = e.declared && e.declared->kind != TypeProto::Kind::None;
+        const auto type = declared ? put_type(a, *e.declared)
+                          : e.tensor ? put_tensor_type(a, *e.tensor)
+                          : a.inferred ? put_inferred_type(a, a.inferred->find(*e.owner, e.name))
+                                       : flatbuffers::Offset<fb::TypeInfo>();
         const auto name = a.fbb.CreateString(e.name.data(), e.name.size());
         const auto doc = e.doc.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(e.doc.data(), e.doc.size());
         fb::ValueInfoBuilder b(a.fbb);

@@ -2,7 +2,9 @@
 // node reads or writes, and every graph input and output, among the graph's own NodeArgs
 // (a subgraph's too, for the outer values its nodes read), so each gets one: inputs,
 // outputs and value_info first, as declared, then initializers with their tensor's type,
-// then the other names in node order, typed from the enclosing graphs where declared.
+// then the other names in node order, typed from the enclosing graphs where declared. A
+// name with neither a declared type nor a tensor gets its inferred type (infer_types.hpp),
+// if any.
 #pragma once
 
 #include "write/ort/assembly.hpp"
@@ -32,6 +34,7 @@ private:
         std::string_view doc;
         const TypeProto* declared = nullptr;
         const TensorView* tensor = nullptr;
+        const Graph* owner = nullptr;  ///< the graph that defines the value: where its inferred type is
     };
     bool insert(const Entry& e);
 

@@ -90,9 +90,9 @@ flatbuffers::Offset<fb::Graph> put_graph(OrtAssembly& a, const Graph& g, std::ve
     const auto node_args = a.fbb.CreateVector(arg_items);
     scopes.push_back(&g);
     const auto node_items = put_nodes(a, p.nodes, scopes);
-    scopes.pop_back();
     const auto nodes = a.fbb.CreateVector(node_items);
-    const auto edge_items = put_edges(a, p.nodes);
+    const auto edge_items = put_edges(a, p.nodes, scopes);
+    scopes.pop_back();
     const auto edges = a.fbb.CreateVector(edge_items);
     std::vector<std::string_view> names;
     for (const ValueInfo& v : g.inputs) names.push_back(v.name);

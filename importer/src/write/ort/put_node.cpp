@@ -4,7 +4,10 @@
 // not have). A node's implicit inputs are the outer values its subgraphs read (their
 // captures); an edge to one has the destination index inputs + its position, as ONNX
 // Runtime numbers them. since_version is the opset version imported for the node's domain.
+// A CastLike whose target type is known is written as its Cast (cast_like.hpp).
 #include "write/ort/put_node.hpp"
+
+#include "write/ort/cast_like.hpp"
 
 #include <algorithm>
 #include <string_view>
@@ -30,25 +33,39 @@ std::vector<std::string_view> implicit_inputs(const Node& n) {
 
 std::string_view ort_domain(std::string_view d) noexcept { return d == "ai.onnx" ? std::string_view() : d; }
 
+/// Cast's `to`, appended to a CastLike's own attributes when it is written as Cast.
+Attribute cast_to_attribute(int32_t to) {
+    Attribute at;
+    at.name = "to";
+    at.i = to;
+    at.type = AttributeType::Int;
+    at.type_declared = true;
+    return at;
+}
+
 flatbuffers::Offset<fb::Node> put_node(OrtAssembly& a, const Node& n, uint32_t index, std::vector<const Graph*>& scopes) {
+    const int32_t cast_to = cast_like_to(a, n, scopes);
     std::vector<flatbuffers::Offset<fb::Attribute>> attribute_items;
     for (size_t i = 0; i < n.attributes.size(); ++i) {
         PathScope at(a.refusal.path, "attribute", static_cast<int64_t>(i));
         attribute_items.push_back(put_attribute(a, n.attributes[i], scopes));
     }
+    if (cast_to) attribute_items.push_back(put_attribute(a, cast_to_attribute(cast_to), scopes));
     const auto attributes = a.fbb.CreateVector(attribute_items);
-    const auto input_items = put_strings(a, {n.inputs.data(), n.inputs.size()});
+    const std::span<const std::string_view> written = written_inputs(n, cast_to);
+    const auto input_items = put_strings(a, written);
     const auto inputs = a.fbb.CreateVector(input_items);
     const auto output_items = put_strings(a, {n.outputs.data(), n.outputs.size()});
     const auto outputs = a.fbb.CreateVector(output_items);
     const auto implicit_items = put_strings(a, implicit_inputs(n));
     const auto implicit = a.fbb.CreateVector(implicit_items);
-    const std::vector<int32_t> ones(n.inputs.size(), 1);
+    const std::vector<int32_t> ones(written.size(), 1);
     const auto counts = a.fbb.CreateVector(ones);
     const auto name = a.fbb.CreateString(n.name.data(), n.name.size());
     const std::string_view d = ort_domain(n.domain);
     const auto domain = a.fbb.CreateString(d.data(), d.size());
-    const auto op_type = a.fbb.CreateString(n.op_type.data(), n.op_type.size());
+    const std::string_view op = cast_to ? std::string_view("Cast") : n.op_type;
+    const auto op_type = a.fbb.CreateString(op.data(), op.size());
     const auto doc = n.doc_string().empty() ? flatbuffers::Offset<flatbuffers::String>()
                                             : a.fbb.CreateString(n.doc_string().data(), n.doc_string().size());
     fb::NodeBuilder b(a.fbb);
@@ -80,7 +97,8 @@ std::vector<flatbuffers::Offset<fb::Node>> put_nodes(OrtAssembly& a, std::span<c
     return out;
 }
 
-std::vector<flatbuffers::Offset<fb::NodeEdge>> put_edges(OrtAssembly& a, std::span<const Node* const> nodes) {
+std::vector<flatbuffers::Offset<fb::NodeEdge>> put_edges(OrtAssembly& a, std::span<const Node* const> nodes,
+                                                         std::span<const Graph* const> scopes) {
     struct Producer {
         uint32_t node;
         int32_t output;
@@ -92,7 +110,8 @@ std::vector<flatbuffers::Offset<fb::NodeEdge>> put_edges(OrtAssembly& a, std::sp
                 producers.try_emplace(nodes[i]->outputs[k], Producer{static_cast<uint32_t>(i), static_cast<int32_t>(k)});
     std::vector<std::vector<fb::EdgeEnd>> in(nodes.size()), out(nodes.size());
     for (size_t i = 0; i < nodes.size(); ++i) {
-        std::vector<std::string_view> reads(nodes[i]->inputs.begin(), nodes[i]->inputs.end());
+        const auto inputs = written_inputs(*nodes[i], cast_like_to(a, *nodes[i], scopes));
+        std::vector<std::string_view> reads(inputs.begin(), inputs.end());
         for (std::string_view c : implicit_inputs(*nodes[i])) reads.push_back(c);
         for (size_t j = 0; j < reads.size(); ++j) {
             const auto p = reads[j].empty() ? producers.end() : producers.find(reads[j]);

@@ -2,8 +2,10 @@
 // table. No kernel type-string resolver: ONNX Runtime's full build rebuilds the kernel
 // constraints from the operator schemas when it resolves the loaded graph; the writer has
 // no schemas to fill one. Model-local functions and training info have no table in the
-// format and are refused.
+// format and are refused. The types of values no declaration types are inferred first,
+// for the whole model (infer_types.hpp): the NodeArgs of every graph read them.
 #include "write/ort/assembly.hpp"
+#include "write/ort/infer_types.hpp"
 
 #include <vector>
 
@@ -46,12 +48,15 @@ void check_model(const OrtAssembly& a, const ModelProto& m) {
 
 void put_session(OrtAssembly& a, const ModelProto& m) {
     check_model(a, m);
+    const InferredTypes inferred(*m.graph(), a.options.untyped);
+    a.inferred = &inferred;
     std::vector<const Graph*> scopes;
     flatbuffers::Offset<fb::Graph> graph;
     {
         PathScope at(a.refusal.path, "graph");
         graph = put_graph(a, *m.graph(), scopes);
     }
+    a.inferred = nullptr;
     const auto opsets = put_opsets(a, m);
     const auto metadata = put_metadata(a, m);
     const auto producer = a.fbb.CreateString(m.producer_name.data(), m.producer_name.size());

@@ -1,6 +1,7 @@
 // TypeInfo tables (spec section 2, "Types"): tensor, sequence and map types with their
 // shapes and denotations. Sparse tensor, optional and opaque types have no table in the
-// format and are refused; so are element types above 20.
+// format and are refused; so are element types above 20. Inferred types (infer_types.hpp)
+// are an element type without a shape, which the format allows.
 #include "write/ort/assembly.hpp"
 
 #include <vector>
@@ -81,6 +82,16 @@ flatbuffers::Offset<fb::TypeInfo> put_type(OrtAssembly& a, const TypeProto& t) {
     b.add_value_type(tag);
     b.add_value(value);
     return b.Finish();
+}
+
+flatbuffers::Offset<fb::TypeInfo> put_inferred_type(OrtAssembly& a, ValueType t) {
+    using K = ValueType::Kind;
+    if (!t.known() || t.elem > max_ort_element_type || (t.kind != K::Tensor && t.kind != K::Sequence)) return {};
+    const auto tensor = fb::CreateTensorTypeAndShape(a.fbb, t.elem);
+    const auto info = fb::CreateTypeInfo(a.fbb, 0, fb::TypeInfoValue::tensor_type, tensor.Union());
+    if (t.kind == K::Tensor) return info;
+    const auto seq = fb::CreateSequenceType(a.fbb, info);
+    return fb::CreateTypeInfo(a.fbb, 0, fb::TypeInfoValue::sequence_type, seq.Union());
 }
 
 flatbuffers::Offset<fb::TypeInfo> put_tensor_type(OrtAssembly& a, const TensorView& t) {

@@ -1,0 +1,171 @@
+// Element-type inference (infer_types.hpp). The bodies follow the ONNX operator
+// documentation: a Loop body reads (iteration INT64, condition BOOL, the carried values) and
+// returns (condition, the carried values, the scan outputs); a Scan body reads the states
+// and one slice of each scan input and returns the states and the scan outputs' slices; a
+// SequenceMap body reads one element of each sequence input (and the tensors as they are)
+// and returns one element of each output sequence; both If branches return the outputs.
+#include "write/ort/infer_types.hpp"
+
+#include "write/ort/infer_rules.hpp"
+
+#include <onnximport/data_type.hpp>
+
+#include <cstddef>
+#include <utility>
+
+namespace onnximport::detail {
+
+namespace {
+
+/// The element types an .ort TypeInfo holds (assembly.hpp's max_ort_element_type).
+constexpr int32_t max_written_elem = 20;
+
+bool default_domain(const Node& n) noexcept { return n.domain.empty() || n.domain == "ai.onnx"; }
+
+const Graph* graph_attribute(const Node& n, std::string_view name) {
+    for (const Attribute& a : n.attributes)
+        if (a.name == name && a.g()) return a.g();
+    return nullptr;
+}
+
+int64_t int_attribute(const Node& n, std::string_view name, int64_t otherwise) {
+    for (const Attribute& a : n.attributes)
+        if (a.name == name && a.type == AttributeType::Int) return a.i;
+    return otherwise;
+}
+
+/// A tensor of what a scan slices or stacks: the same element type, one dimension more or less.
+ValueType as_tensor(ValueType t) { return t.kind == ValueType::Kind::Tensor ? t : ValueType{}; }
+
+ValueType at(std::span<const ValueType> types, size_t i) { return i < types.size() ? types[i] : ValueType{}; }
+
+}  // namespace
+
+InferredTypes::InferredTypes(const Graph& main, Untyped untyped) : untyped_(std::move(untyped)) {
+    Scopes scopes{&main};
+    infer_graph(main, scopes);
+}
+
+ValueType InferredTypes::find(const Graph& g, std::string_view name) const {
+    const auto graph = types_.find(&g);
+    const Value* v = graph == types_.end() ? nullptr : g.find_value(name);
+    return v ? graph->second[static_cast<size_t>(v - g.values.data())] : ValueType{};
+}
+
+ValueType InferredTypes::type_of(std::string_view name, std::span<const Graph* const> scopes) const {
+    if (name.empty()) return {};
+    for (size_t i = scopes.size(); i > 0; --i) {
+        const Graph& g = *scopes[i - 1];
+        const Value* v = g.find_value(name);
+        if (!v) continue;
+        if (const ValueType t = value_type_of(v->type); t.known()) return t;
+        if (v->initializer) return ValueType::tensor(v->initializer->data_type);
+        if (v->sparse_initializer) return ValueType::tensor(v->sparse_initializer->values.data_type);
+        return find(g, name);
+    }
+    return {};
+}
+
+void InferredTypes::set(const Graph& g, std::string_view name, ValueType t, std::string_view op_type) {
+    if (name.empty()) return;
+    const Value* v = g.find_value(name);
+    if (v && (value_type_of(v->type).known() || v->initializer || v->sparse_initializer)) return;
+    // What a TypeInfo cannot hold is left untyped, as an unknown type is.
+    if (t.elem > max_written_elem) t = {};
+    if (t.known() && v) {
+        std::vector<ValueType>& types = types_[&g];
+        types.resize(g.values.size());
+        types[static_cast<size_t>(v - g.values.data())] = t;
+    } else if (untyped_) {
+        untyped_(name, op_type);
+    }
+}
+
+void InferredTypes::infer_graph(const Graph& g, Scopes& scopes) {
+    for (const Node& n : g.nodes) infer_node(n, scopes);
+}
+
+void InferredTypes::infer_body(const Graph& body, std::span<const ValueType> inputs, Scopes& scopes) {
+    for (size_t i = 0; i < body.inputs.size(); ++i) set(body, body.inputs[i].name, at(inputs, i), {});
+    scopes.push_back(&body);
+    infer_graph(body, scopes);
+    scopes.pop_back();
+}
+
+void InferredTypes::infer_node(const Node& n, Scopes& scopes) {
+    std::vector<ValueType> in(n.inputs.size());
+    for (size_t i = 0; i < n.inputs.size(); ++i) in[i] = type_of(n.inputs[i], scopes);
+    std::vector<ValueType> out(n.outputs.size());
+    // A body's output k as seen from inside the body.
+    auto body_out = [&](const Graph& body, size_t k) {
+        if (k >= body.outputs.size()) return ValueType{};
+        if (const ValueType t = value_type_of(&body.outputs[k].type); t.known()) return t;
+        scopes.push_back(&body);
+        const ValueType t = type_of(body.outputs[k].name, scopes);
+        scopes.pop_back();
+        return t;
+    };
+    const std::string_view op = default_domain(n) ? n.op_type : std::string_view();
+    const Graph* body = graph_attribute(n, "body");
+    if (op == "If" && graph_attribute(n, "then_branch") && graph_attribute(n, "else_branch")) {
+        const Graph& then_branch = *graph_attribute(n, "then_branch");
+        const Graph& else_branch = *graph_attribute(n, "else_branch");
+        infer_body(then_branch, {}, scopes);
+        infer_body(else_branch, {}, scopes);
+        for (size_t k = 0; k < out.size(); ++k) {
+            out[k] = body_out(then_branch, k);
+            if (!out[k].known()) out[k] = body_out(else_branch, k);
+        }
+    } else if (op == "Loop" && body) {
+        // Inputs: max trip count, condition, the carried values' initial values.
+        const size_t carried = in.size() > 2 ? in.size() - 2 : 0;
+        std::vector<ValueType> seeds{ValueType::tensor(static_cast<int32_t>(DataType::Int64)),
+                                     ValueType::tensor(static_cast<int32_t>(DataType::Bool))};
+        seeds.insert(seeds.end(), in.begin() + static_cast<std::ptrdiff_t>(in.size() - carried), in.end());
+        infer_body(*body, seeds, scopes);
+        for (size_t k = 0; k < out.size(); ++k) {
+            if (k < carried) {
+                out[k] = body_out(*body, 1 + k);
+                if (!out[k].known()) out[k] = in[2 + k];
+            } else {
+                out[k] = as_tensor(body_out(*body, 1 + k));
+            }
+        }
+    } else if (op == "Scan" && body) {
+        // Version 8 has sequence_lens first; num_scan_inputs of the rest are scanned.
+        const size_t first = n.opset_version < 9 ? 1 : 0;
+        const size_t rest = in.size() > first ? in.size() - first : 0;
+        const int64_t m = int_attribute(n, "num_scan_inputs", -1);
+        if (m >= 0 && static_cast<uint64_t>(m) <= rest) {
+            const size_t states = rest - static_cast<size_t>(m);
+            std::vector<ValueType> seeds;
+            for (size_t i = 0; i < rest; ++i) seeds.push_back(i < states ? in[first + i] : as_tensor(in[first + i]));
+            infer_body(*body, seeds, scopes);
+            for (size_t k = 0; k < out.size(); ++k) {
+                out[k] = k < states ? body_out(*body, k) : as_tensor(body_out(*body, k));
+                if (k < states && !out[k].known()) out[k] = in[first + k];
+            }
+        } else {
+            infer_body(*body, {}, scopes);
+        }
+    } else if (op == "SequenceMap" && body) {
+        std::vector<ValueType> seeds;
+        for (const ValueType& t : in)
+            seeds.push_back(t.kind == ValueType::Kind::Sequence ? ValueType::tensor(t.elem) : as_tensor(t));
+        infer_body(*body, seeds, scopes);
+        for (size_t k = 0; k < out.size(); ++k) {
+            const ValueType t = as_tensor(body_out(*body, k));
+            out[k] = t.known() ? ValueType::sequence(t.elem) : ValueType{};
+        }
+    } else {
+        // Another operator's subgraphs: their own values are still typed where rules allow.
+        for (const Attribute& a : n.attributes) {
+            if (a.g()) infer_body(*a.g(), {}, scopes);
+            for (const Graph& sub : a.graphs()) infer_body(sub, {}, scopes);
+        }
+        for (size_t k = 0; k < out.size(); ++k) out[k] = rule_output_type(n, k, in);
+    }
+    for (size_t k = 0; k < out.size(); ++k) set(*scopes.back(), n.outputs[k], out[k], n.op_type);
+}
+
+}  // namespace onnximport::detail
