@@ -3,6 +3,7 @@
 // for kind, offset and the field path in the schema's names; layouts a verifying reader
 // must accept (shared and forward vtables, unknown trailing fields) are accepted.
 #include <onnximport/import.hpp>
+#include <onnx_builders.hpp>
 #include <ort_builder.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -101,6 +102,25 @@ BOOST_AUTO_TEST_CASE(a_file_is_recognized_by_content_not_by_name) {
     broken[5] = 'X';  // no ORTM: read as protobuf, which it is not
     BOOST_TEST(to_string(refusal(broken).kind()) == "Malformed");
     BOOST_TEST(refusal(broken).field_path().rfind("ModelProto", 0) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_onnx_carrying_ORTM_at_bytes_4_to_7_is_read_as_onnx) {
+    // ir_version 9 and a producer_name of 13 bytes: 08 09 12 0d, then "ORTM".
+    const std::string onnx = tb::WireWriter()
+                                 .int_field(onnximport::proto::Model::ir_version, 9)
+                                 .bytes_field(onnximport::proto::Model::producer_name, "ORTM-producer")
+                                 .message(onnximport::proto::Model::graph, tb::minimal_graph())
+                                 .message(onnximport::proto::Model::opset_import, tb::opset("", 21))
+                                 .str();
+    const std::vector<uint8_t> b(onnx.begin(), onnx.end());
+    BOOST_TEST_REQUIRE(std::memcmp(b.data() + 4, "ORTM", 4) == 0);
+    Model m = import_ort(b);
+    BOOST_TEST(m.proto().producer_name == "ORTM-producer");
+    BOOST_TEST(m.graph()->nodes.at(0).op_type == "Identity");
+    // Neither a .ort nor a .onnx: the .ort's refusal, as the content said .ort.
+    auto garbage = b;
+    garbage.resize(40);
+    expect(garbage, ErrorKind::Malformed, 0, "InferenceSession");
 }
 
 BOOST_AUTO_TEST_CASE(shared_vtables_are_accepted) {

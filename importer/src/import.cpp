@@ -43,6 +43,24 @@ void read_onnx(detail::Storage& s, const ImportOptions& o) {
     detail::read_model(c, r, s.proto);
 }
 
+/// ORTM at bytes 4..7 names a .ort, unless the buffer does not verify as one and reads as a
+/// .onnx: a ModelProto whose first fields are ir_version and a producer_name "ORTM..." carries
+/// those bytes too (fuzz_roundtrip wrote one). Neither: the .ort's refusal. Verification
+/// fails before the .ort walk fills anything, so the .onnx reader starts on empty storage.
+void read_messages(detail::Storage& s, const ImportOptions& o) {
+    if (!detail::looks_like_ort(s.input.data(), s.input.size())) return read_onnx(s, o);
+    try {
+        detail::read_ort_model(s, o);
+    } catch (const ImportError& not_ort) {
+        if (not_ort.kind() != ErrorKind::Malformed) throw;
+        try {
+            read_onnx(s, o);
+        } catch (const ImportError&) {
+            throw not_ort;
+        }
+    }
+}
+
 /// With more than one thread, the tensors' bytes are made resident on them before the
 /// import returns (io/payloads.hpp); with one, nothing here touches a weight page.
 void make_payloads_resident(detail::Storage& s, unsigned threads) {
@@ -58,8 +76,7 @@ void make_payloads_resident(detail::Storage& s, unsigned threads) {
 /// Reads the messages (.ort or .onnx, by content), then the external data, then resolves.
 Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, const detail::ExternalPlace& place) {
     try {
-        if (detail::looks_like_ort(s->input.data(), s->input.size())) detail::read_ort_model(*s, o);
-        else read_onnx(*s, o);
+        read_messages(*s, o);
         if (o.load_external_data) detail::load_external_data(*s, o, place);
         if (o.resolve) detail::resolve_model(*s);
         make_payloads_resident(*s, o.threads);

@@ -15,7 +15,7 @@ namespace onnximport::detail {
 inline constexpr int max_ort_version = 6;
 
 /// Verifies the buffer with the options' limits (FlatBuffers Verifier), then reads it.
-/// @throws ImportError: Malformed (does not verify), InvalidModel, Unsupported, ExternalData
+/// @throws ImportError: Malformed (does not verify: nothing read yet), InvalidModel, Unsupported, ExternalData
 void read_ort_model(Storage& storage, const ImportOptions& options);
 
 /// Whether the buffer verifies as an InferenceSession with the options' limits, exactly as
