@@ -1,5 +1,5 @@
 // fuzz_roundtrip: bytes -> import_bytes -> write_onnx_bytes -> import_bytes (issue 18): the
-// .onnx writer against the reader, on every model the reader accepts.
+// .onnx writer against the reader, on every model the reader accepts; then the .ort writer.
 //
 // Oracle (beyond the sanitizers):
 //  - a model the reader accepts is written without a refusal (bytes have no external
@@ -8,17 +8,42 @@
 //    through: Unsupported;
 //  - the written bytes import again, and the dump of that import equals the original's;
 //  - writing is deterministic and idempotent: the same model twice, and the re-import
-//    once more, give the same bytes.
+//    once more, give the same bytes;
+//  - the .ort writer refuses only as Unsupported (what the format cannot hold); what it
+//    writes, the same on one and two threads, our reader imports, and writing that import
+//    as .ort gives the same bytes (its normalizations are done once: docs/ort.md).
 // Refusals of the first import are fuzz_model's to check; here they end the input.
 #include "fuzz_common.hpp"
 
 #include <onnximport/write.hpp>
+#include <onnximport/write_ort.hpp>
 
 #include <span>
 
 namespace {
 constexpr std::string_view name = "fuzz_roundtrip";
+
+void ort_round_trip(const onnximport::Model& original) {
+    using namespace onnximport;
+    using namespace gauntlet_fuzz;
+    std::vector<uint8_t> ort;
+    try {
+        ort = write_ort_bytes(original);
+    } catch (const ImportError& e) {
+        if (e.kind() == ErrorKind::Unsupported) return;
+        fuzz_fail("the .ort writer refused other than as Unsupported", describe(e));
+    }
+    OrtWriteOptions two;
+    two.threads = 2;
+    GAUNTLET_CHECK(write_ort_bytes(original, two) == ort, "the .ort written on one and on two threads differ");
+    try {
+        Model back = import_bytes(std::span<const uint8_t>(ort), name);
+        GAUNTLET_CHECK(write_ort_bytes(back) == ort, "writing the .ort's import as .ort gives other bytes");
+    } catch (const ImportError& e) {
+        fuzz_fail("the reader refused the .ort the writer wrote", describe(e));
+    }
 }
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace onnximport;
@@ -44,5 +69,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const ImportError& e) {
         fuzz_fail("the reader refused what the writer wrote", describe(e));
     }
+    ort_round_trip(*original);
     return 0;
 }

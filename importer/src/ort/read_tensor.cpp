@@ -25,15 +25,22 @@ void read_dims(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
     const auto* dims = ft->dims();
     const uint32_t n = size_of(dims);
     ListAccess::reserve(c.arena, t.dims, n);
-    uint64_t count = 1;
+    bool empty = false;
     for (uint32_t i = 0; i < n; ++i) {
         const int64_t d = int64_at(dims, i);
-        const uint8_t* at = dims->Data() + size_t{i} * sizeof(int64_t);
-        if (d < 0) c.invalid(at, "dimension " + std::to_string(i) + " is negative (" + std::to_string(d) + ")", "dims");
-        if (d != 0 && count > max_elements / static_cast<uint64_t>(d))
-            c.invalid(at, "the element count exceeds 2^60", "dims");
-        count *= static_cast<uint64_t>(d);
+        if (d < 0)
+            c.invalid(dims->Data() + size_t{i} * sizeof(int64_t),
+                      "dimension " + std::to_string(i) + " is negative (" + std::to_string(d) + ")", "dims");
+        empty = empty || d == 0;
         ListAccess::push_back(c.arena, t.dims, d);
+    }
+    // A zero dimension makes no elements whatever the others are, as for .onnx (fuzz_roundtrip).
+    uint64_t count = empty ? 0 : 1;
+    for (uint32_t i = 0; i < n && !empty; ++i) {
+        const auto d = static_cast<uint64_t>(int64_at(dims, i));
+        if (count > max_elements / d)
+            c.invalid(dims->Data() + size_t{i} * sizeof(int64_t), "the element count exceeds 2^60", "dims");
+        count *= d;
     }
     t.element_count = count;
 }
