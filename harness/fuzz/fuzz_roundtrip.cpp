@@ -10,8 +10,9 @@
 //  - writing is deterministic and idempotent: the same model twice, and the re-import
 //    once more, give the same bytes;
 //  - the .ort writer refuses only as Unsupported (what the format cannot hold); what it
-//    writes, the same on one and two threads, our reader imports, and writing that import
-//    as .ort gives the same bytes (its normalizations are done once: docs/ort.md).
+//    writes, the same on one and two threads, our reader imports, and that import written
+//    as .ort and read again dumps the same (its normalizations are done once, docs/ort.md;
+//    the bytes may differ, as the objects are made in another order).
 // Refusals of the first import are fuzz_model's to check; here they end the input.
 #include "fuzz_common.hpp"
 
@@ -38,7 +39,9 @@ void ort_round_trip(const onnximport::Model& original) {
     GAUNTLET_CHECK(write_ort_bytes(original, two) == ort, "the .ort written on one and on two threads differ");
     try {
         Model back = import_bytes(std::span<const uint8_t>(ort), name);
-        GAUNTLET_CHECK(write_ort_bytes(back) == ort, "writing the .ort's import as .ort gives other bytes");
+        const std::vector<uint8_t> again = write_ort_bytes(back);
+        GAUNTLET_CHECK(dump_of(import_bytes(std::span<const uint8_t>(again), name)) == dump_of(back),
+                       "the .ort's import written as .ort and read again dumps otherwise");
     } catch (const ImportError& e) {
         fuzz_fail("the reader refused the .ort the writer wrote", describe(e));
     }

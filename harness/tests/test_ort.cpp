@@ -104,6 +104,16 @@ BOOST_AUTO_TEST_CASE(a_file_is_recognized_by_content_not_by_name) {
     BOOST_TEST(refusal(broken).field_path().rfind("ModelProto", 0) == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_zero_dimension_makes_no_elements_whatever_the_others_are) {
+    auto spec = tb::relu_model();
+    spec.graph.initializers[0].dims = {int64_t{1} << 62, int64_t{1} << 62, 0};
+    spec.graph.initializers[0].raw = std::vector<uint8_t>{};
+    Model m = import_ort(tb::build_ort(spec));
+    BOOST_TEST(m.graph()->initializers[0].element_count == 0u);
+    spec.graph.initializers[0].dims = {int64_t{1} << 62, int64_t{1} << 62};  // no zero: too many
+    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph.initializers[0].dims");
+}
+
 BOOST_AUTO_TEST_CASE(a_onnx_carrying_ORTM_at_bytes_4_to_7_is_read_as_onnx) {
     // ir_version 9 and a producer_name of 13 bytes: 08 09 12 0d, then "ORTM".
     const std::string onnx = tb::WireWriter()

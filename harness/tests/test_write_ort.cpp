@@ -302,6 +302,44 @@ BOOST_AUTO_TEST_CASE(sparse_tensor_attributes_functions_and_training_info_are_un
     check_error(refusal_of([&] { ort_of(m); }), ErrorKind::Unsupported, std::nullopt, "ModelProto.graph.node[1].attribute[0].type");
 }
 
+BOOST_AUTO_TEST_CASE(references_to_function_attributes_are_unsupported) {
+    // The .onnx reader takes them outside functions too (fuzz_roundtrip); .ort has no field
+    // for one, and a GRAPH one has no value to write.
+    const auto with_attribute = [](const WireWriter& attribute) {
+        WireWriter n = tb::node("Custom", {"X"}, {"Z"});
+        n.message(P::Node::attribute, attribute);
+        WireWriter g = tb::minimal_graph();
+        g.message(P::Graph::node, n);
+        return import_onnx(tb::model(g).str());
+    };
+    const Model reference = with_attribute(WireWriter().bytes_field(P::Attribute::name, "k").int_field(P::Attribute::type, 2)
+                                               .bytes_field(P::Attribute::ref_attr_name, "outer_k"));
+    check_error(refusal_of([&] { ort_of(reference); }), ErrorKind::Unsupported, std::nullopt,
+                "ModelProto.graph.node[1].attribute[0].ref_attr_name");
+    const Model no_graph = with_attribute(WireWriter().bytes_field(P::Attribute::name, "body").int_field(P::Attribute::type, 5)
+                                              .bytes_field(P::Attribute::ref_attr_name, "outer_body"));
+    check_error(refusal_of([&] { ort_of(no_graph); }), ErrorKind::Unsupported, std::nullopt,
+                "ModelProto.graph.node[1].attribute[0].ref_attr_name");
+}
+
+BOOST_AUTO_TEST_CASE(a_model_nested_deeper_than_the_verifier_takes_is_unsupported) {
+    // Each subgraph level is three tables (Graph, Node, Attribute): 25 levels pass 64, while
+    // the .onnx reader's nesting limit (128 messages, three a level) takes them.
+    const auto nested = [](int levels) {
+        WireWriter g = tb::minimal_graph();
+        for (int i = 0; i < levels; ++i) {
+            WireWriter n = tb::node("Custom", {"X"}, {"Y"});
+            n.message(P::Node::attribute,
+                      WireWriter().bytes_field(P::Attribute::name, "body").int_field(P::Attribute::type, 5).message(P::Attribute::g, g));
+            g = WireWriter().message(P::Graph::node, n).bytes_field(P::Graph::name, "g")
+                    .message(P::Graph::input, tb::value_info("X")).message(P::Graph::output, tb::value_info("Y"));
+        }
+        return import_onnx(tb::model(g).str());
+    };
+    BOOST_TEST(!ort_of(nested(10)).empty());
+    check_error(refusal_of([&] { ort_of(nested(25)); }), ErrorKind::Unsupported, std::nullopt, "ModelProto");
+}
+
 BOOST_AUTO_TEST_CASE(an_inline_buffer_that_would_reach_the_limit_is_unsupported_and_external_mode_holds_it) {
     // The limit is 2 GiB; the seam lowers it to 1000 bytes above what external mode needs.
     const Model m = import_onnx(ort_rich_model());

@@ -40,6 +40,11 @@ void check_type(const OrtAssembly& a, const Attribute& at) {
         a.unsupported("attribute '" + std::string(at.name) + "' has type " + std::to_string(code) +
                       " (sparse tensor or type proto), which .ort cannot hold", "type");
     if (code == 0) a.unsupported("attribute '" + std::string(at.name) + "' has no type (a reference)", "type");
+    // No field holds a reference; a TENSOR or GRAPH one would be written without its value.
+    if (!at.ref_attr_name().empty())
+        a.unsupported("attribute '" + std::string(at.name) + "' refers to the function attribute '" +
+                          std::string(at.ref_attr_name()) + "', which .ort cannot hold",
+                      "ref_attr_name");
 }
 
 flatbuffers::Offset<flatbuffers::String> string_or_null(OrtAssembly& a, std::string_view s) {

@@ -23,9 +23,19 @@ void check_model(const Model& model) {
     if (!model.graph()->resolved) throw std::invalid_argument("write_ort: the model was imported without resolution");
 }
 
+/// What ONNX Runtime's loader and ours refuse is not written: a .onnx may nest subgraphs
+/// (max_nesting 128) or hold tables beyond the Verifier's defaults (fuzz_roundtrip).
+void check_verifies(const OrtAssembly& a) {
+    flatbuffers::Verifier verifier(a.fbb.GetBufferPointer(), a.fbb.GetSize());  // depth 64, 1,000,000 tables
+    if (!fb::VerifyInferenceSessionBuffer(verifier))
+        a.unsupported("the .ort would nest tables more than 64 deep or hold more than 1,000,000 tables, "
+                      "beyond what ONNX Runtime's loader (and ours, by default) verifies");
+}
+
 void assemble(OrtAssembly& a, const Model& model) {
     check_model(model);
     put_session(a, model.proto());
+    check_verifies(a);
     fill_inline(a.inline_fills, a.fbb.GetBufferPointer(), a.fbb.GetSize(), a.options.threads);
 }
 
