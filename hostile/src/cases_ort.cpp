@@ -4,6 +4,7 @@
 // generated accessors locate. Files are <kind>-ort-<case>.ort.
 #include "corpus.hpp"
 
+#include <onnx_builders.hpp>
 #include <ort_builder.hpp>
 
 #include <cstring>
@@ -34,6 +35,17 @@ constexpr Rule same_model{"O13", "ort"};
 constexpr Rule companion{"O14", "ort"};
 
 std::string str(const Bytes& b) { return {b.begin(), b.end()}; }
+
+/// The minimal .onnx with ir_version 9 and a 13-byte producer_name first: 08 09 12 0d "ORTM".
+std::string onnx_carrying_ortm() {
+    namespace p = onnximport::proto;
+    return ob::WireWriter()
+        .int_field(p::Model::ir_version, 9)
+        .bytes_field(p::Model::producer_name, "ORTM-producer")
+        .message(p::Model::graph, ob::minimal_graph())
+        .message(p::Model::opset_import, ob::opset("", 21))
+        .str();
+}
 std::string built(const ob::OrtModelSpec& m) { return str(ob::build_ort(m)); }
 
 /// A spec changed by `edit`, built.
@@ -95,6 +107,10 @@ void structure_cases(Corpus& c) {
              std::string(good).replace(4, 4, "ORTX"));
     c.refuse("Malformed", "ort-only-header.ort", detect, "8 bytes: offset and ORTM, too short to be .ort",
              std::string("\x08\x00\x00\x00ORTM", 8));
+    c.accept("onnx-carrying-ortm", detect,
+             "a .onnx whose ir_version and producer_name \"ORTM-producer\" put ORTM at bytes 4..7: it does not verify "
+             "as .ort and is read as the .onnx it is",
+             onnx_carrying_ortm(), {{"node_count", 1}});
     c.refuse("Malformed", "ort-root-offset-4.ort", verify, "root offset 4: the table would overlap the identifier",
              patched(relu, [](Bytes& b, auto) { put32(b, 0, 4); }));
     c.refuse("Malformed", "ort-root-past-end.ort", verify, "root offset past the end",
