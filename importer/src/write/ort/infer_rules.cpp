@@ -76,7 +76,7 @@ Rule since(int64_t version, Rule r) {
     return r;
 }
 
-void add_default_domain(Table& t) {
+void add_input_type_rules(Table& t) {
     // The output has the first input's element type: arithmetic, activations, reductions,
     // normalizations, pooling, convolutions, shape and data movement.
     add(t, "", {"Abs", "Acos", "Acosh", "Add", "AffineGrid", "Asin", "Asinh", "Atan", "Atanh", "AveragePool",
@@ -116,7 +116,9 @@ void add_default_domain(Table& t) {
     add(t, "", {"Unique"}, outs({in(0), fixed(kInt64), fixed(kInt64), fixed(kInt64)}));
     add(t, "", {"Dropout"}, outs({in(0), in(0)}));                   // mask of type T until version 10
     add(t, "", {"Dropout"}, since(10, outs({in(0), fixed(kBool)})));  // then BOOL
-    // Fixed types.
+}
+
+void add_fixed_type_rules(Table& t) {
     add(t, "", {"Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual", "And", "Or", "Xor", "Not", "IsInf",
                 "IsNaN", "RegexFullMatch", "OptionalHasElement"},
         of(kBool));
@@ -127,7 +129,9 @@ void add_default_domain(Table& t) {
     add(t, "", {"StringSplit"}, outs({fixed(kString), fixed(kInt64)}));  // substrings, their counts
     add(t, "", {"TfIdfVectorizer"}, of(kFloat));
     add(t, "", {"DynamicQuantizeLinear"}, outs({fixed(kUint8), fixed(kFloat), fixed(kUint8)}));
-    // From attributes.
+}
+
+void add_attribute_rules(Table& t) {
     add(t, "", {"Cast", "BitCast"}, {1, {{attr("to")}}});
     add(t, "", {"EyeLike", "RandomNormalLike", "RandomUniformLike", "Bernoulli"}, {1, {{attr("dtype"), in(0)}}});
     add(t, "", {"RandomNormal", "RandomUniform"}, {1, {{attr("dtype"), fixed(kFloat)}}});
@@ -144,7 +148,9 @@ void add_default_domain(Table& t) {
               {Src::Present, kFloat, "value_floats"}, {Src::Present, kInt64, "value_int"},
               {Src::Present, kInt64, "value_ints"}, {Src::Present, kString, "value_string"},
               {Src::Present, kString, "value_strings"}}}});
-    // Sequences and optionals.
+}
+
+void add_sequence_rules(Table& t) {
     add(t, "", {"SequenceConstruct", "SplitToSequence"}, {1, {{{Src::SeqOf, 0}}}});
     add(t, "", {"SequenceInsert", "SequenceErase"}, like(0));
     add(t, "", {"SequenceAt", "ConcatFromSequence"}, {1, {{{Src::Elem, 0}}}});
@@ -166,7 +172,10 @@ void add_other_domains(Table& t) {
 const Table& table() {
     static const Table t = [] {
         Table built;
-        add_default_domain(built);
+        add_input_type_rules(built);
+        add_fixed_type_rules(built);
+        add_attribute_rules(built);
+        add_sequence_rules(built);
         add_other_domains(built);
         return built;
     }();

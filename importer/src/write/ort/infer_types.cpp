@@ -92,72 +92,86 @@ void InferredTypes::infer_body(const Graph& body, std::span<const ValueType> inp
     scopes.pop_back();
 }
 
-void InferredTypes::infer_node(const Node& n, Scopes& scopes) {
-    std::vector<ValueType> in(n.inputs.size());
-    for (size_t i = 0; i < n.inputs.size(); ++i) in[i] = type_of(n.inputs[i], scopes);
-    std::vector<ValueType> out(n.outputs.size());
-    // A body's output k as seen from inside the body.
-    auto body_out = [&](const Graph& body, size_t k) {
-        if (k >= body.outputs.size()) return ValueType{};
-        if (const ValueType t = value_type_of(&body.outputs[k].type); t.known()) return t;
-        scopes.push_back(&body);
-        const ValueType t = type_of(body.outputs[k].name, scopes);
-        scopes.pop_back();
-        return t;
-    };
+ValueType InferredTypes::body_output(const Graph& body, size_t k, Scopes& scopes) {
+    if (k >= body.outputs.size()) return ValueType{};
+    if (const ValueType t = value_type_of(&body.outputs[k].type); t.known()) return t;
+    scopes.push_back(&body);
+    const ValueType t = type_of(body.outputs[k].name, scopes);
+    scopes.pop_back();
+    return t;
+}
+
+void InferredTypes::if_outputs(const Graph& then_branch, const Graph& else_branch, Types& out, Scopes& scopes) {
+    infer_body(then_branch, {}, scopes);
+    infer_body(else_branch, {}, scopes);
+    for (size_t k = 0; k < out.size(); ++k) {
+        out[k] = body_output(then_branch, k, scopes);
+        if (!out[k].known()) out[k] = body_output(else_branch, k, scopes);
+    }
+}
+
+void InferredTypes::loop_outputs(const Graph& body, const Types& in, Types& out, Scopes& scopes) {
+    // Inputs: max trip count, condition, the carried values' initial values.
+    const size_t carried = in.size() > 2 ? in.size() - 2 : 0;
+    Types seeds{ValueType::tensor(static_cast<int32_t>(DataType::Int64)),
+                ValueType::tensor(static_cast<int32_t>(DataType::Bool))};
+    seeds.insert(seeds.end(), in.begin() + static_cast<std::ptrdiff_t>(in.size() - carried), in.end());
+    infer_body(body, seeds, scopes);
+    for (size_t k = 0; k < out.size(); ++k) {
+        if (k < carried) {
+            out[k] = body_output(body, 1 + k, scopes);
+            if (!out[k].known()) out[k] = in[2 + k];
+        } else {
+            out[k] = as_tensor(body_output(body, 1 + k, scopes));
+        }
+    }
+}
+
+void InferredTypes::scan_outputs(const Node& n, const Graph& body, const Types& in, Types& out, Scopes& scopes) {
+    // Version 8 has sequence_lens first; num_scan_inputs of the rest are scanned.
+    const size_t first = n.opset_version < 9 ? 1 : 0;
+    const size_t rest = in.size() > first ? in.size() - first : 0;
+    const int64_t m = int_attribute(n, "num_scan_inputs", -1);
+    if (m < 0 || static_cast<uint64_t>(m) > rest) return infer_body(body, {}, scopes);
+    const size_t states = rest - static_cast<size_t>(m);
+    Types seeds;
+    for (size_t i = 0; i < rest; ++i) seeds.push_back(i < states ? in[first + i] : as_tensor(in[first + i]));
+    infer_body(body, seeds, scopes);
+    for (size_t k = 0; k < out.size(); ++k) {
+        out[k] = k < states ? body_output(body, k, scopes) : as_tensor(body_output(body, k, scopes));
+        if (k < states && !out[k].known()) out[k] = in[first + k];
+    }
+}
+
+void InferredTypes::sequence_map_outputs(const Graph& body, const Types& in, Types& out, Scopes& scopes) {
+    Types seeds;
+    for (const ValueType& t : in)
+        seeds.push_back(t.kind == ValueType::Kind::Sequence ? ValueType::tensor(t.elem) : as_tensor(t));
+    infer_body(body, seeds, scopes);
+    for (size_t k = 0; k < out.size(); ++k) {
+        const ValueType t = as_tensor(body_output(body, k, scopes));
+        out[k] = t.known() ? ValueType::sequence(t.elem) : ValueType{};
+    }
+}
+
+bool InferredTypes::body_outputs(const Node& n, const Types& in, Types& out, Scopes& scopes) {
     const std::string_view op = default_domain(n) ? n.op_type : std::string_view();
     const Graph* body = graph_attribute(n, "body");
-    if (op == "If" && graph_attribute(n, "then_branch") && graph_attribute(n, "else_branch")) {
-        const Graph& then_branch = *graph_attribute(n, "then_branch");
-        const Graph& else_branch = *graph_attribute(n, "else_branch");
-        infer_body(then_branch, {}, scopes);
-        infer_body(else_branch, {}, scopes);
-        for (size_t k = 0; k < out.size(); ++k) {
-            out[k] = body_out(then_branch, k);
-            if (!out[k].known()) out[k] = body_out(else_branch, k);
-        }
-    } else if (op == "Loop" && body) {
-        // Inputs: max trip count, condition, the carried values' initial values.
-        const size_t carried = in.size() > 2 ? in.size() - 2 : 0;
-        std::vector<ValueType> seeds{ValueType::tensor(static_cast<int32_t>(DataType::Int64)),
-                                     ValueType::tensor(static_cast<int32_t>(DataType::Bool))};
-        seeds.insert(seeds.end(), in.begin() + static_cast<std::ptrdiff_t>(in.size() - carried), in.end());
-        infer_body(*body, seeds, scopes);
-        for (size_t k = 0; k < out.size(); ++k) {
-            if (k < carried) {
-                out[k] = body_out(*body, 1 + k);
-                if (!out[k].known()) out[k] = in[2 + k];
-            } else {
-                out[k] = as_tensor(body_out(*body, 1 + k));
-            }
-        }
-    } else if (op == "Scan" && body) {
-        // Version 8 has sequence_lens first; num_scan_inputs of the rest are scanned.
-        const size_t first = n.opset_version < 9 ? 1 : 0;
-        const size_t rest = in.size() > first ? in.size() - first : 0;
-        const int64_t m = int_attribute(n, "num_scan_inputs", -1);
-        if (m >= 0 && static_cast<uint64_t>(m) <= rest) {
-            const size_t states = rest - static_cast<size_t>(m);
-            std::vector<ValueType> seeds;
-            for (size_t i = 0; i < rest; ++i) seeds.push_back(i < states ? in[first + i] : as_tensor(in[first + i]));
-            infer_body(*body, seeds, scopes);
-            for (size_t k = 0; k < out.size(); ++k) {
-                out[k] = k < states ? body_out(*body, k) : as_tensor(body_out(*body, k));
-                if (k < states && !out[k].known()) out[k] = in[first + k];
-            }
-        } else {
-            infer_body(*body, {}, scopes);
-        }
-    } else if (op == "SequenceMap" && body) {
-        std::vector<ValueType> seeds;
-        for (const ValueType& t : in)
-            seeds.push_back(t.kind == ValueType::Kind::Sequence ? ValueType::tensor(t.elem) : as_tensor(t));
-        infer_body(*body, seeds, scopes);
-        for (size_t k = 0; k < out.size(); ++k) {
-            const ValueType t = as_tensor(body_out(*body, k));
-            out[k] = t.known() ? ValueType::sequence(t.elem) : ValueType{};
-        }
-    } else {
+    const Graph* then_branch = graph_attribute(n, "then_branch");
+    const Graph* else_branch = graph_attribute(n, "else_branch");
+    if (op == "If" && then_branch && else_branch) if_outputs(*then_branch, *else_branch, out, scopes);
+    else if (op == "Loop" && body) loop_outputs(*body, in, out, scopes);
+    else if (op == "Scan" && body) scan_outputs(n, *body, in, out, scopes);
+    else if (op == "SequenceMap" && body) sequence_map_outputs(*body, in, out, scopes);
+    else return false;
+    return true;
+}
+
+void InferredTypes::infer_node(const Node& n, Scopes& scopes) {
+    Types in(n.inputs.size());
+    for (size_t i = 0; i < n.inputs.size(); ++i) in[i] = type_of(n.inputs[i], scopes);
+    Types out(n.outputs.size());
+    if (!body_outputs(n, in, out, scopes)) {
         // Another operator's subgraphs: their own values are still typed where rules allow.
         for (const Attribute& a : n.attributes) {
             if (a.g()) infer_body(*a.g(), {}, scopes);

@@ -38,7 +38,18 @@ private:
     using Scopes = std::vector<const Graph*>;  ///< enclosing graphs, outermost first, the graph last
 
     void infer_graph(const Graph& g, Scopes& scopes);
+    using Types = std::vector<ValueType>;
+
     void infer_node(const Node& n, Scopes& scopes);
+    /// The outputs of the operators whose outputs come from their bodies, from the types of
+    /// their inputs `in`; false when `n` is none of them (or lacks its body).
+    bool body_outputs(const Node& n, const Types& in, Types& out, Scopes& scopes);
+    void if_outputs(const Graph& then_branch, const Graph& else_branch, Types& out, Scopes& scopes);
+    void loop_outputs(const Graph& body, const Types& in, Types& out, Scopes& scopes);
+    void scan_outputs(const Node& n, const Graph& body, const Types& in, Types& out, Scopes& scopes);
+    void sequence_map_outputs(const Graph& body, const Types& in, Types& out, Scopes& scopes);
+    /// A body's output k as seen from inside the body.
+    ValueType body_output(const Graph& body, size_t k, Scopes& scopes);
     /// Types a body's inputs that declare none; then infers the body.
     void infer_body(const Graph& body, std::span<const ValueType> inputs, Scopes& scopes);
     /// Sets what `g` defines as `name` when it has no type of its own.
