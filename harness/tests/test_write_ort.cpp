@@ -552,6 +552,21 @@ BOOST_AUTO_TEST_CASE(a_declared_type_wins_over_the_inferred_one) {
     BOOST_TEST(arg_type(fg, "S")->value_as_tensor_type()->shape());  // declared: with its shape
 }
 
+BOOST_AUTO_TEST_CASE(a_name_declared_twice_takes_the_type_of_the_declaration_that_has_one) {
+    // fuzz_roundtrip: outputs repeating a name, the first untyped; the NodeArg took the first
+    // and was written untyped, then typed when its own .ort was written again.
+    WireWriter g;
+    g.message(P::Graph::node, tb::node("Shape", {"X"}, {"S"}));
+    g.message(P::Graph::input, tb::value_info("X", 1, {2}));
+    g.message(P::Graph::output, untyped_output("S"));
+    g.message(P::Graph::output, tb::value_info("S", 6, {1}));
+    const Model m = import_onnx(tb::model(g).str());
+    const auto b = ort_of(m);
+    const fb::Graph* fg = session_of(b)->model()->graph();
+    BOOST_TEST(tensor_elem(fg, "S") == 6);  // the second declaration's, not the inferred INT64
+    BOOST_TEST(dump_of(reimport(ort_of(reimport(b)))) == dump_of(reimport(b)));
+}
+
 BOOST_AUTO_TEST_CASE(a_castlike_of_known_target_type_is_written_as_its_cast_and_one_of_unknown_type_as_is) {
     // ONNX Runtime has no CastLike kernel: the function body, Cast to target_type's element type.
     WireWriter like = tb::node("CastLike", {"X", "S"}, {"L"});

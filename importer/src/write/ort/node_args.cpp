@@ -6,9 +6,16 @@
 namespace onnximport::detail {
 
 bool NodeArgTable::insert(const Entry& e) {
-    if (!index_.try_emplace(e.name, entries_.size()).second) return false;
-    entries_.push_back(e);
-    return true;
+    const auto [at, fresh] = index_.try_emplace(e.name, entries_.size());
+    if (fresh) {
+        entries_.push_back(e);
+        return true;
+    }
+    // A name declared twice (graph outputs may repeat one): the first declaration that
+    // has a type gives it, so that reading the file back and writing it again agrees.
+    Entry& first = entries_[at->second];
+    if (!first.declared && !first.tensor && e.declared) first.declared = e.declared;
+    return false;
 }
 
 void NodeArgTable::add_declared(const ValueInfo& v) {
