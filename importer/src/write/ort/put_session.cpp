@@ -1,5 +1,5 @@
-// The root (docs/ort.md, "Writing"): InferenceSession with ort_version "6" and the Model
-// table. No kernel type-string resolver: ONNX Runtime's full build rebuilds the kernel
+// The root (docs/ort.md, "Writing"): InferenceSession with ort_version "4" and the Model
+// table. No kernel type-string resolver: below version 5 ONNX Runtime's full build rebuilds the kernel
 // constraints from the operator schemas when it resolves the loaded graph; the writer has
 // no schemas to fill one. Model-local functions and training info have no table in the
 // format and are refused. The types of values no declaration types are inferred first,
