@@ -28,8 +28,8 @@ namespace onnximport::detail {
 
 namespace fb = ::onnximport::ortfb;
 
-/// The `ort_version` written: what ONNX Runtime writes and both its full and minimal
-/// builds load (kOrtModelVersion; docs/ort.md).
+/// The `ort_version` written: below 5, ONNX Runtime's full build rebuilds the kernel
+/// type-string resolver this writer cannot fill (docs/ort.md, "Version: 4, and why not 6").
 inline constexpr const char* written_ort_version = "4";
 /// The highest element type code the format's TensorDataType holds (FLOAT8E5M2FNUZ).
 inline constexpr int32_t max_ort_element_type = 20;
