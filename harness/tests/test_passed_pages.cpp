@@ -60,7 +60,7 @@ void touch(const uint8_t* b, size_t size) {
 }
 
 constexpr size_t mib = 1u << 20;
-constexpr int weight_count = 24;  // of 1 MiB: more than one chunk
+constexpr int weight_count = 24;  // tensors of `mib` bytes: together more than one chunk, so drops happen mid-walk
 
 tb::OrtModelSpec heavy_ort() {
     tb::OrtModelSpec m = tb::relu_model();
@@ -161,7 +161,8 @@ BOOST_AUTO_TEST_CASE(a_mapped_import_leaves_no_weight_page_resident) {
         BOOST_TEST_REQUIRE(m.graph()->initializers.size() == size_t{weight_count});
         BOOST_TEST_INFO(p->extension().string());
         // Resolution reads the headers at both ends of the file again; where the page cache
-        // holds large folios, each such fault maps its whole folio (up to 2 MiB) of weights.
+        // holds large folios, each such fault maps its whole folio of weights (the bound: a
+        // PMD-sized folio at each end; docs/performance.md).
         const long ends = static_cast<long>(2 * (2 * mib) / page);
         BOOST_TEST(weight_pages_present(m) <= ends + weight_count);
         BOOST_TEST(static_cast<int>(m.graph()->initializers[5].bytes()[77]) == 5);  // still readable
