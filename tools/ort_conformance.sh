@@ -41,7 +41,7 @@ opts=()
 data=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --help) sed -n '2,/^[^#]/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     --subset|--peer) [ $# -ge 2 ] || { echo "ort_conformance: $1 needs a value" >&2; exit 2; }
                      opts+=("$1" "$2"); shift 2 ;;
     -*) echo "ort_conformance: unknown option $1" >&2; exit 2 ;;

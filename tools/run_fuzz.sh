@@ -20,8 +20,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,/^[^#]/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 [ $# -ge 1 ] || usage
+case "$1" in -h|--help) usage 0 ;; esac
 target=$1; shift
 seconds=60 jobs=1 engine=libfuzzer compare_runs="" seeds_dir="" merge=1
 while [ $# -gt 0 ]; do

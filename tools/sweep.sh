@@ -17,7 +17,7 @@ build=${BUILD:-build}
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
 
 if [ "${1:-}" = "--help" ] || [ $# -gt 1 ]; then
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,/^[^#]/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
   [ $# -gt 1 ] && exit 2 || exit 0
 fi
 

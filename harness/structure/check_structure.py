@@ -7,7 +7,8 @@
 - no process-wide state: no block cache in the public API, no atomics in importer/src;
 - public headers are what a user reads: no Model::storage(), no testing/ folder;
 - no function in importer/src over 60 lines (universal-ctags gives each one's extent);
-- the README's Performance section stays under 250 words.
+- the README's Performance section stays under 250 words;
+- a script's usage is its whole leading comment block, never a fixed line range of itself.
 
 Prints one line per broken rule and ends with 'N passed, N failed'."""
 import pathlib
@@ -113,9 +114,17 @@ def check_readme():
         check(words < MAX_PERFORMANCE_WORDS, f"README's Performance section has {words} words")
 
 
+def check_usage_texts():
+    fixed_range = re.compile(r"sed -n '\d+,\d+p' \"\$0\"")
+    scripts = sorted(ROOT.glob("tools/**/*.sh")) + sorted(ROOT.glob("sweep/**/*.sh")) + [ROOT / ".ci" / "run"]
+    for path in scripts:
+        check(not fixed_range.search(path.read_text()), f"{path.relative_to(ROOT)} prints a fixed line range as usage")
+
+
 check_layers()
 check_hermetic()
 check_function_lengths()
 check_readme()
+check_usage_texts()
 print(f"{checks - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
