@@ -82,6 +82,15 @@ check "the summary shows counts of passed and failed cases" \
   grep -Eq '<p id="verdict"><strong>[0-9]+ passed, [0-9]+ failed' "$work/dom.html"
 check "the page has the sweep, hostile, matrix, fuzz and campaigns sections" \
   bash -c 'for s in sweep hostile matrix fuzz campaigns; do grep -q "<section id=\"$s\">" "$1" || exit 1; done' _ "$work/dom.html"
+# The writers' parts appear in the order they ran (report.json keeps them as a list).
+check "the writers' table lists its parts in run order" /usr/bin/python3 - "$work/dom.html" "$report/report.json" <<'PY'
+import json, re, sys
+dom, report = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+want = [w["part"] for w in report.get("ort", {}).get("writers", [])]
+table = re.search(r'<table id="ort-writers">(.*?)</table>', dom, re.S)
+shown = re.findall(r"<tr><td>([^<]+)</td>", table.group(1)) if table else []
+sys.exit(0 if shown == want and (want or report.get("ort", {}).get("status") != "run") else 1)
+PY
 
 check "a screenshot is kept at $report/screenshot.png" \
   bash -c '[ "$(head -c 8 "$1" | od -An -tx1 | tr -d " \n")" = "89504e470d0a1a0a" ] && [ "$(stat -c %s "$1")" -gt 20000 ]' \

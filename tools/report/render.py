@@ -586,10 +586,10 @@ def render_ort(report):
         parts.append("<h3>Our writers' outputs</h3><p><code>tools/ort_conformance.sh writers --parts PART</code>: "
                      "read back by our reader, run or refused by ONNX Runtime.</p>"
                      "<table id=\"ort-writers\"><tr><th>part</th><th>passed</th><th>failed</th><th>closing line</th></tr>")
-        for part, r in w.items():
+        for r in w:
             cells = ([str(r.get("passed", 0)), str(r.get("failed", 0)), escape(r.get("closing_line", ""))]
                      if r.get("status") == "run" else ["-", "-", escape("not run: " + r.get("reason", ""))])
-            parts.append(f"<tr><td>{escape(part)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            parts.append(f"<tr><td>{escape(r['part'])}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         parts.append("</table>")
     parts.append("</section>")
     return "".join(parts)
