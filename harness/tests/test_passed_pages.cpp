@@ -1,6 +1,7 @@
 // Suite passed_pages: the pages a walk has passed are dropped once they span a chunk, in
 // either direction (io/passed_pages.hpp), and a mapped import of .ort or .onnx leaves no
-// weight page resident beyond the folios its headers share with them (names are copied).
+// weight page resident beyond the folios its headers share with them (names are copied),
+// and neither does a writer that copies a mapped model (write/source_pages.hpp).
 // Residency is read from /proc/self/pagemap (bit 63: present).
 #include "core_support.hpp"
 #include "io/passed_pages.hpp"
@@ -8,11 +9,16 @@
 
 #include <ort_builder.hpp>
 
+#include <onnximport/write.hpp>
+#include <onnximport/write_ort.hpp>
+
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -137,6 +143,21 @@ BOOST_AUTO_TEST_CASE(pages_are_dropped_once_what_was_passed_spans_a_chunk_in_eit
     BOOST_TEST(present_pages(b + chunk, mib) == 0);
 }
 
+BOOST_AUTO_TEST_CASE(bytes_outside_the_mapped_input_are_never_dropped) {
+    const size_t chunk = detail::PassedPages::chunk;
+    std::vector<uint8_t> file_bytes(chunk, 1);
+    File f(file_bytes.data(), file_bytes.size(), ".bin");
+    const auto in = detail::ModelInput::open_file(f.path, "pages", LoadMode::Map, 0);
+    BOOST_TEST_REQUIRE(in.is_mapped());
+    std::vector<uint8_t> heap(3 * chunk, 7);  // dropped anonymous pages would read back as zeros
+    {
+        detail::PassedPages pages(in);
+        pages.passed(heap.data(), heap.data() + heap.size());
+        pages.passed(in.data() + in.size() - page, in.data() + in.size() + page);  // straddles its end
+    }
+    BOOST_TEST(std::count(heap.begin(), heap.end(), 7) == static_cast<long>(heap.size()));
+}
+
 BOOST_AUTO_TEST_CASE(verifying_a_mapped_ort_drops_the_pages_of_the_initializers) {
     if (!have_pagemap()) return;
     const auto bytes = tb::build_ort(heavy_ort());
@@ -167,6 +188,34 @@ BOOST_AUTO_TEST_CASE(a_mapped_import_leaves_no_weight_page_resident) {
         BOOST_TEST(weight_pages_present(m) <= ends + weight_count);
         BOOST_TEST(static_cast<int>(m.graph()->initializers[5].bytes()[77]) == 5);  // still readable
     }
+}
+
+BOOST_AUTO_TEST_CASE(every_writer_leaves_no_weight_page_of_a_mapped_model_resident) {
+    if (!have_pagemap()) return;
+    const std::string onnx = heavy_onnx();
+    File in(onnx.data(), onnx.size(), ".onnx");
+    const fs::path dir = fs::temp_directory_path() / ("onnx-gauntlet-pages-out-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    Model m = import_file(in.path, mapped());
+    const std::vector<std::pair<std::string, std::function<void(const fs::path&, unsigned)>>> writers = {
+        {"w.onnx", [&](const fs::path& p, unsigned t) { write_onnx(m, p, {.threads = t}); }},
+        {"x.onnx", [&](const fs::path& p, unsigned t) { write_onnx(m, p, {.external_data = "x.data", .threads = t}); }},
+        {"w.ort", [&](const fs::path& p, unsigned t) { write_ort_file(m, p, {.threads = t}); }},
+        {"x.ort", [&](const fs::path& p, unsigned t) { write_ort_file(m, p, {.external = true, .threads = t}); }},
+    };
+    const long ends = static_cast<long>(2 * (2 * mib) / page);  // as in the import's case above
+    for (const auto& [name, write] : writers) {
+        for (unsigned threads : {1u, 2u}) {
+            BOOST_TEST_INFO(name << " on " << threads << " thread(s)");
+            for (const TensorView& t : m.graph()->initializers) touch(reinterpret_cast<const uint8_t*>(t.bytes().data()), t.bytes().size());
+            BOOST_TEST_REQUIRE(weight_pages_present(m) >= static_cast<long>(weight_count * mib / page));
+            write(dir / name, threads);
+            BOOST_TEST(weight_pages_present(m) <= ends + weight_count);
+            Model back = import_file(dir / name);
+            BOOST_TEST(static_cast<int>(back.graph()->initializers[5].bytes()[77]) == 5);
+        }
+    }
+    fs::remove_all(dir);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -6,7 +6,8 @@
 namespace onnximport::detail {
 
 void PassedPages::passed(const uint8_t* begin, const uint8_t* end) noexcept {
-    if (!input_.is_mapped() || begin >= end) return;
+    // Only the input's own pages: a range elsewhere (a read buffer, another file) is not ours to drop.
+    if (!input_.is_mapped() || begin >= end || begin < input_.data() || end > input_.data() + input_.size()) return;
     low_ = low_ ? std::min(low_, begin) : begin;
     high_ = std::max(high_, end);
     if (static_cast<uintptr_t>(high_ - low_) - span_at_drop_ >= chunk) drop();

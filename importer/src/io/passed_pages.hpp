@@ -18,7 +18,7 @@ public:
     PassedPages(const PassedPages&) = delete;
     PassedPages& operator=(const PassedPages&) = delete;
 
-    /// [begin, end) was read and is not needed soon; a no-op unless the input is mapped.
+    /// [begin, end) was read and is not needed soon; a no-op unless it lies in the mapped input.
     void passed(const uint8_t* begin, const uint8_t* end) noexcept;
     /// Drops everything passed so far.
     void drop() noexcept;

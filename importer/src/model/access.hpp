@@ -20,6 +20,8 @@ struct ModelAccess {
         return m;
     }
     static Storage& storage(Model& m) noexcept { return *m.storage_; }
+    /// Null for a model that holds nothing (default-constructed).
+    static const Storage* storage_of(const Model& m) noexcept { return m.storage_.get(); }
     static ModelProto& proto(Model& m) noexcept { return m.storage_->proto; }
 
     /// A message's out-of-line block (null until the first rare field).

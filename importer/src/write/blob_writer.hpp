@@ -4,6 +4,7 @@
 
 #include "write/atomic_file.hpp"
 #include "write/progress.hpp"
+#include "write/source_pages.hpp"
 #include "write/tensor_router.hpp"
 
 #include <cstdint>
@@ -13,6 +14,6 @@ namespace onnximport::detail {
 
 /// @throws ImportError(Io) when a write fails (the first share's error, as one thread would)
 void write_blobs(AtomicFile& file, uint64_t alignment, std::span<const ExternalBlob> blobs, unsigned threads,
-                 Progress& progress);
+                 Progress& progress, SourcePages& source);
 
 }  // namespace onnximport::detail

@@ -3,13 +3,14 @@
 // options.threads threads, in byte shares) and both files are renamed into place together.
 #include "write/write_onnx.hpp"
 
-#include "core/pool.hpp"
+#include "io/input.hpp"
 #include "write/aligned_sink.hpp"
 #include "write/blob_writer.hpp"
 #include "write/atomic_file.hpp"
 #include "write/onnx_encoder.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
+#include "write/source_pages.hpp"
 #include "write/write_error.hpp"
 
 #include <optional>
@@ -20,28 +21,26 @@ namespace onnximport::detail {
 
 namespace {
 
-constexpr uint64_t page_size = 4096;
-/// protobuf's own limit on a message, and the importer's on a model file (rule W19).
-constexpr uint64_t max_model_bytes = 0x7FFFFFFF;
-
+/// Tensor bytes come straight from the model (ProtoEncoder writes large ones directly).
 class FileOut final : public ByteOut {
 public:
-    FileOut(AtomicFile& file, Progress& progress) : file_(file), progress_(progress) {}
+    FileOut(AtomicFile& file, Progress& progress, SourcePages& source) : file_(file), progress_(progress), source_(source) {}
     void write(std::span<const std::byte> bytes) override {
-        file_.write(bytes);
+        source_.copy(0, bytes, [&](uint64_t, std::span<const std::byte> part) { file_.write(part); });
         progress_.advance(bytes.size());
     }
 
 private:
     AtomicFile& file_;
     Progress& progress_;
+    SourcePages& source_;
 };
 
 /// The size pass: every length and every external offset, nothing written.
 uint64_t plan(const Model& model, ProtoEncoder& e, TensorRouter& router, const std::string& shown) {
     router.start_pass(false);
     OnnxEncoder(e, router).model(model.proto());
-    if (e.position() > max_model_bytes)
+    if (e.position() > max_model_bytes)  // the importer's limit on a model file (rule W19)
         fail_request(shown, "the model would take " + std::to_string(e.position()) +
                                 " bytes, more than protobuf's 2^31 - 1: write its tensors as external data");
     return e.position();
@@ -77,9 +76,10 @@ void write_onnx(const Model& model, const std::filesystem::path& path, const Wri
     std::optional<AtomicFile> data;
     if (router.external_size() > 0) data.emplace(dir, router.location(), faults, "WriteOptions.external_data");
     AtomicFile file(dir, path.filename().string(), faults);
-    FileOut out(file, progress);
+    SourcePages source(model, options.threads);
+    FileOut out(file, progress, source);
     emit(model, e, router, out);
-    if (data) write_blobs(*data, router.alignment(), router.blobs(), options.threads, progress);
+    if (data) write_blobs(*data, router.alignment(), router.blobs(), options.threads, progress, source);
     commit_model(file, data ? &*data : nullptr);
 }
 

@@ -8,6 +8,7 @@
 #include "core/refusal.hpp"
 #include "write/aligned_sink.hpp"
 #include "write/ort/value_type.hpp"
+#include "write/source_pages.hpp"
 #include "write/tensor_router.hpp"
 
 #include <onnximport/model.hpp>
@@ -47,11 +48,13 @@ class InferredTypes;
 
 struct OrtAssembly {
     /// @throws ImportError(Unsupported) for an alignment that is not a power of two
-    OrtAssembly(const OrtWriteOptions& o, std::string output_name)
-        : output(std::move(output_name)), options(o), refusal(output, nullptr, "ModelProto"), layout(o.alignment, output) {}
+    /// `reserve`: the size of the builder's first buffer.
+    OrtAssembly(const OrtWriteOptions& o, std::string output_name, size_t reserve = 1 << 16)
+        : output(std::move(output_name)), fbb(reserve), options(o), refusal(output, nullptr, "ModelProto"),
+          layout(o.alignment, output) {}
 
     std::string output;  ///< refusals' source name: the refusal views it
-    flatbuffers::FlatBufferBuilder fbb{1 << 16};
+    flatbuffers::FlatBufferBuilder fbb;
     const OrtWriteOptions& options;
     Refusal refusal;  ///< the path names the model part
     std::vector<PlacedBytes> inline_fills;
@@ -98,6 +101,7 @@ StringOffsets put_strings(OrtAssembly& a, std::span<const std::string_view> name
 void check_element_type(const OrtAssembly& a, int32_t code, std::string_view leaf);
 
 /// Copies every inline tensor's bytes into the finished buffer, on `threads` threads.
-void fill_inline(std::span<const PlacedBytes> fills, uint8_t* buffer, uint64_t size, unsigned threads);
+void fill_inline(std::span<const PlacedBytes> fills, uint8_t* buffer, uint64_t size, unsigned threads,
+                 SourcePages& source);
 
 }  // namespace onnximport::detail

@@ -6,11 +6,13 @@
 
 #include "write/atomic_file.hpp"
 #include "write/blob_writer.hpp"
+#include "model/access.hpp"
 #include "write/ort/assembly.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
 #include "write/write_error.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -23,6 +25,17 @@ void check_model(const Model& model) {
     if (!model.graph()->resolved) throw std::invalid_argument("write_ort: the model was imported without resolution");
 }
 
+/// Half again the input and its external files, as tables may outgrow their protobuf: a
+/// reserved page costs nothing until written, while a regrowth copies the whole buffer.
+size_t first_reservation(const Model& model) {
+    uint64_t held = 0;
+    if (const Storage* s = ModelAccess::storage_of(model)) {
+        held = s->input.size();
+        for (const auto& [id, file] : s->external_files) held += file->size();
+    }
+    return static_cast<size_t>(std::min<uint64_t>(held + held / 2 + (1 << 16), max_ort_buffer + 1));
+}
+
 /// What ONNX Runtime's loader and ours refuse is not written: a .onnx may nest subgraphs
 /// (max_nesting 128) or hold tables beyond the Verifier's defaults (fuzz_roundtrip).
 void check_verifies(const OrtAssembly& a) {
@@ -32,11 +45,10 @@ void check_verifies(const OrtAssembly& a) {
                       "beyond what ONNX Runtime's loader (and ours, by default) verifies");
 }
 
-void assemble(OrtAssembly& a, const Model& model) {
-    check_model(model);
+void assemble(OrtAssembly& a, const Model& model, SourcePages& source) {
     put_session(a, model.proto());
     check_verifies(a);
-    fill_inline(a.inline_fills, a.fbb.GetBufferPointer(), a.fbb.GetSize(), a.options.threads);
+    fill_inline(a.inline_fills, a.fbb.GetBufferPointer(), a.fbb.GetSize(), a.options.threads, source);
 }
 
 uint64_t external_bytes(const OrtAssembly& a) noexcept {
@@ -50,8 +62,10 @@ void write_ort(const Model& model, const std::filesystem::path& path, const OrtW
     const std::string shown = path.string();
     if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
         fail_request(shown, "the output path names a folder, not a file");
-    OrtAssembly a(options, shown);
-    assemble(a, model);
+    check_model(model);
+    OrtAssembly a(options, shown, first_reservation(model));
+    SourcePages source(model, options.threads);
+    assemble(a, model, source);
     Progress progress(options.progress, a.fbb.GetSize() + external_bytes(a));
     OutputDir dir(path.parent_path());
     std::optional<AtomicFile> data;
@@ -59,7 +73,7 @@ void write_ort(const Model& model, const std::filesystem::path& path, const OrtW
     AtomicFile file(dir, path.filename().string(), faults);
     file.write({reinterpret_cast<const std::byte*>(a.fbb.GetBufferPointer()), a.fbb.GetSize()});
     progress.advance(a.fbb.GetSize());
-    if (data) write_blobs(*data, options.alignment, a.external_blobs, options.threads, progress);
+    if (data) write_blobs(*data, options.alignment, a.external_blobs, options.threads, progress, source);
     commit_model(file, data ? &*data : nullptr);
 }
 
@@ -69,8 +83,11 @@ namespace onnximport {
 
 std::vector<uint8_t> write_ort_bytes(const Model& model, const OrtWriteOptions& options) {
     if (options.external) throw std::invalid_argument("write_ort_bytes: external mode needs a file (write_ort_file)");
-    detail::OrtAssembly a(options, std::string(model.source_name()) + " (written to memory)");
-    detail::assemble(a, model);
+    detail::check_model(model);
+    detail::OrtAssembly a(options, std::string(model.source_name()) + " (written to memory)",
+                          detail::first_reservation(model));
+    detail::SourcePages source(model, options.threads);
+    detail::assemble(a, model, source);
     return std::vector<uint8_t>(a.fbb.GetBufferPointer(), a.fbb.GetBufferPointer() + a.fbb.GetSize());
 }
 

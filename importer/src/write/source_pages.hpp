@@ -1,0 +1,39 @@
+// The pages of the model's mapped input that a writer has copied out (io/passed_pages.hpp):
+// dropped as the copy goes, so a writer holds what it writes, not also the model it reads.
+// One walk per share of a threaded copy; a view into the input reads the file again.
+#pragma once
+
+#include "io/passed_pages.hpp"
+
+#include <onnximport/model.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <span>
+
+namespace onnximport::detail {
+
+class SourcePages {
+public:
+    SourcePages(const Model& model, unsigned shares);
+
+    /// Calls copy(offset, part) for consecutive parts of `bytes` of at most one chunk, and
+    /// passes each part once it is copied. Bytes outside the mapped input are never dropped.
+    template <class Copy>
+    void copy(unsigned share, std::span<const std::byte> bytes, Copy&& copy) {
+        for (uint64_t at = 0; at < bytes.size(); at += PassedPages::chunk) {
+            const auto part = bytes.subspan(at, std::min<uint64_t>(PassedPages::chunk, bytes.size() - at));
+            copy(at, part);
+            if (share < pages_.size())
+                pages_[share].passed(reinterpret_cast<const uint8_t*>(part.data()),
+                                     reinterpret_cast<const uint8_t*>(part.data() + part.size()));
+        }
+    }
+
+private:
+    std::deque<PassedPages> pages_;  // a deque: PassedPages does not move
+};
+
+}  // namespace onnximport::detail
