@@ -180,115 +180,171 @@ json names_of_nodes(const Graph& g, const std::vector<uint32_t>& idx) {
     return out;
 }
 
+/// A fact about the whole model, checked against the manifest's value.
+using ModelFact = void (*)(const Model& m, const Graph& g, const json& want);
+/// A fact about one named tensor, attribute, value or node: the manifest maps names to values.
+using NamedFact = void (*)(const Graph& g, const std::string& name, const json& want);
+
+json names_in(const auto& list) {
+    json got = json::array();
+    for (const auto& item : list) got.push_back(std::string(item.name));
+    return got;
+}
+
+const std::map<std::string, ModelFact> model_facts = {
+    {"ir_version", [](auto& m, auto&, const json& w) { BOOST_TEST(m.proto().ir_version == w.get<int64_t>()); }},
+    {"model_version", [](auto& m, auto&, const json& w) { BOOST_TEST(m.proto().model_version == w.get<int64_t>()); }},
+    {"producer_name_hex",
+     [](auto& m, auto&, const json& w) { BOOST_TEST(hex(m.proto().producer_name) == w.get<std::string>()); }},
+    {"nodes_were_reordered",
+     [](auto&, auto& g, const json& w) { BOOST_TEST(g.nodes_were_reordered == w.get<bool>()); }},
+    {"node_count", [](auto&, auto& g, const json& w) { BOOST_TEST(g.nodes.size() == w.get<size_t>()); }},
+    {"initializer_count", [](auto&, auto& g, const json& w) { BOOST_TEST(g.initializers.size() == w.get<size_t>()); }},
+    {"node_order", [](auto&, auto& g, const json& w) { BOOST_TEST(names_in(g.nodes) == w, names_in(g.nodes).dump()); }},
+    {"node_order_ends",
+     [](auto&, auto& g, const json& w) {
+         BOOST_TEST_REQUIRE(!g.nodes.empty());
+         BOOST_TEST(g.nodes.front().name == w[0].get<std::string>());
+         BOOST_TEST(g.nodes.back().name == w[1].get<std::string>());
+     }},
+    {"function_names",
+     [](auto& m, auto&, const json& w) {
+         const json got = names_in(m.proto().functions);
+         BOOST_TEST(got == w, got.dump());
+     }},
+};
+
+const TensorView& initializer(const Graph& g, const std::string& name) {
+    const TensorView* t = by_name(g.initializers, name);
+    BOOST_TEST_REQUIRE(t);
+    return *t;
+}
+
+const Attribute& attribute(const Graph& g, const std::string& path) {
+    const Attribute* a = attr_at(g, path);
+    BOOST_TEST_REQUIRE(a);
+    return *a;
+}
+
+const ValueInfo& graph_input(const Graph& g, const std::string& name) {
+    const ValueInfo* vi = by_name(g.inputs, name);
+    BOOST_TEST_REQUIRE(vi);
+    return *vi;
+}
+
+const Value& value(const Graph& g, const std::string& name) {
+    const Value* v = g.find_value(name);
+    BOOST_TEST_REQUIRE(v);
+    return *v;
+}
+
+void check_captures(const Graph& g, const std::string& path, const json& want) {
+    const Attribute& a = attribute(g, path);
+    const Graph* sub = a.g() ? a.g() : &a.graphs().at(0);
+    std::vector<std::string> got(sub->captures.begin(), sub->captures.end());
+    std::vector<std::string> exp = want.get<std::vector<std::string>>();
+    std::sort(got.begin(), got.end());
+    std::sort(exp.begin(), exp.end());
+    BOOST_TEST(got == exp, json(got).dump() << " != " << json(exp).dump());
+}
+
+void check_sparse(const Graph& g, const std::string& name, const json& want) {
+    const SparseTensor* st = nullptr;
+    for (const SparseTensor& s : g.sparse_initializers)
+        if (s.values.name == name) st = &s;
+    BOOST_TEST_REQUIRE(st);
+    BOOST_TEST(json(st->dims) == want["dims"]);
+    BOOST_TEST(st->values.element_count == want["values"].get<uint64_t>());
+    BOOST_TEST(st->indices.element_count == want["indices"].get<uint64_t>());
+}
+
+const std::map<std::string, NamedFact> named_facts = {
+    {"tensor_sha256",
+     [](auto& g, auto& n, const json& w) {
+         BOOST_TEST(hostile::sha256_hex(bytes_of(initializer(g, n))) == w.get<std::string>());
+     }},
+    {"tensor_bytes",
+     [](auto& g, auto& n, const json& w) { BOOST_TEST(initializer(g, n).byte_size() == w.get<uint64_t>()); }},
+    {"tensor_data_type",
+     [](auto& g, auto& n, const json& w) { BOOST_TEST(initializer(g, n).data_type == w.get<int32_t>()); }},
+    {"tensor_dims", [](auto& g, auto& n, const json& w) { BOOST_TEST(json(initializer(g, n).dims) == w); }},
+    {"tensor_strings",
+     [](auto& g, auto& n, const json& w) {
+         json got = json::array();
+         for (auto s : initializer(g, n).strings) got.push_back(std::string(s));
+         BOOST_TEST(got == w);
+     }},
+    {"attribute_type",
+     [](auto& g, auto& n, const json& w) { BOOST_TEST(static_cast<int>(attribute(g, n).type) == w.get<int>()); }},
+    {"attribute_int", [](auto& g, auto& n, const json& w) { BOOST_TEST(attribute(g, n).i == w.get<int64_t>()); }},
+    {"attribute_ints",
+     [](auto& g, auto& n, const json& w) { BOOST_TEST(json(attribute(g, n).ints().to_vector()) == w); }},
+    {"captures", check_captures},
+    {"value_shape",
+     [](auto& g, auto& n, const json& w) {
+         const json got = shape_json(graph_input(g, n).type);
+         BOOST_TEST(got == w, got.dump());
+     }},
+    {"value_decl_elem_type",
+     [](auto& g, auto& n, const json& w) { BOOST_TEST(graph_input(g, n).type.elem_type == w.get<int32_t>()); }},
+    {"value_type_kind",
+     [](auto& g, auto& n, const json& w) {
+         BOOST_TEST(std::string(kind_name(graph_input(g, n).type.kind)) == w.get<std::string>());
+     }},
+    {"value_elem_type",
+     [](auto& g, auto& n, const json& w) {
+         const Value& v = value(g, n);
+         BOOST_TEST_REQUIRE(v.type);
+         BOOST_TEST(v.type->elem_type == w.get<int32_t>());
+     }},
+    {"consumers",
+     [](auto& g, auto& n, const json& w) {
+         const json got = names_of_nodes(g, value(g, n).consumers.to_vector());
+         BOOST_TEST(got == w, got.dump());
+     }},
+    {"consumer_count",
+     [](auto& g, auto& n, const json& w) { BOOST_TEST(value(g, n).consumers.size() == w.get<size_t>()); }},
+    {"input_has_default",
+     [](auto& g, auto& n, const json& w) { BOOST_TEST((value(g, n).initializer != nullptr) == w.get<bool>()); }},
+    {"opset_version",
+     [](auto& g, auto& n, const json& w) {
+         const Node* node = by_name(g.nodes, n);
+         BOOST_TEST_REQUIRE(node);
+         BOOST_TEST(node->opset_version == w.get<int64_t>());
+     }},
+    {"sparse_initializers", check_sparse},
+};
+
+/// Reading a tensor's bytes after Model::close throws Io. Checked last: it closes the model.
+void check_bytes_after_close(Model& m, const std::string& name) {
+    const TensorView& t = initializer(*m.graph(), name);
+    m.close();
+    bool threw_io = false;
+    try {
+        (void)t.bytes();
+    } catch (const ImportError& e) {
+        threw_io = e.kind() == ErrorKind::Io;
+    }
+    BOOST_TEST(threw_io);
+}
+
 /// Checks every fact the manifest states; an unknown fact name is a failure, so the
 /// manifest cannot promise what nothing checks.
 void check_facts(Model& m, const json& facts) {
     const Graph& g = *m.graph();
     for (const auto& [key, want] : facts.items()) {
         BOOST_TEST_CONTEXT("fact " << key) {
-            if (key == "ir_version") BOOST_TEST(m.proto().ir_version == want.get<int64_t>());
-            else if (key == "model_version") BOOST_TEST(m.proto().model_version == want.get<int64_t>());
-            else if (key == "producer_name_hex") BOOST_TEST(hex(m.proto().producer_name) == want.get<std::string>());
-            else if (key == "nodes_were_reordered") BOOST_TEST(g.nodes_were_reordered == want.get<bool>());
-            else if (key == "node_count") BOOST_TEST(g.nodes.size() == want.get<size_t>());
-            else if (key == "initializer_count") BOOST_TEST(g.initializers.size() == want.get<size_t>());
-            else if (key == "node_order") {
-                json got = json::array();
-                for (const Node& n : g.nodes) got.push_back(std::string(n.name));
-                BOOST_TEST(got == want, got.dump() << " != " << want.dump());
-            } else if (key == "node_order_ends") {
-                BOOST_TEST_REQUIRE(!g.nodes.empty());
-                BOOST_TEST(g.nodes.front().name == want[0].get<std::string>());
-                BOOST_TEST(g.nodes.back().name == want[1].get<std::string>());
-            } else if (key == "function_names") {
-                json got = json::array();
-                for (const Function& f : m.proto().functions) got.push_back(std::string(f.name));
-                BOOST_TEST(got == want, got.dump());
-            } else if (key == "bytes_after_close_throws_io") {
-                continue;  // checked last: it closes the model
-            } else {
-                for (const auto& [name, v] : want.items()) {
-                    BOOST_TEST_CONTEXT(name) {
-                        if (key == "tensor_sha256" || key == "tensor_bytes" || key == "tensor_data_type" ||
-                            key == "tensor_dims" || key == "tensor_strings") {
-                            const TensorView* t = by_name(g.initializers, name);
-                            BOOST_TEST_REQUIRE(t);
-                            if (key == "tensor_sha256") BOOST_TEST(hostile::sha256_hex(bytes_of(*t)) == v.get<std::string>());
-                            else if (key == "tensor_bytes") BOOST_TEST(t->byte_size() == v.get<uint64_t>());
-                            else if (key == "tensor_data_type") BOOST_TEST(t->data_type == v.get<int32_t>());
-                            else if (key == "tensor_dims") BOOST_TEST(json(t->dims) == v);
-                            else {
-                                json got = json::array();
-                                for (auto s : t->strings) got.push_back(std::string(s));
-                                BOOST_TEST(got == v);
-                            }
-                        } else if (key == "attribute_type" || key == "attribute_int" || key == "attribute_ints") {
-                            const Attribute* a = attr_at(g, name);
-                            BOOST_TEST_REQUIRE(a);
-                            if (key == "attribute_type") BOOST_TEST(static_cast<int>(a->type) == v.get<int>());
-                            else if (key == "attribute_int") BOOST_TEST(a->i == v.get<int64_t>());
-                            else BOOST_TEST(json(a->ints().to_vector()) == v);
-                        } else if (key == "captures") {
-                            const Attribute* a = attr_at(g, name);
-                            BOOST_TEST_REQUIRE(a);
-                            const Graph* sub = a->g() ? a->g() : &a->graphs().at(0);
-                            std::vector<std::string> got(sub->captures.begin(), sub->captures.end());
-                            std::vector<std::string> exp = v.get<std::vector<std::string>>();
-                            std::sort(got.begin(), got.end());
-                            std::sort(exp.begin(), exp.end());
-                            BOOST_TEST(got == exp, json(got).dump() << " != " << json(exp).dump());
-                        } else if (key == "value_shape" || key == "value_decl_elem_type" || key == "value_type_kind") {
-                            const ValueInfo* vi = by_name(g.inputs, name);
-                            BOOST_TEST_REQUIRE(vi);
-                            if (key == "value_shape") BOOST_TEST(shape_json(vi->type) == v, shape_json(vi->type).dump());
-                            else if (key == "value_decl_elem_type") BOOST_TEST(vi->type.elem_type == v.get<int32_t>());
-                            else BOOST_TEST(std::string(kind_name(vi->type.kind)) == v.get<std::string>());
-                        } else if (key == "value_elem_type" || key == "consumers" || key == "consumer_count" ||
-                                   key == "input_has_default") {
-                            const Value* val = g.find_value(name);
-                            BOOST_TEST_REQUIRE(val);
-                            if (key == "value_elem_type") {
-                                BOOST_TEST_REQUIRE(val->type);
-                                BOOST_TEST(val->type->elem_type == v.get<int32_t>());
-                            } else if (key == "consumers") {
-                                BOOST_TEST(names_of_nodes(g, val->consumers.to_vector()) == v, names_of_nodes(g, val->consumers.to_vector()).dump());
-                            } else if (key == "consumer_count") {
-                                BOOST_TEST(val->consumers.size() == v.get<size_t>());
-                            } else {
-                                BOOST_TEST((val->initializer != nullptr) == v.get<bool>());
-                            }
-                        } else if (key == "opset_version") {
-                            const Node* n = by_name(g.nodes, name);
-                            BOOST_TEST_REQUIRE(n);
-                            BOOST_TEST(n->opset_version == v.get<int64_t>());
-                        } else if (key == "sparse_initializers") {
-                            const SparseTensor* st = nullptr;
-                            for (const SparseTensor& s : g.sparse_initializers)
-                                if (s.values.name == name) st = &s;
-                            BOOST_TEST_REQUIRE(st);
-                            BOOST_TEST(json(st->dims) == v["dims"]);
-                            BOOST_TEST(st->values.element_count == v["values"].get<uint64_t>());
-                            BOOST_TEST(st->indices.element_count == v["indices"].get<uint64_t>());
-                        } else {
-                            BOOST_ERROR("unknown fact " << key);
-                        }
-                    }
-                }
+            if (auto whole = model_facts.find(key); whole != model_facts.end()) {
+                whole->second(m, g, want);
+            } else if (auto named = named_facts.find(key); named != named_facts.end()) {
+                for (const auto& [name, v] : want.items()) BOOST_TEST_CONTEXT(name) { named->second(g, name, v); }
+            } else if (key != "bytes_after_close_throws_io") {
+                BOOST_ERROR("unknown fact " << key);
             }
         }
     }
-    if (facts.contains("bytes_after_close_throws_io")) {
-        const TensorView* t = by_name(g.initializers, facts["bytes_after_close_throws_io"].get<std::string>());
-        BOOST_TEST_REQUIRE(t);
-        m.close();
-        bool threw_io = false;
-        try {
-            (void)t->bytes();
-        } catch (const ImportError& e) {
-            threw_io = e.kind() == ErrorKind::Io;
-        }
-        BOOST_TEST(threw_io);
-    }
+    if (facts.contains("bytes_after_close_throws_io"))
+        check_bytes_after_close(m, facts["bytes_after_close_throws_io"].get<std::string>());
 }
 
 /// Imports one case as its options say.
