@@ -19,13 +19,13 @@ class SourcePages {
 public:
     SourcePages(const Model& model, unsigned shares);
 
-    /// Calls copy(offset, part) for consecutive parts of `bytes` of at most one chunk, and
+    /// Calls copy_part(offset, part) for consecutive parts of `bytes` of at most one chunk, and
     /// passes each part once it is copied. Bytes outside the mapped input are never dropped.
-    template <class Copy>
-    void copy(unsigned share, std::span<const std::byte> bytes, Copy&& copy) {
+    template <class CopyPart>
+    void copy(unsigned share, std::span<const std::byte> bytes, CopyPart&& copy_part) {
         for (uint64_t at = 0; at < bytes.size(); at += PassedPages::chunk) {
             const auto part = bytes.subspan(at, std::min<uint64_t>(PassedPages::chunk, bytes.size() - at));
-            copy(at, part);
+            copy_part(at, part);
             if (share < pages_.size())
                 pages_[share].passed(reinterpret_cast<const uint8_t*>(part.data()),
                                      reinterpret_cast<const uint8_t*>(part.data() + part.size()));

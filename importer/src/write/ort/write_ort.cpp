@@ -4,9 +4,9 @@
 // in place never names bytes that are not).
 #include "write/ort/write_ort.hpp"
 
+#include "model/access.hpp"
 #include "write/atomic_file.hpp"
 #include "write/blob_writer.hpp"
-#include "model/access.hpp"
 #include "write/ort/assembly.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
