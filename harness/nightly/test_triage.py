@@ -105,6 +105,12 @@ class LibFuzzerLog(unittest.TestCase):
         self.assertEqual((s["execs"], s["edges"], s["features"], s["feature_growth"]), (1003, 15, 31, 11))
         self.assertEqual((s["rss_series_mb"], s["peak_rss_mb_reported"]), ([40, 90, 95], 96))
 
+    def test_growth_counts_from_the_loaded_corpus_not_from_loading_it(self):
+        log = ("#2048\tpulse  cov: 6413 ft: 24067 corp: 1912/124Kb exec/s: 409 rss: 94Mb\n"
+               "#3905\tINITED cov: 7029 ft: 36343 corp: 3516/3450Kb exec/s: 169 rss: 213Mb\n"
+               "#4297\tNEW    cov: 7029 ft: 36345 corp: 3517/3451Kb lim: 65536 exec/s: 186 rss: 213Mb L: 1224/59254\n")
+        self.assertEqual(engine.parse_libfuzzer_log(log)["feature_growth"], 2)
+
     def test_fork_mode(self):
         log = ("INFO: -fork=2: 507 seed inputs, starting to fuzz in /tmp/x\n"
                "#17077: cov: 3300 ft: 3019 corp: 518 exec/s 470 oom/timeout/crash: 0/0/0 time: 23s job: 7\n"

@@ -122,7 +122,8 @@ def parse_libfuzzer_log(text):
         if not m:
             continue
         last = m
-        first = first or m
+        # Growth counts from INITED, the corpus loaded: pulses before it are the load itself.
+        first = m if m.group(2) == "INITED" else (first or m)
         points.append((int(m.group(1)), int(m.group(3)), int(m.group(4))))
         if m.group(5):
             rss.append(int(m.group(5)))
