@@ -197,11 +197,27 @@ BOOST_AUTO_TEST_CASE(every_writer_leaves_no_weight_page_of_a_mapped_model_reside
     const fs::path dir = fs::temp_directory_path() / ("onnx-gauntlet-pages-out-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     Model m = import_file(in.path, mapped());
+    const auto onnx_writer = [&m](std::string external_data) {
+        return [&m, external_data](const fs::path& p, unsigned threads) {
+            WriteOptions o;
+            o.external_data = external_data;
+            o.threads = threads;
+            write_onnx(m, p, o);
+        };
+    };
+    const auto ort_writer = [&m](bool external) {
+        return [&m, external](const fs::path& p, unsigned threads) {
+            OrtWriteOptions o;
+            o.external = external;
+            o.threads = threads;
+            write_ort_file(m, p, o);
+        };
+    };
     const std::vector<std::pair<std::string, std::function<void(const fs::path&, unsigned)>>> writers = {
-        {"w.onnx", [&](const fs::path& p, unsigned t) { write_onnx(m, p, {.threads = t}); }},
-        {"x.onnx", [&](const fs::path& p, unsigned t) { write_onnx(m, p, {.external_data = "x.data", .threads = t}); }},
-        {"w.ort", [&](const fs::path& p, unsigned t) { write_ort_file(m, p, {.threads = t}); }},
-        {"x.ort", [&](const fs::path& p, unsigned t) { write_ort_file(m, p, {.external = true, .threads = t}); }},
+        {"w.onnx", onnx_writer("")},
+        {"x.onnx", onnx_writer("x.data")},
+        {"w.ort", ort_writer(false)},
+        {"x.ort", ort_writer(true)},
     };
     const long ends = static_cast<long>(2 * (2 * mib) / page);  // as in the import's case above
     for (const auto& [name, write] : writers) {
