@@ -1,7 +1,8 @@
 // Suite passed_pages: the pages a walk has passed are dropped once they span a chunk, in
 // either direction (io/passed_pages.hpp), and a mapped import of .ort or .onnx leaves no
 // weight page resident beyond the folios its headers share with them (names are copied),
-// and neither does a writer that copies a mapped model (write/source_pages.hpp).
+// and neither does a writer that copies a mapped model (write/source_pages.hpp); the inline
+// .ort file writer holds none of the tensor bytes it writes (write/ort/fill.cpp).
 // Residency is read from /proc/self/pagemap (bit 63: present).
 #include "core_support.hpp"
 #include "io/passed_pages.hpp"
@@ -232,6 +233,60 @@ BOOST_AUTO_TEST_CASE(every_writer_leaves_no_weight_page_of_a_mapped_model_reside
         }
     }
     fs::remove_all(dir);
+}
+
+/// Anonymous memory resident in this process (RssAnon of /proc/self/status), in bytes; -1 without it.
+long long anonymous_resident() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("RssAnon:", 0) == 0) return std::stoll(line.substr(8)) * 1024;
+    return -1;
+}
+
+// ThreadSanitizer builds: GCC says so with __SANITIZE_THREAD__, clang with __has_feature.
+#if defined(__SANITIZE_THREAD__)
+#define GAUNTLET_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GAUNTLET_TSAN 1
+#endif
+#endif
+
+bool can_measure_anonymous() {
+#ifdef GAUNTLET_TSAN
+    BOOST_TEST_MESSAGE("skipped: under ThreadSanitizer, its shadow of the copied bytes is anonymous memory");
+    return false;
+#endif
+    if (anonymous_resident() >= 0) return true;
+    BOOST_TEST_MESSAGE("skipped: /proc/self/status has no RssAnon here");
+    return false;
+}
+
+BOOST_AUTO_TEST_CASE(the_inline_ort_file_writer_never_makes_the_tensor_bytes_of_its_buffer_resident) {
+    if (!can_measure_anonymous()) return;
+    const std::string onnx = heavy_onnx();
+    File in(onnx.data(), onnx.size(), ".onnx");
+    const fs::path out = fs::temp_directory_path() / ("onnx-gauntlet-pages-inline-" + std::to_string(::getpid()) + ".ort");
+    Model m = import_file(in.path, mapped());
+    for (unsigned threads : {1u, 2u}) {
+        BOOST_TEST_INFO("on " << threads << " thread(s)");
+        const long long start = anonymous_resident();
+        long long peak = start;
+        int reports = 0;
+        OrtWriteOptions o;
+        o.threads = threads;
+        o.progress = [&](uint64_t, uint64_t) {
+            peak = std::max(peak, anonymous_resident());
+            ++reports;
+        };
+        write_ort_file(m, out, o);
+        BOOST_TEST(reports >= 2);
+        // The tables are a few KiB; holding the tensors would add all of their 24 MiB.
+        BOOST_TEST(peak - start < static_cast<long long>(weight_count * mib / 4));
+        Model back = import_file(out);
+        BOOST_TEST(static_cast<int>(back.graph()->initializers[23].bytes()[mib - 1]) == 23);
+    }
+    fs::remove(out);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,8 @@
 
 #include "core/refusal.hpp"
 #include "write/aligned_sink.hpp"
+#include "write/atomic_file.hpp"
+#include "write/progress.hpp"
 #include "write/ort/value_type.hpp"
 #include "write/source_pages.hpp"
 #include "write/tensor_router.hpp"
@@ -103,5 +105,10 @@ void check_element_type(const OrtAssembly& a, int32_t code, std::string_view lea
 /// Copies every inline tensor's bytes into the finished buffer, on `threads` threads.
 void fill_inline(std::span<const PlacedBytes> fills, uint8_t* buffer, uint64_t size, unsigned threads,
                  SourcePages& source);
+/// Writes the finished buffer into `file` with every inline tensor's bytes taken from the
+/// model instead of the buffer's reserved places, which are left unwritten.
+/// @throws ImportError(Io) when a write fails
+void write_inline(AtomicFile& file, std::span<const PlacedBytes> fills, const uint8_t* buffer, uint64_t size,
+                  unsigned threads, Progress& progress, SourcePages& source);
 
 }  // namespace onnximport::detail

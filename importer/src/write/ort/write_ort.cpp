@@ -1,7 +1,8 @@
 // The .ort writer's entry points (onnximport/write_ort.hpp): assemble the buffer on one
-// thread, fill the inline tensors, then, for a file, write the companion file's blobs at
-// their aligned offsets and rename both files into place (the companion first, so a model
-// in place never names bytes that are not).
+// thread; in memory, fill the inline tensors into it; for a file, write it with the inline
+// tensors taken from the model, then the companion file's blobs at their aligned offsets,
+// and rename both files into place (the companion first, so a model in place never names
+// bytes that are not).
 #include "write/ort/write_ort.hpp"
 
 #include "model/access.hpp"
@@ -45,10 +46,10 @@ void check_verifies(const OrtAssembly& a) {
                       "beyond what ONNX Runtime's loader (and ours, by default) verifies");
 }
 
-void assemble(OrtAssembly& a, const Model& model, SourcePages& source) {
+/// The buffer finished and verified, the inline tensors' places reserved and not yet filled.
+void assemble(OrtAssembly& a, const Model& model) {
     put_session(a, model.proto());
     check_verifies(a);
-    fill_inline(a.inline_fills, a.fbb.GetBufferPointer(), a.fbb.GetSize(), a.options.threads, source);
 }
 
 uint64_t external_bytes(const OrtAssembly& a) noexcept {
@@ -65,14 +66,13 @@ void write_ort(const Model& model, const std::filesystem::path& path, const OrtW
     check_model(model);
     OrtAssembly a(options, shown, first_reservation(model));
     SourcePages source(model, options.threads);
-    assemble(a, model, source);
+    assemble(a, model);
     Progress progress(options.progress, a.fbb.GetSize() + external_bytes(a));
     OutputDir dir(path.parent_path());
     std::optional<AtomicFile> data;
     if (options.external) data.emplace(dir, path.filename().string() + ".data", faults);
     AtomicFile file(dir, path.filename().string(), faults);
-    file.write({reinterpret_cast<const std::byte*>(a.fbb.GetBufferPointer()), a.fbb.GetSize()});
-    progress.advance(a.fbb.GetSize());
+    write_inline(file, a.inline_fills, a.fbb.GetBufferPointer(), a.fbb.GetSize(), options.threads, progress, source);
     if (data) write_blobs(*data, options.alignment, a.external_blobs, options.threads, progress, source);
     commit_model(file, data ? &*data : nullptr);
 }
@@ -86,8 +86,9 @@ std::vector<uint8_t> write_ort_bytes(const Model& model, const OrtWriteOptions& 
     detail::check_model(model);
     detail::OrtAssembly a(options, std::string(model.source_name()) + " (written to memory)",
                           detail::first_reservation(model));
+    detail::assemble(a, model);
     detail::SourcePages source(model, options.threads);
-    detail::assemble(a, model, source);
+    detail::fill_inline(a.inline_fills, a.fbb.GetBufferPointer(), a.fbb.GetSize(), options.threads, source);
     return std::vector<uint8_t>(a.fbb.GetBufferPointer(), a.fbb.GetBufferPointer() + a.fbb.GetSize());
 }
 
