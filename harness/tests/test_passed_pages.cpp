@@ -1,7 +1,8 @@
 // Suite passed_pages: the pages a walk has passed are dropped once they span a chunk, in
 // either direction (io/passed_pages.hpp), and a mapped import of .ort or .onnx leaves no
 // weight page resident beyond the folios its headers share with them (names are copied),
-// and neither does a writer that copies a mapped model (write/source_pages.hpp); the inline
+// and neither does a writer that copies a mapped model or its mapped external-data file
+// (write/source_pages.hpp); the inline
 // .ort file writer holds none of the tensor bytes it writes (write/ort/fill.cpp).
 // Residency is read from /proc/self/pagemap (bit 63: present).
 #include "core_support.hpp"
@@ -86,6 +87,21 @@ std::string heavy_onnx() {
     tb::WireWriter g = tb::minimal_graph();
     for (int i = 0; i < weight_count; ++i)
         g.message(5, tb::tensor_raw("w" + std::to_string(i), 2, {int64_t{mib}}, std::string(mib, static_cast<char>(i))));
+    return tb::model(g).str();
+}
+
+/// The same weights in a file `location` beside the model, the tensors one after another.
+std::string heavy_external_onnx(const std::string& location) {
+    tb::WireWriter g = tb::minimal_graph();
+    for (int i = 0; i < weight_count; ++i) {
+        tb::WireWriter t;
+        t.int_field(1, mib).int_field(2, 2).bytes_field(8, "w" + std::to_string(i));
+        for (const auto& [key, value] : {std::pair<std::string, std::string>{"location", location},
+                                         {"offset", std::to_string(i * mib)}, {"length", std::to_string(mib)}})
+            t.message(13, tb::WireWriter().bytes_field(1, key).bytes_field(2, value));
+        t.int_field(14, 1);  // data_location EXTERNAL
+        g.message(5, t);
+    }
     return tb::model(g).str();
 }
 
@@ -191,13 +207,11 @@ BOOST_AUTO_TEST_CASE(a_mapped_import_leaves_no_weight_page_resident) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(every_writer_leaves_no_weight_page_of_a_mapped_model_resident) {
-    if (!have_pagemap()) return;
-    const std::string onnx = heavy_onnx();
-    File in(onnx.data(), onnx.size(), ".onnx");
+/// Writes `m` with every writer to a file, on 1 and 2 threads, its weights made resident before
+/// each, and checks that no more of them are resident after it than after an import.
+void check_every_writer_drops_the_weights(const Model& m) {
     const fs::path dir = fs::temp_directory_path() / ("onnx-gauntlet-pages-out-" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    Model m = import_file(in.path, mapped());
     const auto onnx_writer = [&m](std::string external_data) {
         return [&m, external_data](const fs::path& p, unsigned threads) {
             WriteOptions o;
@@ -233,6 +247,25 @@ BOOST_AUTO_TEST_CASE(every_writer_leaves_no_weight_page_of_a_mapped_model_reside
         }
     }
     fs::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(every_writer_leaves_no_weight_page_of_a_mapped_model_resident) {
+    if (!have_pagemap()) return;
+    const std::string onnx = heavy_onnx();
+    File in(onnx.data(), onnx.size(), ".onnx");
+    check_every_writer_drops_the_weights(import_file(in.path, mapped()));
+}
+
+BOOST_AUTO_TEST_CASE(every_writer_leaves_no_page_of_a_mapped_external_data_file_resident) {
+    if (!have_pagemap()) return;
+    std::string weights;
+    for (int i = 0; i < weight_count; ++i) weights.append(mib, static_cast<char>(i));
+    File data(weights.data(), weights.size(), ".bin");
+    const std::string onnx = heavy_external_onnx(data.path.filename().string());
+    File in(onnx.data(), onnx.size(), ".onnx");
+    Model m = import_file(in.path, mapped());
+    BOOST_TEST_REQUIRE((m.graph()->initializers[0].source == TensorSource::External));
+    check_every_writer_drops_the_weights(m);
 }
 
 /// Anonymous memory resident in this process (RssAnon of /proc/self/status), in bytes; -1 without it.

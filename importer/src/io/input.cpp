@@ -146,8 +146,4 @@ void ModelInput::drop_pages() const noexcept {
     if (is_mapped()) mapping_->drop_pages(data_, data_ + size_);
 }
 
-void ModelInput::drop_pages(const uint8_t* begin, const uint8_t* end) const noexcept {
-    if (is_mapped()) mapping_->drop_pages(begin, end);
-}
-
 }  // namespace onnximport::detail

@@ -37,11 +37,11 @@ public:
     const uint8_t* data() const noexcept { return data_; }
     uint64_t size() const noexcept { return size_; }
     bool is_mapped() const noexcept { return mapping_ && mapping_->data(); }
+    /// The mapping that holds data(), or null when the input is not mapped.
+    const MappedFile* mapping() const noexcept { return is_mapped() ? mapping_.get() : nullptr; }
 
     /// Drops the resident pages of the importer's own mapping (Model::close); views stay valid.
     void drop_pages() const noexcept;
-    /// The same for the whole pages within [begin, end) (PassedPages).
-    void drop_pages(const uint8_t* begin, const uint8_t* end) const noexcept;
 
 private:
     const uint8_t* data_ = nullptr;

@@ -6,8 +6,9 @@
 namespace onnximport::detail {
 
 void PassedPages::passed(const uint8_t* begin, const uint8_t* end) noexcept {
-    // Only the input's own pages: a range elsewhere (a read buffer, another file) is not ours to drop.
-    if (!input_.is_mapped() || begin >= end || begin < input_.data() || end > input_.data() + input_.size()) return;
+    // Only the mapping's own pages: a range elsewhere (a read buffer, another file) is not ours to drop.
+    if (!mapping_ || !mapping_->data() || begin >= end) return;
+    if (begin < mapping_->data() || end > mapping_->data() + mapping_->size()) return;
     low_ = low_ ? std::min(low_, begin) : begin;
     high_ = std::max(high_, end);
     if (static_cast<uintptr_t>(high_ - low_) - span_at_drop_ >= chunk) drop();
@@ -15,7 +16,7 @@ void PassedPages::passed(const uint8_t* begin, const uint8_t* end) noexcept {
 
 void PassedPages::drop() noexcept {
     if (!low_) return;
-    input_.drop_pages(low_, high_);
+    mapping_->drop_pages(low_, high_);
     span_at_drop_ = static_cast<uintptr_t>(high_ - low_);
 }
 

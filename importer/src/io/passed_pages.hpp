@@ -6,6 +6,7 @@
 #pragma once
 
 #include "io/input.hpp"
+#include "io/mapped_file.hpp"
 
 #include <cstdint>
 
@@ -13,12 +14,14 @@ namespace onnximport::detail {
 
 class PassedPages {
 public:
-    explicit PassedPages(const ModelInput& input) noexcept : input_(input) {}
+    /// `mapping` null: nothing is ever dropped.
+    explicit PassedPages(const MappedFile* mapping) noexcept : mapping_(mapping) {}
+    explicit PassedPages(const ModelInput& input) noexcept : PassedPages(input.mapping()) {}
     ~PassedPages() { drop(); }
     PassedPages(const PassedPages&) = delete;
     PassedPages& operator=(const PassedPages&) = delete;
 
-    /// [begin, end) was read and is not needed soon; a no-op unless it lies in the mapped input.
+    /// [begin, end) was read and is not needed soon; a no-op unless it lies in the mapping.
     void passed(const uint8_t* begin, const uint8_t* end) noexcept;
     /// Drops everything passed so far.
     void drop() noexcept;
@@ -26,7 +29,7 @@ public:
     static constexpr uintptr_t chunk = 16u << 20;
 
 private:
-    const ModelInput& input_;
+    const MappedFile* mapping_;
     const uint8_t* low_ = nullptr;
     const uint8_t* high_ = nullptr;
     uintptr_t span_at_drop_ = 0;
