@@ -2,11 +2,13 @@
 """`onnximport convert` (issue 18, docs/cli.md "convert"): exit codes, usage errors, the
 .onnx output with aligned external data read back by `check` and `dump`, `.ort` output
 and back to `.onnx` with equal dumps, a target folder that is a link out or a link at OUT refused
-with nothing written, and the progress line for an input over 64 MiB.
+with nothing written, and the progress line for an input over 64 MiB (rewritten in place on a
+terminal, only its last state in a log).
 
 usage: cli_convert.py PATH/TO/onnximport
 """
 import os
+import pty
 import re
 import subprocess
 import sys
@@ -146,8 +148,31 @@ def progress_for_large_inputs(binary, tmp):
     rc, _, err = run(binary, "convert", small, os.path.join(tmp, "small-out.onnx"))
     expect(rc == 0 and err == "", f"1 MiB: no progress line, got {err!r}")
     rc, _, err = run(binary, "convert", "--external-data", "large.data", large, os.path.join(tmp, "large-out.onnx"))
-    expect(rc == 0 and "onnximport: convert: 100% (65 of 65 MiB)\n" in err, f"65 MiB: a progress line, got {err!r}")
+    expect(rc == 0 and err == "onnximport: convert: 100% (65 of 65 MiB)\n", f"65 MiB to a log: the last line only, got {err!r}")
     expect(os.path.getsize(os.path.join(tmp, "large.data")) == 65 << 20, "65 MiB: the weights went external")
+    err = stderr_on_a_terminal([binary, "convert", large, os.path.join(tmp, "large-out.ort")])
+    steps = re.findall(r"\ronnximport: convert: (\d+)% \((\d+) of 65 MiB\)", err)
+    expect(len(steps) >= 2 and steps[-1] == ("100", "65") and err.endswith("MiB)\n"),
+           f"65 MiB on a terminal: the line rewritten in place as the write goes, got {err!r}")
+
+
+def stderr_on_a_terminal(command):
+    """What `command` writes to its stderr when that is a terminal (a pseudo-terminal)."""
+    controller, terminal = pty.openpty()
+    p = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=terminal)
+    os.close(terminal)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # EIO once the child has closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    p.wait()
+    os.close(controller)
+    return out.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
 def main(argv):

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace onnximport::cli {
 
@@ -32,10 +33,13 @@ onnximport::WriteOptions write_options(const ParsedArgs& args) {
     return o;
 }
 
-/// "onnximport: convert: 42% (300 of 700 MiB)", rewritten in place, ended once complete.
+/// "onnximport: convert: 42% (300 of 700 MiB)", rewritten in place on a terminal, ended once
+/// complete; elsewhere (a log) only the complete line.
 void show_progress(uint64_t done, uint64_t total) {
-    std::cerr << "\ronnximport: convert: " << (total ? done * 100 / total : 100) << "% (" << (done >> 20) << " of "
-              << (total >> 20) << " MiB)";
+    const bool terminal = ::isatty(STDERR_FILENO) == 1;
+    if (!terminal && done < total) return;
+    std::cerr << (terminal ? "\r" : "") << "onnximport: convert: " << (total ? done * 100 / total : 100) << "% ("
+              << (done >> 20) << " of " << (total >> 20) << " MiB)";
     if (done >= total) std::cerr << '\n';
     std::cerr << std::flush;
 }
