@@ -23,6 +23,7 @@
 // point anywhere: making a link touches nothing, and reading through it is what the
 // importer must refuse.)
 #include "fuzz_common.hpp"
+#include "fuzz_run_dir.hpp"
 
 #include "external/external_data.hpp"
 #include "external/safe_open.hpp"
@@ -46,9 +47,6 @@ using namespace gauntlet_fuzz;
 
 constexpr std::string_view name = "fuzz_external";
 
-// Present under a sanitizer: runs at a sanitizer's death, where atexit handlers do not.
-extern "C" void __sanitizer_set_death_callback(void (*)(void)) __attribute__((weak));
-
 struct Stats {
     uint64_t inputs = 0, not_a_model = 0, accepted = 0, external_tensors = 0;
     std::map<std::string, uint64_t> refused;
@@ -63,27 +61,11 @@ struct Stats {
 };
 Stats stats;
 
-fs::path& run_dir() {
-    static fs::path dir;
-    return dir;
-}
-
-void remove_run_dir() {
-    std::error_code ec;
-    if (!run_dir().empty()) fs::remove_all(run_dir(), ec);
-}
-
+/// The run folder (fuzz_run_dir.hpp), with the file `outside` beside the external-data folder.
 const fs::path& make_run_dir() {
-    if (run_dir().empty()) {
-        const char* tmp = std::getenv("TMPDIR");
-        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/gauntlet-fuzz-external-XXXXXX";
-        if (!mkdtemp(pattern.data())) fuzz_fail("mkdtemp failed", pattern);
-        run_dir() = pattern;
-        std::atexit(remove_run_dir);
-        if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(remove_run_dir);
-        std::ofstream(run_dir() / "outside", std::ios::binary) << "bytes outside the external-data folder";
-    }
-    return run_dir();
+    const fs::path& dir = run_dir("fuzz-external");
+    if (!fs::exists(dir / "outside")) std::ofstream(dir / "outside", std::ios::binary) << "bytes outside the external-data folder";
+    return dir;
 }
 
 /// NAME as segments, or nothing when it is not one the target writes.

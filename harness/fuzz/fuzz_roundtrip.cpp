@@ -13,25 +13,66 @@
 //    writes, the same on one and two threads, our reader imports, and that import written
 //    as .ort and read again dumps the same (its normalizations are done once, docs/ort.md;
 //    the bytes may differ, as the objects are made in another order).
+//  - the writers to files give the bytes the writers to memory gave, on two threads, from the
+//    model imported from a mapped copy of the input (in the target's run folder,
+//    fuzz_run_dir.hpp): the .onnx stream, the inline .ort written around its tensors
+//    (write/ort/fill.cpp); and that model dumps the same after they dropped its pages.
 // Refusals of the first import are fuzz_model's to check; here they end the input.
 #include "fuzz_common.hpp"
+#include "fuzz_run_dir.hpp"
 
 #include <onnximport/write.hpp>
 #include <onnximport/write_ort.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <span>
 
 namespace {
 constexpr std::string_view name = "fuzz_roundtrip";
 
-void ort_round_trip(const onnximport::Model& original) {
+std::vector<uint8_t> read_file(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// `onnx` and `ort` (empty: refused) are what the writers to memory gave for the input's model.
+void file_round_trip(std::span<const uint8_t> input, const std::vector<uint8_t>& onnx, const std::vector<uint8_t>& ort) {
+    using namespace onnximport;
+    using namespace gauntlet_fuzz;
+    const std::filesystem::path& dir = run_dir("fuzz-roundtrip");
+    std::ofstream(dir / "in", std::ios::binary | std::ios::trunc)
+        .write(reinterpret_cast<const char*>(input.data()), static_cast<std::streamsize>(input.size()));
+    ImportOptions mapped = with_two_threads();
+    mapped.load_mode = LoadMode::Map;
+    try {
+        const Model m = import_file(dir / "in", mapped);
+        const std::string before = dump_of(m);
+        WriteOptions onnx_options;
+        onnx_options.threads = 2;
+        write_onnx(m, dir / "w.onnx", onnx_options);
+        GAUNTLET_CHECK(read_file(dir / "w.onnx") == onnx, "write_onnx to a file and write_onnx_bytes differ");
+        if (!ort.empty()) {
+            OrtWriteOptions ort_options;
+            ort_options.threads = 2;
+            write_ort_file(m, dir / "w.ort", ort_options);
+            GAUNTLET_CHECK(read_file(dir / "w.ort") == ort, "write_ort_file and write_ort_bytes differ");
+        }
+        GAUNTLET_CHECK(dump_of(m) == before, "the mapped model dumps otherwise after the writers dropped its pages");
+    } catch (const ImportError& e) {
+        fuzz_fail("importing or writing the mapped copy of an accepted input was refused", describe(e));
+    }
+}
+
+/// The .ort written, or nothing when the writer refused (as Unsupported).
+std::vector<uint8_t> ort_round_trip(const onnximport::Model& original) {
     using namespace onnximport;
     using namespace gauntlet_fuzz;
     std::vector<uint8_t> ort;
     try {
         ort = write_ort_bytes(original);
     } catch (const ImportError& e) {
-        if (e.kind() == ErrorKind::Unsupported) return;
+        if (e.kind() == ErrorKind::Unsupported) return {};
         fuzz_fail("the .ort writer refused other than as Unsupported", describe(e));
     }
     OrtWriteOptions two;
@@ -45,6 +86,7 @@ void ort_round_trip(const onnximport::Model& original) {
     } catch (const ImportError& e) {
         fuzz_fail("the reader refused the .ort the writer wrote", describe(e));
     }
+    return ort;
 }
 }  // namespace
 
@@ -72,6 +114,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const ImportError& e) {
         fuzz_fail("the reader refused what the writer wrote", describe(e));
     }
-    ort_round_trip(*original);
+    file_round_trip(std::span<const uint8_t>(data, size), written, ort_round_trip(*original));
     return 0;
 }
