@@ -375,7 +375,8 @@ int main(int argc, char** argv) {
             else if (s == "--mode" && i + 1 < argc) a.mode = argv[++i];
             else if (s == "--repeat" && i + 1 < argc) a.repeat = std::max(1, std::atoi(argv[++i]));
             else if (s == "--warmup" && i + 1 < argc) a.warmup = std::max(0, std::atoi(argv[++i]));
-            else if (s == "--threads" && i + 1 < argc) a.threads = static_cast<unsigned>(std::max(1, std::atoi(argv[++i])));
+            else if (s == "--threads" && i + 1 < argc)
+                a.threads = static_cast<unsigned>(std::max(1, std::atoi(argv[++i])));
             else if (s == "--no-resolve") a.resolve = false;
             else if (s == "--no-workspace") a.workspace = false;
             else if (!s.empty() && s[0] == '-') return usage();

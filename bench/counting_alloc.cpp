@@ -56,7 +56,9 @@ void* operator new[](std::size_t n, std::align_val_t al) {
     if (void* p = counted_aligned(n, al)) return p;
     throw std::bad_alloc();
 }
-void* operator new(std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept { return counted_aligned(n, al); }
+void* operator new(std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
+    return counted_aligned(n, al);
+}
 void* operator new[](std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
     return counted_aligned(n, al);
 }

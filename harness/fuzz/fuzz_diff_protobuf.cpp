@@ -163,7 +163,9 @@ bool message_has(const oi::ImportError& e, const char* needle) { return e.messag
 struct Compare {
     std::string where;
 
-    [[noreturn]] void differ(const std::string& what) { fuzz_fail("importer and libprotobuf disagree", where + ": " + what); }
+    [[noreturn]] void differ(const std::string& what) {
+        fuzz_fail("importer and libprotobuf disagree", where + ": " + what);
+    }
 
     void eq_str(std::string_view ours, const std::string& ref, const char* field) {
         if (ours != std::string_view(ref)) differ(std::string(field) + " '" + std::string(ours) + "' vs '" + ref + "'");
@@ -334,7 +336,8 @@ struct Compare {
         eq_strings(a.strings(), r.strings(), "strings");
         each(a.tensors(), r.tensors(), "tensors count", [&](const auto& o, const auto& t) { tensor(o, t); });
         each(a.graphs(), r.graphs(), "graphs count", [&](const auto& o, const auto& g) { graph(o, g); });
-        each(a.sparse_tensors(), r.sparse_tensors(), "sparse_tensors count", [&](const auto& o, const auto& t) { sparse(o, t); });
+        each(a.sparse_tensors(), r.sparse_tensors(), "sparse_tensors count",
+             [&](const auto& o, const auto& t) { sparse(o, t); });
         each(a.type_protos(), r.type_protos(), "type_protos count", [&](const auto& o, const auto& t) { type(o, t); });
     }
 
@@ -390,14 +393,15 @@ struct Compare {
         entries(m.proto().metadata_props, r.metadata_props(), "metadata_props");
         eq(m.graph() != nullptr, r.has_graph(), "graph present");
         if (m.graph()) graph(*m.graph(), r.graph());
-        each(m.proto().training_info, r.training_info(), "training_info count", [&](const oi::TrainingInfo& t, const auto& rt) {
-            eq(t.initialization() != nullptr, rt.has_initialization(), "initialization present");
-            if (t.initialization()) graph(*t.initialization(), rt.initialization());
-            eq(t.algorithm() != nullptr, rt.has_algorithm(), "algorithm present");
-            if (t.algorithm()) graph(*t.algorithm(), rt.algorithm());
-            entries(t.initialization_binding, rt.initialization_binding(), "initialization_binding");
-            entries(t.update_binding, rt.update_binding(), "update_binding");
-        });
+        each(m.proto().training_info, r.training_info(), "training_info count",
+             [&](const oi::TrainingInfo& t, const auto& rt) {
+                 eq(t.initialization() != nullptr, rt.has_initialization(), "initialization present");
+                 if (t.initialization()) graph(*t.initialization(), rt.initialization());
+                 eq(t.algorithm() != nullptr, rt.has_algorithm(), "algorithm present");
+                 if (t.algorithm()) graph(*t.algorithm(), rt.algorithm());
+                 entries(t.initialization_binding, rt.initialization_binding(), "initialization_binding");
+                 entries(t.update_binding, rt.update_binding(), "update_binding");
+             });
         each(m.proto().functions, r.functions(), "functions count", [&](const oi::Function& f, const auto& rf) {
             eq_str(f.name, rf.name(), "function name");
             eq_str(f.domain, rf.domain(), "function domain");
@@ -431,7 +435,9 @@ struct DiffStats {
     ~DiffStats() {
         const char* on = std::getenv("GAUNTLET_DIFF_STATS");
         if (!on || std::strcmp(on, "1") != 0) return;
-        const auto pct = [&](uint64_t n) { return inputs ? 100.0 * static_cast<double>(n) / static_cast<double>(inputs) : 0.0; };
+        const auto pct = [&](uint64_t n) {
+            return inputs ? 100.0 * static_cast<double>(n) / static_cast<double>(inputs) : 0.0;
+        };
         std::fprintf(stderr, "fuzz_diff_protobuf stats: %llu inputs\n", static_cast<unsigned long long>(inputs));
         const std::pair<const char*, uint64_t> rows[] = {
             {"both accept, values compared", compared},

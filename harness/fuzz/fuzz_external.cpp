@@ -52,7 +52,8 @@ struct Stats {
     std::map<std::string, uint64_t> refused;
     ~Stats() {
         if (!std::getenv("GAUNTLET_EXTERNAL_STATS")) return;
-        std::fprintf(stderr, "fuzz_external: %llu inputs, %llu not a model, %llu accepted (%llu external tensors checked)\n",
+        std::fprintf(stderr,
+                     "fuzz_external: %llu inputs, %llu not a model, %llu accepted (%llu external tensors checked)\n",
                      static_cast<unsigned long long>(inputs), static_cast<unsigned long long>(not_a_model),
                      static_cast<unsigned long long>(accepted), static_cast<unsigned long long>(external_tensors));
         for (const auto& [kind, n] : refused)
@@ -64,7 +65,8 @@ Stats stats;
 /// The run folder (fuzz_run_dir.hpp), with the file `outside` beside the external-data folder.
 const fs::path& make_run_dir() {
     const fs::path& dir = run_dir("fuzz-external");
-    if (!fs::exists(dir / "outside")) std::ofstream(dir / "outside", std::ios::binary) << "bytes outside the external-data folder";
+    if (!fs::exists(dir / "outside"))
+        std::ofstream(dir / "outside", std::ios::binary) << "bytes outside the external-data folder";
     return dir;
 }
 
@@ -152,8 +154,9 @@ struct ExternalCheck {
         if (!::realpath((data / std::string(location)).c_str(), resolved))
             fuzz_fail("an accepted external location does not resolve", what);
         const std::string real = resolved;
-        GAUNTLET_CHECK(real.size() > data_real.size() + 1 && real.compare(0, data_real.size() + 1, data_real + "/") == 0,
-                       "accepted outside the folder: " + what + " -> " + real);
+        GAUNTLET_CHECK(
+            real.size() > data_real.size() + 1 && real.compare(0, data_real.size() + 1, data_real + "/") == 0,
+            "accepted outside the folder: " + what + " -> " + real);
         const auto file = files.find(real.substr(data_real.size() + 1));
         GAUNTLET_CHECK(file != files.end(), "accepted something the input did not write as a file: " + what);
         const auto bytes = t.bytes();

@@ -56,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const ImportError& e) {
         check_error(e, name, size);
         if (ort && !verifies)
-            GAUNTLET_CHECK(e.kind() == ErrorKind::Malformed, "a buffer the Verifier refuses is not Malformed: " + describe(e));
+            GAUNTLET_CHECK(e.kind() == ErrorKind::Malformed,
+                           "a buffer the Verifier refuses is not Malformed: " + describe(e));
         first_error = e;
     }
     try {

@@ -37,7 +37,8 @@ std::vector<uint8_t> read_file(const std::filesystem::path& p) {
 }
 
 /// `onnx` and `ort` (empty: refused) are what the writers to memory gave for the input's model.
-void file_round_trip(std::span<const uint8_t> input, const std::vector<uint8_t>& onnx, const std::vector<uint8_t>& ort) {
+void file_round_trip(std::span<const uint8_t> input, const std::vector<uint8_t>& onnx,
+                     const std::vector<uint8_t>& ort) {
     using namespace onnximport;
     using namespace gauntlet_fuzz;
     const std::filesystem::path& dir = run_dir("fuzz-roundtrip");

@@ -35,7 +35,8 @@ void round_trip(const onnximport::TensorView& t) {
     }
     const std::string& enc = w.str();
     try {
-        Model back = onnximport::detail::import_tensor_bytes({reinterpret_cast<const uint8_t*>(enc.data()), enc.size()}, "round-trip");
+        Model back = onnximport::detail::import_tensor_bytes({reinterpret_cast<const uint8_t*>(enc.data()), enc.size()},
+                                                             "round-trip");
         const TensorView& u = back.graph()->initializers.at(0);
         GAUNTLET_CHECK(u.dims == t.dims && u.data_type == t.data_type, "round trip changed dims or type");
         GAUNTLET_CHECK(u.element_count == t.element_count && u.byte_size() == t.byte_size(), "round trip size");

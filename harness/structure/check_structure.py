@@ -8,7 +8,8 @@
 - public headers are what a user reads: no Model::storage(), no testing/ folder;
 - no function in importer/src over 60 lines (universal-ctags gives each one's extent);
 - the README's Performance section stays under 250 words;
-- a script's usage is its whole leading comment block, never a fixed line range of itself.
+- a script's usage is its whole leading comment block, never a fixed line range of itself;
+- no line of the C++ sources over 120 columns.
 
 Prints one line per broken rule and ends with 'N passed, N failed'."""
 import pathlib
@@ -35,6 +36,8 @@ ALLOWED = {
 }
 MAX_FUNCTION_LINES = 60
 MAX_PERFORMANCE_WORDS = 250
+MAX_COLUMNS = 120
+CXX_FOLDERS = ("importer", "harness", "hostile", "tools", "bench", "sweep")
 
 failures = []
 checks = 0
@@ -121,10 +124,18 @@ def check_usage_texts():
         check(not fixed_range.search(path.read_text()), f"{path.relative_to(ROOT)} prints a fixed line range as usage")
 
 
+def check_line_lengths():
+    for folder in CXX_FOLDERS:
+        for path in sources(ROOT / folder):
+            long = [n for n, line in enumerate(path.read_text().splitlines(), 1) if len(line) > MAX_COLUMNS]
+            check(not long, f"{path.relative_to(ROOT)}: lines over {MAX_COLUMNS} columns: {long[:10]}")
+
+
 check_layers()
 check_hermetic()
 check_function_lengths()
 check_readme()
 check_usage_texts()
+check_line_lengths()
 print(f"{checks - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -30,13 +30,16 @@ inline WireWriter tensor_type(int32_t elem_type, const std::vector<int64_t>& dim
     for (int64_t d : dims)
         shape.message(proto::Shape::dim, WireWriter().int_field(proto::Dimension::dim_value, static_cast<uint64_t>(d)));
     WireWriter tt;
-    tt.int_field(proto::TensorType::elem_type, static_cast<uint64_t>(elem_type)).message(proto::TensorType::shape, shape);
+    tt.int_field(proto::TensorType::elem_type, static_cast<uint64_t>(elem_type))
+        .message(proto::TensorType::shape, shape);
     return WireWriter().message(proto::Type::tensor_type, tt);
 }
 
 /// ValueInfoProto with a tensor type.
 inline WireWriter value_info(std::string_view name, int32_t elem_type = 1, const std::vector<int64_t>& dims = {1}) {
-    return WireWriter().bytes_field(proto::ValueInfo::name, name).message(proto::ValueInfo::type, tensor_type(elem_type, dims));
+    return WireWriter()
+        .bytes_field(proto::ValueInfo::name, name)
+        .message(proto::ValueInfo::type, tensor_type(elem_type, dims));
 }
 
 /// NodeProto; attributes appended by the caller with .message(5, ...).
@@ -56,7 +59,10 @@ constexpr uint64_t INT = 2, TENSOR = 4, GRAPH = 5;
 }
 inline WireWriter attr_int(std::string_view name, int64_t v) {
     using A = proto::Attribute;
-    return WireWriter().bytes_field(A::name, name).int_field(A::i, static_cast<uint64_t>(v)).int_field(A::type, attribute_type::INT);
+    return WireWriter()
+        .bytes_field(A::name, name)
+        .int_field(A::i, static_cast<uint64_t>(v))
+        .int_field(A::type, attribute_type::INT);
 }
 inline WireWriter attr_graph(std::string_view name, const WireWriter& graph) {
     using A = proto::Attribute;

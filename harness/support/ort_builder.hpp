@@ -97,7 +97,8 @@ inline OrtModelSpec relu_model() {
     m.graph.node_args = {{"X"}, {"Y"}, {"W"}};
     m.graph.inputs = {"X"};
     m.graph.outputs = {"Y"};
-    m.graph.initializers = {{.name = "W", .data_type = 1, .dims = {2}, .raw = std::vector<uint8_t>{0, 0, 128, 63, 0, 0, 0, 64}}};
+    m.graph.initializers = {
+        {.name = "W", .data_type = 1, .dims = {2}, .raw = std::vector<uint8_t>{0, 0, 128, 63, 0, 0, 0, 64}}};
     m.graph.nodes = {{.name = "relu", .index = 0, .inputs = {"X"}, .outputs = {"Y"}}};
     return m;
 }
@@ -194,7 +195,8 @@ private:
         auto t = a.t ? tensor(*a.t) : flatbuffers::Offset<ortfb::Tensor>();
         auto g = a.g ? build_graph(*a.g) : flatbuffers::Offset<ortfb::Graph>();
         auto ints = a.ints.empty() ? flatbuffers::Offset<flatbuffers::Vector<int64_t>>() : fbb_.CreateVector(a.ints);
-        auto floats = a.floats.empty() ? flatbuffers::Offset<flatbuffers::Vector<float>>() : fbb_.CreateVector(a.floats);
+        auto floats =
+            a.floats.empty() ? flatbuffers::Offset<flatbuffers::Vector<float>>() : fbb_.CreateVector(a.floats);
         auto strings = a.strings.empty() ? flatbuffers::Offset<flatbuffers::Vector<Str>>() : strs(a.strings);
         return ortfb::CreateAttribute(fbb_, name, 0, a.type, a.f, a.i, s, t, g, floats, ints, strings);
     }
@@ -202,7 +204,8 @@ private:
     flatbuffers::Offset<ortfb::Node> node(const OrtNodeSpec& n) {
         std::vector<flatbuffers::Offset<ortfb::Attribute>> attrs;
         for (const auto& a : n.attributes) attrs.push_back(attribute(a));
-        std::vector<int32_t> counts = n.input_arg_counts ? *n.input_arg_counts : std::vector<int32_t>(n.inputs.size(), 1);
+        std::vector<int32_t> counts =
+            n.input_arg_counts ? *n.input_arg_counts : std::vector<int32_t>(n.inputs.size(), 1);
         // Each part made in its own statement: the order of function arguments' evaluation
         // is the compiler's, and the buffer's bytes must not depend on it.
         auto implicit = strs(n.implicit_inputs);

@@ -97,7 +97,8 @@ inline std::string model_graph_last(const std::string& graph, uint64_t ir_versio
 }
 inline uint64_t graph_payload_offset(const std::string& graph, uint64_t ir_version = 9) {
     using M = onnximport::proto::Model;
-    std::string prefix = WireWriter().int_field(M::ir_version, ir_version).message(M::opset_import, tb::opset("", 21)).str();
+    std::string prefix =
+        WireWriter().int_field(M::ir_version, ir_version).message(M::opset_import, tb::opset("", 21)).str();
     return prefix.size() + len_header(M::graph, graph.size());
 }
 

@@ -16,7 +16,9 @@ inline WireWriter ort_attributes_node() {
     WireWriter sub = WireWriter().message(P::Graph::node, tb::node("Identity", {"X"}, {"sub_out"}))
                          .message(P::Graph::output, tb::value_info("sub_out"));
     WireWriter n = tb::node("Custom", {"X", ""}, {"C"}, "custom");
-    auto attr = [&](std::string_view name, WireWriter a) { n.message(P::Node::attribute, a.bytes_field(A::name, name)); };
+    auto attr = [&](std::string_view name, WireWriter a) {
+        n.message(P::Node::attribute, a.bytes_field(A::name, name));
+    };
     attr("f_negative_zero", WireWriter().float_field(A::f, -0.0f).int_field(A::type, 1));
     attr("i", WireWriter().int_field(A::i, static_cast<uint64_t>(-5)).int_field(A::type, 2));
     attr("s", WireWriter().bytes_field(A::s, "text\x01").int_field(A::type, 3).bytes_field(A::doc_string, "doc"));

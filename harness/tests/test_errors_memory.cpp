@@ -104,9 +104,11 @@ BOOST_AUTO_TEST_CASE(import_error_is_a_runtime_error) {
 
 BOOST_AUTO_TEST_CASE(errors_name_the_input_they_came_from) {
     std::string bad = tb::minimal_model() + "\x80";
-    BOOST_TEST(refusal_of([&] { import_bytes(span_of(bad), "caller-name", parse_only()); }).source_name() == "caller-name");
-    BOOST_TEST(refusal_of([&] { onnximport::detail::import_tensor_bytes(span_of(bad), "tensor-name", parse_only()); }).source_name() ==
-               "tensor-name");
+    BOOST_TEST(refusal_of([&] { import_bytes(span_of(bad), "caller-name", parse_only()); }).source_name() ==
+               "caller-name");
+    BOOST_TEST(refusal_of([&] {
+                   onnximport::detail::import_tensor_bytes(span_of(bad), "tensor-name", parse_only());
+               }).source_name() == "tensor-name");
     TempFile f(bad, "name");
     auto e = refusal_of([&] { import_file(f.path, parse_only()); });
     BOOST_TEST(e.source_name() == f.path.string());
@@ -231,7 +233,8 @@ BOOST_AUTO_TEST_CASE(strings_are_views_into_the_caller_bytes) {
 }
 
 BOOST_AUTO_TEST_CASE(typed_field_data_is_converted_into_an_owned_array) {
-    WireWriter t = WireWriter().int_field(1, 2).int_field(2, 1).float_field(4, 1.0f).float_field(4, 2.0f).bytes_field(8, "W");
+    WireWriter t =
+        WireWriter().int_field(1, 2).int_field(2, 1).float_field(4, 1.0f).float_field(4, 2.0f).bytes_field(8, "W");
     WireWriter g = tb::minimal_graph();
     g.message(5, t);
     std::string bytes = tb::model(g).str();
@@ -356,7 +359,8 @@ BOOST_AUTO_TEST_CASE(large_payloads_of_a_mapped_file_read_back_exactly_and_the_f
         // close() drops every page of the mapping: the views read the file again.
         m.close();
         for (int i = 0; i < count; ++i)
-            BOOST_TEST(m.graph()->initializers[static_cast<size_t>(i)].metadata_props.at(0).value == "after " + std::to_string(i));
+            BOOST_TEST(m.graph()->initializers[static_cast<size_t>(i)].metadata_props.at(0).value ==
+                       "after " + std::to_string(i));
     }
     BOOST_TEST((file_bytes() == bytes));
 }

@@ -130,8 +130,8 @@ Parsed parsed_initializer(const fs::path& model, size_t index = 0) {
 
 /// Imports `model` (a file written into the tree) and asserts the refusal: kind, the
 /// location named in the message, field path and offset of the tensor.
-void expect_refused(const fs::path& model, ErrorKind kind, std::string_view names, std::string_view leaf = ".external_data",
-                    size_t index = 0) {
+void expect_refused(const fs::path& model, ErrorKind kind, std::string_view names,
+                    std::string_view leaf = ".external_data", size_t index = 0) {
     Parsed p = parsed_initializer(model, index);
     ImportError e = refusal_of([&] { import_file(model, loading()); });
     BOOST_TEST_INFO("refusal: " << e.what());
@@ -182,8 +182,11 @@ BOOST_AUTO_TEST_CASE(offset_defaults_to_zero_and_length_to_the_expected_length) 
 BOOST_AUTO_TEST_CASE(checksum_and_unknown_keys_are_ignored) {
     Tree tree;
     Tree::write(tree.dir / "w.bin", data16);
-    auto path = tree.model(model_with(
-        {{"checksum", "not-a-hash"}, {"location", "w.bin"}, {"colour", "blue"}, {"checksum", "twice"}, {"offset", "8"}}));
+    auto path = tree.model(model_with({{"checksum", "not-a-hash"},
+                                       {"location", "w.bin"},
+                                       {"colour", "blue"},
+                                       {"checksum", "twice"},
+                                       {"offset", "8"}}));
     both_ways([&] { BOOST_TEST(text_of(import_file(path, loading()).graph()->initializers.at(0)) == "89abcdef"); });
 }
 
@@ -756,7 +759,8 @@ BOOST_AUTO_TEST_CASE(refusal_in_a_subgraph_names_the_subgraph_tensor) {
     parse.load_external_data = false;
     Model parsed = import_file(path, parse);
     const TensorView& t = parsed.graph()->nodes.at(0).attributes.at(0).g()->initializers.at(0);
-    BOOST_TEST(onnximport::detail::ModelAccess::field_path(t) == "ModelProto.graph.node[0].attribute[0].g.initializer[0]");
+    BOOST_TEST(onnximport::detail::ModelAccess::field_path(t) ==
+               "ModelProto.graph.node[0].attribute[0].g.initializer[0]");
 
     ImportError e = refusal_of([&] { import_file(path, loading()); });
     BOOST_TEST(to_string(e.kind()) == to_string(ErrorKind::ExternalData));
@@ -773,7 +777,9 @@ BOOST_AUTO_TEST_CASE(environment_switch_selects_the_walk) {
         BOOST_TEST((onnximport::detail::effective_open_method(ExternalOpen::Auto) == ExternalOpen::Walk));
     else
         BOOST_TEST_MESSAGE("ONNXIMPORT_NO_OPENAT2 not set; Auto uses "
-                           << (onnximport::detail::effective_open_method(ExternalOpen::Auto) == ExternalOpen::Walk ? "the walk" : "openat2"));
+                           << (onnximport::detail::effective_open_method(ExternalOpen::Auto) == ExternalOpen::Walk
+                                   ? "the walk"
+                                   : "openat2"));
 }
 
 /// What an import of `model` gave: "ok", or kind, field path and message of the refusal.

@@ -281,7 +281,8 @@ BOOST_AUTO_TEST_CASE(declared_tensor_graph_sparse_or_type_attribute_without_its_
     for (Case c : {Case{4, "t"}, Case{5, "g"}, Case{11, "sparse_tensor"}, Case{13, "tp"}}) {
         BOOST_TEST_CONTEXT("type " << c.type) {
             // Another value field is present, just not the declared one.
-            WireWriter attr = WireWriter().bytes_field(1, "a").int_field(3, 1).int_field(20, static_cast<uint64_t>(c.type));
+            WireWriter attr =
+                WireWriter().bytes_field(1, "a").int_field(3, 1).int_field(20, static_cast<uint64_t>(c.type));
             expect_model_error(model_with_attribute(attr), ErrorKind::InvalidModel, attribute_key_offset(attr),
                                std::string("ModelProto.graph.node[0].attribute[0].") + c.leaf);
         }
@@ -450,7 +451,8 @@ BOOST_AUTO_TEST_CASE(every_type_proto_member_is_read) {
 
 BOOST_AUTO_TEST_CASE(type_proto_members_are_a_oneof_and_the_last_wins) {
     // tensor_type with a shape, then sequence_type: no shape or elem_type is left over.
-    WireWriter type = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, WireWriter().message(1, WireWriter())))
+    WireWriter type = WireWriter()
+                          .message(1, WireWriter().int_field(1, 1).message(2, WireWriter().message(1, WireWriter())))
                           .message(4, WireWriter());
     auto m = import_model(model_with_input_type(type));
     BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
@@ -516,7 +518,8 @@ BOOST_AUTO_TEST_CASE(training_info_is_read_as_written) {
                         .message(3, WireWriter().bytes_field(1, "W").bytes_field(2, "W_init"))
                         .message(4, WireWriter().bytes_field(1, "W").bytes_field(2, "W_new"))
                         .message(4, WireWriter().bytes_field(1, "B").bytes_field(2, "B_new"));
-    std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(20, ti).message(20, WireWriter()).str();
+    std::string m =
+        WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(20, ti).message(20, WireWriter()).str();
     auto model = import_model(m);
     BOOST_REQUIRE(model.proto().training_info.size() == 2u);
     const TrainingInfo& t = model.proto().training_info[0];

@@ -46,7 +46,9 @@ void expect(const std::vector<uint8_t>& b, ErrorKind kind, std::optional<uint64_
     }
 }
 
-const ofb::Graph* graph_of(const std::vector<uint8_t>& b) { return ofb::GetInferenceSession(b.data())->model()->graph(); }
+const ofb::Graph* graph_of(const std::vector<uint8_t>& b) {
+    return ofb::GetInferenceSession(b.data())->model()->graph();
+}
 uint64_t at(const std::vector<uint8_t>& b, const void* p) { return static_cast<const uint8_t*>(p) - b.data(); }
 /// Where field `vt` of a table is stored.
 template <class T>
@@ -91,7 +93,8 @@ BOOST_AUTO_TEST_CASE(names_and_raw_data_are_views_into_the_buffer) {
     BOOST_TEST((w.source == TensorSource::Raw));
     BOOST_TEST(static_cast<uint32_t>(w.bytes()[3]) == 63u);
     const char* name = m.graph()->nodes[0].name.data();
-    BOOST_TEST((name >= reinterpret_cast<const char*>(b.data()) && name < reinterpret_cast<const char*>(b.data()) + b.size()));
+    BOOST_TEST(
+        (name >= reinterpret_cast<const char*>(b.data()) && name < reinterpret_cast<const char*>(b.data()) + b.size()));
 }
 
 BOOST_AUTO_TEST_CASE(a_file_is_recognized_by_content_not_by_name) {
@@ -111,7 +114,8 @@ BOOST_AUTO_TEST_CASE(a_zero_dimension_makes_no_elements_whatever_the_others_are)
     Model m = import_ort(tb::build_ort(spec));
     BOOST_TEST(m.graph()->initializers[0].element_count == 0u);
     spec.graph.initializers[0].dims = {int64_t{1} << 62, int64_t{1} << 62};  // no zero: too many
-    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph.initializers[0].dims");
+    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.initializers[0].dims");
 }
 
 BOOST_AUTO_TEST_CASE(a_onnx_carrying_ORTM_at_bytes_4_to_7_is_read_as_onnx) {
@@ -257,11 +261,14 @@ BOOST_AUTO_TEST_CASE(raw_data_must_match_dims_and_dims_must_be_sane) {
            "InferenceSession.model.graph.initializers[0].raw_data");
     spec = tb::relu_model();
     spec.graph.initializers[0].dims = {-2};
-    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph.initializers[0].dims");
+    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.initializers[0].dims");
     spec.graph.initializers[0].dims = {1 << 30, 1 << 30, 1 << 30};
-    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph.initializers[0].dims");
+    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.initializers[0].dims");
     spec.graph.initializers[0].dims = {1 << 30, 4};
-    expect(tb::build_ort(spec), ErrorKind::Unsupported, std::nullopt, "InferenceSession.model.graph.initializers[0].dims");
+    expect(tb::build_ort(spec), ErrorKind::Unsupported, std::nullopt,
+           "InferenceSession.model.graph.initializers[0].dims");
     spec.graph.initializers[0].dims = {2};
     spec.graph.initializers[0].raw.reset();
     expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph.initializers[0]");
@@ -342,7 +349,8 @@ BOOST_AUTO_TEST_CASE(edges_must_join_existing_nodes_and_the_same_value) {
 BOOST_AUTO_TEST_CASE(node_arg_names_must_be_unique_and_defined) {
     auto twice = tb::relu_model();
     twice.graph.node_args.push_back({"X"});
-    expect(tb::build_ort(twice), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph.node_args[3].name");
+    expect(tb::build_ort(twice), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.node_args[3].name");
     auto undefined_output = tb::relu_model();
     undefined_output.graph.outputs = {"Z"};
     expect(tb::build_ort(undefined_output), ErrorKind::InvalidModel, std::nullopt,
@@ -392,7 +400,8 @@ BOOST_AUTO_TEST_CASE(type_union_tags_and_dimension_kinds_must_be_known) {
 
 BOOST_AUTO_TEST_CASE(attributes_carry_their_declared_type_and_field) {
     auto spec = tb::relu_model();
-    spec.graph.nodes[0].attributes = {{.name = "alpha", .type = 1, .f = 0.5f}, {.name = "axes", .type = 7, .ints = {1, 2}}};
+    spec.graph.nodes[0].attributes = {{.name = "alpha", .type = 1, .f = 0.5f},
+                                      {.name = "axes", .type = 7, .ints = {1, 2}}};
     Model m = import_ort(tb::build_ort(spec));
     const auto& attrs = m.graph()->nodes[0].attributes;
     BOOST_TEST_REQUIRE(attrs.size() == 2u);
@@ -400,14 +409,16 @@ BOOST_AUTO_TEST_CASE(attributes_carry_their_declared_type_and_field) {
     BOOST_TEST(attrs[0].type_declared);
     BOOST_TEST(attrs[1].ints().size() == 2u);
     spec.graph.nodes[0].attributes = {{.name = "t", .type = 4}};
-    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph.nodes[0].attributes[0].t");
+    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.nodes[0].attributes[0].t");
     spec.graph.nodes[0].attributes = {{.name = "sp", .type = 11}};
     expect(tb::build_ort(spec), ErrorKind::Unsupported, std::nullopt,
            "InferenceSession.model.graph.nodes[0].attributes[0].type");
     spec.graph.nodes[0].attributes = {{.name = "u", .type = 0}};
     expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt,
            "InferenceSession.model.graph.nodes[0].attributes[0].type");
-    auto bad_tensor = std::make_shared<tb::OrtTensorSpec>(tb::OrtTensorSpec{.name = "v", .dims = {3}, .raw = std::vector<uint8_t>{1}});
+    auto bad_tensor = std::make_shared<tb::OrtTensorSpec>(
+        tb::OrtTensorSpec{.name = "v", .dims = {3}, .raw = std::vector<uint8_t>{1}});
     spec.graph.nodes[0].attributes = {{.name = "value", .type = 4, .t = bad_tensor}};
     expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt,
            "InferenceSession.model.graph.nodes[0].attributes[0].t.raw_data");

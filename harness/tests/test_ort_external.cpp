@@ -44,7 +44,9 @@ std::string str(const std::vector<uint8_t>& b) { return {b.begin(), b.end()}; }
 std::string str(std::span<const std::byte> b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
 /// A companion file: `offset` bytes of padding, then `bytes`.
-std::string companion(size_t offset, const std::vector<uint8_t>& bytes) { return std::string(offset, '\x5a') + str(bytes); }
+std::string companion(size_t offset, const std::vector<uint8_t>& bytes) {
+    return std::string(offset, '\x5a') + str(bytes);
+}
 
 std::string dump_of(const Model& m) {
     std::ostringstream out;
@@ -83,7 +85,8 @@ void expect_refused(const ImportError& e, uint64_t offset, const std::string& pa
 const std::string w_path = "InferenceSession.model.graph.initializers[0].external_data_offset";
 
 /// Writes model.ort (from `spec`) and, unless null, model.ort.data; returns the model's bytes.
-std::vector<uint8_t> write_model(const Tree& tree, const tb::OrtModelSpec& spec, const std::optional<std::string>& data) {
+std::vector<uint8_t> write_model(const Tree& tree, const tb::OrtModelSpec& spec,
+                                 const std::optional<std::string>& data) {
     const auto b = tb::build_ort(spec);
     tree.model(str(b), "model.ort");
     if (data) Tree::write(tree.dir / "model.ort.data", *data);
@@ -235,8 +238,9 @@ BOOST_AUTO_TEST_CASE(a_companion_linked_out_of_the_folder_is_refused_both_ways) 
             expect_file_refused(
                 [](const Tree& t) { fs::create_symlink("../outside/secret.bin", t.dir / "model.ort.data"); },
                 "leads outside", method);
-            expect_file_refused([](const Tree& t) { fs::create_symlink(t.outside / "secret.bin", t.dir / "model.ort.data"); },
-                                "leads outside", method);
+            expect_file_refused(
+                [](const Tree& t) { fs::create_symlink(t.outside / "secret.bin", t.dir / "model.ort.data"); },
+                "leads outside", method);
         }
     }
     Tree tree;  // a link that stays inside is followed

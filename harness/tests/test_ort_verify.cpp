@@ -45,7 +45,8 @@ tb::OrtModelSpec rich_model() {
     tb::OrtAttributeSpec g{.name = "then_branch", .type = 5};
     g.g = body;
     tb::OrtAttributeSpec t{.name = "value", .type = 4};
-    t.t = std::make_shared<tb::OrtTensorSpec>(tb::OrtTensorSpec{.name = "v", .dims = {1}, .raw = std::vector<uint8_t>(4, 3)});
+    t.t = std::make_shared<tb::OrtTensorSpec>(
+        tb::OrtTensorSpec{.name = "v", .dims = {1}, .raw = std::vector<uint8_t>(4, 3)});
     m.graph.nodes[0].attributes = {g, t};
     return m;
 }

@@ -105,7 +105,8 @@ struct ExternalModel {
         }
         std::ofstream(dir / "w.bin", std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
         const std::string bytes = tb::model(g).str();
-        std::ofstream(dir / "model.onnx", std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        std::ofstream(dir / "model.onnx", std::ios::binary)
+            .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     }
     ~ExternalModel() { fs::remove_all(dir); }
 };

@@ -42,7 +42,8 @@ long present_pages(const void* begin, size_t size) {
     const uintptr_t last = (reinterpret_cast<uintptr_t>(begin) + size + page - 1) / page;
     for (uintptr_t p = first; p < last; ++p) {
         uint64_t entry = 0;
-        if (std::fseek(f, static_cast<long>(p * sizeof entry), SEEK_SET) != 0 || std::fread(&entry, sizeof entry, 1, f) != 1) {
+        if (std::fseek(f, static_cast<long>(p * sizeof entry), SEEK_SET) != 0 ||
+            std::fread(&entry, sizeof entry, 1, f) != 1) {
             std::fclose(f);
             return -1;
         }
@@ -57,7 +58,8 @@ struct File {
     fs::path path;
     File(const void* bytes, size_t size, const char* ext) {
         path = fs::temp_directory_path() / ("onnx-gauntlet-pages-" + std::to_string(::getpid()) + ext);
-        std::ofstream(path, std::ios::binary).write(static_cast<const char*>(bytes), static_cast<std::streamsize>(size));
+        std::ofstream(path, std::ios::binary)
+            .write(static_cast<const char*>(bytes), static_cast<std::streamsize>(size));
     }
     ~File() { fs::remove(path); }
 };
@@ -77,8 +79,10 @@ tb::OrtModelSpec heavy_ort() {
     for (int i = 0; i < weight_count; ++i) {
         const std::string name = "w" + std::to_string(i);
         m.graph.node_args.push_back({name});
-        m.graph.initializers.push_back(
-            {.name = name, .data_type = 2, .dims = {int64_t{mib}}, .raw = std::vector<uint8_t>(mib, static_cast<uint8_t>(i))});
+        m.graph.initializers.push_back({.name = name,
+                                        .data_type = 2,
+                                        .dims = {int64_t{mib}},
+                                        .raw = std::vector<uint8_t>(mib, static_cast<uint8_t>(i))});
     }
     return m;
 }
@@ -86,7 +90,8 @@ tb::OrtModelSpec heavy_ort() {
 std::string heavy_onnx() {
     tb::WireWriter g = tb::minimal_graph();
     for (int i = 0; i < weight_count; ++i)
-        g.message(5, tb::tensor_raw("w" + std::to_string(i), 2, {int64_t{mib}}, std::string(mib, static_cast<char>(i))));
+        g.message(5,
+                  tb::tensor_raw("w" + std::to_string(i), 2, {int64_t{mib}}, std::string(mib, static_cast<char>(i))));
     return tb::model(g).str();
 }
 
@@ -238,7 +243,8 @@ void check_every_writer_drops_the_weights(const Model& m) {
     for (const auto& [name, write] : writers) {
         for (unsigned threads : {1u, 2u}) {
             BOOST_TEST_INFO(name << " on " << threads << " thread(s)");
-            for (const TensorView& t : m.graph()->initializers) touch(reinterpret_cast<const uint8_t*>(t.bytes().data()), t.bytes().size());
+            for (const TensorView& t : m.graph()->initializers)
+                touch(reinterpret_cast<const uint8_t*>(t.bytes().data()), t.bytes().size());
             BOOST_TEST_REQUIRE(weight_pages_present(m) >= static_cast<long>(weight_count * mib / page));
             write(dir / name, threads);
             BOOST_TEST(weight_pages_present(m) <= ends + weight_count);
@@ -299,7 +305,8 @@ BOOST_AUTO_TEST_CASE(the_inline_ort_file_writer_never_makes_the_tensor_bytes_of_
     if (!can_measure_anonymous()) return;
     const std::string onnx = heavy_onnx();
     File in(onnx.data(), onnx.size(), ".onnx");
-    const fs::path out = fs::temp_directory_path() / ("onnx-gauntlet-pages-inline-" + std::to_string(::getpid()) + ".ort");
+    const fs::path out =
+        fs::temp_directory_path() / ("onnx-gauntlet-pages-inline-" + std::to_string(::getpid()) + ".ort");
     Model m = import_file(in.path, mapped());
     for (unsigned threads : {1u, 2u}) {
         BOOST_TEST_INFO("on " << threads << " thread(s)");

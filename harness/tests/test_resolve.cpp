@@ -310,7 +310,9 @@ BOOST_AUTO_TEST_CASE(undefined_input_in_a_nested_subgraph_has_the_full_field_pat
     sub.raw_node(node_with_graph("Loop", {}, {"S0"}, "body", inner)).out("S0");
     G g;
     g.in("X").node("Relu", {"X"}, {"A"}).node("Relu", {"A"}, {"B"});
-    g.raw_node(tb::node("If", {"B"}, {"Y"}).message(5, tb::attr_int("unused", 1)).message(5, tb::attr_graph("then_branch", sub.w)))
+    g.raw_node(tb::node("If", {"B"}, {"Y"})
+                   .message(5, tb::attr_int("unused", 1))
+                   .message(5, tb::attr_graph("then_branch", sub.w)))
         .out("Y");
     std::string bytes = model_of(g);
     ImportError e = expect_invalid(bytes, "ModelProto.graph.node[2].attribute[1].g.node[0].attribute[0].g.node[1]",
@@ -326,8 +328,11 @@ BOOST_AUTO_TEST_CASE(undefined_input_in_a_graphs_attribute_has_the_field_path) {
     G second("second");
     second.node("Identity", {"nope"}, {"S"}).out("S");
     G g;
-    g.in("X").raw_node(tb::node("Custom", {"X"}, {"Y"}).message(5, attr_graphs("branches", {&first, &second}))).out("Y");
-    expect_invalid(model_of(g), "ModelProto.graph.node[0].attribute[0].graphs[1].node[0]", {"node #0 (Identity)", "\"nope\""});
+    g.in("X")
+        .raw_node(tb::node("Custom", {"X"}, {"Y"}).message(5, attr_graphs("branches", {&first, &second})))
+        .out("Y");
+    expect_invalid(model_of(g), "ModelProto.graph.node[0].attribute[0].graphs[1].node[0]",
+                   {"node #0 (Identity)", "\"nope\""});
 }
 
 BOOST_AUTO_TEST_CASE(undefined_graph_output_is_invalid) {
@@ -358,7 +363,10 @@ BOOST_AUTO_TEST_CASE(value_defined_in_a_subgraph_is_not_visible_outside) {
     G body("body");
     body.node("Relu", {"X"}, {"inside"}).out("inside");
     G g;
-    g.in("X").raw_node(node_with_graph("Loop", {}, {"L"}, "body", body)).node("Add", {"L", "inside"}, {"Y"}, "reader").out("Y");
+    g.in("X")
+        .raw_node(node_with_graph("Loop", {}, {"L"}, "body", body))
+        .node("Add", {"L", "inside"}, {"Y"}, "reader")
+        .out("Y");
     expect_invalid(model_of(g), "ModelProto.graph.node[1]", {"\"reader\"", "\"inside\""});
 }
 
@@ -369,7 +377,8 @@ BOOST_AUTO_TEST_CASE(subgraph_does_not_see_a_sibling_subgraphs_values) {
     else_g.node("Neg", {"only_then"}, {"E"}, "sibling_reader").out("E");
     G g;
     g.in("C").in("X").raw_node(if_node({"C"}, {"Y"}, then_g, else_g)).out("Y");
-    expect_invalid(model_of(g), "ModelProto.graph.node[0].attribute[1].g.node[0]", {"\"sibling_reader\"", "\"only_then\""});
+    expect_invalid(model_of(g), "ModelProto.graph.node[0].attribute[1].g.node[0]",
+                   {"\"sibling_reader\"", "\"only_then\""});
 }
 
 // ---- Opsets ---------------------------------------------------------------------------------
@@ -424,7 +433,8 @@ BOOST_AUTO_TEST_CASE(node_in_a_subgraph_with_a_domain_not_imported_is_invalid) {
     body.node("Relu", {"X"}, {"B0"}).raw_node(node_in_domain("Fancy", {"B0"}, {"B"}, "com.other")).out("B");
     G g;
     g.in("X").raw_node(node_with_graph("Loop", {}, {"Y"}, "body", body)).out("Y");
-    expect_invalid(model_of(g), "ModelProto.graph.node[0].attribute[0].g.node[1]", {"node #1 (Fancy)", "\"com.other\""});
+    expect_invalid(model_of(g), "ModelProto.graph.node[0].attribute[0].g.node[1]",
+                   {"node #1 (Fancy)", "\"com.other\""});
 }
 
 BOOST_AUTO_TEST_CASE(call_of_a_local_function_still_needs_its_domain_imported) {
@@ -529,7 +539,11 @@ BOOST_AUTO_TEST_CASE(capture_read_only_by_a_nested_subgraph_is_captured_at_every
     G s("S");
     s.in("s_in").node("Neg", {"s_in"}, {"B"}).raw_node(if_node({"B"}, {"R"}, t, t2, "inner_if")).out("R");
     G g;
-    g.in("A").in("X").node("Relu", {"X"}, {"P"}).raw_node(node_with_graph("Scan", {"P"}, {"out"}, "body", s, "scan")).out("out");
+    g.in("A")
+        .in("X")
+        .node("Relu", {"X"}, {"P"})
+        .raw_node(node_with_graph("Scan", {"P"}, {"out"}, "body", s, "scan"))
+        .out("out");
     Loaded m = load(model_of(g));
     const Graph& gr = m.graph();
     const Graph& sr = *gr.nodes[1].attributes[0].g();
@@ -554,7 +568,10 @@ BOOST_AUTO_TEST_CASE(nested_capture_orders_the_outer_node_after_the_producer) {
     G s("S");
     s.in("s_in").node("Neg", {"s_in"}, {"B"}).raw_node(if_node({"B"}, {"R"}, t, t2)).out("R");
     G g;
-    g.in("X").raw_node(node_with_graph("Scan", {"X"}, {"out"}, "body", s, "scan")).node("Relu", {"X"}, {"A"}, "late").out("out");
+    g.in("X")
+        .raw_node(node_with_graph("Scan", {"X"}, {"out"}, "body", s, "scan"))
+        .node("Relu", {"X"}, {"A"}, "late")
+        .out("out");
     Loaded m = load(model_of(g));
     const Graph& gr = m.graph();
     BOOST_TEST(gr.nodes_were_reordered);
@@ -564,7 +581,11 @@ BOOST_AUTO_TEST_CASE(nested_capture_orders_the_outer_node_after_the_producer) {
 
 BOOST_AUTO_TEST_CASE(captures_are_listed_in_first_read_order_once_each) {
     G body("body");
-    body.node("Add", {"C", "A"}, {"b0"}).node("Add", {"C", "b0"}, {"b1"}).node("Mul", {"A", "D"}, {"b2"}).out("b2").out("b1");
+    body.node("Add", {"C", "A"}, {"b0"})
+        .node("Add", {"C", "b0"}, {"b1"})
+        .node("Mul", {"A", "D"}, {"b2"})
+        .out("b2")
+        .out("b1");
     G g;
     g.in("A").in("C").in("D").raw_node(node_with_graph("Loop", {}, {"Y"}, "body", body)).out("Y");
     Loaded m = load(model_of(g));
@@ -591,7 +612,12 @@ BOOST_AUTO_TEST_CASE(names_defined_in_a_subgraph_shadow_outer_names) {
     G body("body");
     body.in("X").node("Neg", {"X"}, {"Y"}).node("Add", {"Y", "K"}, {"R"}).out("R");
     G g;
-    g.in("X").in("K").node("Relu", {"X"}, {"Y"}).raw_node(node_with_graph("Loop", {}, {"L"}, "body", body)).out("L").out("Y");
+    g.in("X")
+        .in("K")
+        .node("Relu", {"X"}, {"Y"})
+        .raw_node(node_with_graph("Loop", {}, {"L"}, "body", body))
+        .out("L")
+        .out("Y");
     Loaded m = load(model_of(g));
     const Graph& gr = m.graph();
     const Graph& b = *gr.nodes[1].attributes[0].g();
@@ -726,7 +752,11 @@ BOOST_AUTO_TEST_CASE(consumers_are_in_resolved_order_each_node_once) {
 BOOST_AUTO_TEST_CASE(cycle_is_invalid_naming_a_node_on_it) {
     // Node 0 only reads from the cycle {1, 2}: the node named must be on the cycle.
     G g;
-    g.in("X").node("Relu", {"A"}, {"D"}, "downstream").node("Add", {"X", "B"}, {"A"}, "a").node("Relu", {"A"}, {"B"}, "b").out("D");
+    g.in("X")
+        .node("Relu", {"A"}, {"D"}, "downstream")
+        .node("Add", {"X", "B"}, {"A"}, "a")
+        .node("Relu", {"A"}, {"B"}, "b")
+        .out("D");
     std::string bytes = model_of(g);
     ImportError e = expect_invalid(bytes, "ModelProto.graph.node[1]", {"\"a\"", "cycle", "\"B\""});
     BOOST_TEST(e.offset().value() == load(bytes, false).graph().nodes[1].offset);

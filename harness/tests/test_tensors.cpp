@@ -331,7 +331,8 @@ BOOST_AUTO_TEST_CASE(element_count_of_2_pow_60_is_accepted_but_its_bytes_are_uns
 }
 
 BOOST_AUTO_TEST_CASE(element_count_above_2_pow_60_is_invalid_model) {
-    for (auto dims : {std::vector<uint64_t>{(uint64_t{1} << 60) + 1}, std::vector<uint64_t>{(uint64_t{1} << 30) + 1, uint64_t{1} << 30},
+    for (auto dims : {std::vector<uint64_t>{(uint64_t{1} << 60) + 1},
+                      std::vector<uint64_t>{(uint64_t{1} << 30) + 1, uint64_t{1} << 30},
                       std::vector<uint64_t>{uint64_t{1} << 61}}) {
         BOOST_TEST_CONTEXT("dims[0] " << dims[0]) {
             WireWriter t;
@@ -344,8 +345,9 @@ BOOST_AUTO_TEST_CASE(element_count_above_2_pow_60_is_invalid_model) {
 
 BOOST_AUTO_TEST_CASE(element_count_product_that_would_wrap_is_invalid_model) {
     // 2^32 * 2^32 wraps to 0 and 2^62 * 4 to 0 in 64 bits; 3 * 2^62 wraps to 2^62.
-    for (auto dims : {std::vector<uint64_t>{uint64_t{1} << 32, uint64_t{1} << 32}, std::vector<uint64_t>{uint64_t{1} << 62, 4},
-                      std::vector<uint64_t>{3, uint64_t{1} << 62}, std::vector<uint64_t>{1u << 20, 1u << 20, 1u << 20, 1u << 20}}) {
+    for (auto dims :
+         {std::vector<uint64_t>{uint64_t{1} << 32, uint64_t{1} << 32}, std::vector<uint64_t>{uint64_t{1} << 62, 4},
+          std::vector<uint64_t>{3, uint64_t{1} << 62}, std::vector<uint64_t>{1u << 20, 1u << 20, 1u << 20, 1u << 20}}) {
         BOOST_TEST_CONTEXT("dims[0] " << dims[0]) {
             WireWriter t;
             for (uint64_t d : dims) t.int_field(1, d);
@@ -386,7 +388,8 @@ BOOST_AUTO_TEST_CASE(byte_limit_2_pow_31_minus_1_is_decided_from_the_dims_before
             // One element more: unsupported, with no data, with wrong raw_data, with a typed entry.
             std::string big = tensor_head(c.code, {c.too_big}).str();
             expect_tensor_error(big, ErrorKind::Unsupported, 0, "TensorProto.dims");
-            expect_tensor_error(big + WireWriter().bytes_field(9, "x").str(), ErrorKind::Unsupported, 0, "TensorProto.dims");
+            expect_tensor_error(big + WireWriter().bytes_field(9, "x").str(), ErrorKind::Unsupported, 0,
+                                "TensorProto.dims");
             expect_tensor_error(big + WireWriter().int_field(typed_field(c.code), 1).str(), ErrorKind::Unsupported, 0,
                                 "TensorProto.dims");
         }
@@ -426,7 +429,8 @@ BOOST_AUTO_TEST_CASE(raw_data_mixed_with_a_typed_field_is_invalid_model) {
 BOOST_AUTO_TEST_CASE(external_tensor_with_raw_data_or_a_typed_field_is_invalid_model) {
     WireWriter loc = WireWriter().bytes_field(1, "location").bytes_field(2, "w.bin");
     std::string raw = tensor_head(1, {1}).int_field(14, 1).message(13, loc).bytes_field(9, "abcd").str();
-    expect_tensor_error(raw, ErrorKind::InvalidModel, 6 + len_header(13, loc.size()) + loc.size(), "TensorProto.raw_data");
+    expect_tensor_error(raw, ErrorKind::InvalidModel, 6 + len_header(13, loc.size()) + loc.size(),
+                        "TensorProto.raw_data");
     std::string typed = tensor_head(1, {1}).int_field(14, 1).float_field(4, 1).str();
     expect_tensor_error(typed, ErrorKind::InvalidModel, 6, "TensorProto.float_data");
     std::string str = tensor_head(8, {1}).int_field(14, 1).str();
@@ -457,7 +461,8 @@ BOOST_AUTO_TEST_CASE(tensor_with_elements_and_no_source_is_invalid_model) {
 }
 
 BOOST_AUTO_TEST_CASE(tensor_with_zero_elements_and_no_source_is_accepted_empty) {
-    for (auto t : {tensor_head(1, {0}).str(), tensor_head(7, {3, 0}).str(), tensor_head(1, {0}).bytes_field(9, "").str()}) {
+    for (auto t :
+         {tensor_head(1, {0}).str(), tensor_head(7, {3, 0}).str(), tensor_head(1, {0}).bytes_field(9, "").str()}) {
         auto m = import_tensor(t);
         const TensorView& v = m.graph()->initializers[0];
         BOOST_TEST(v.byte_size() == 0u);
@@ -520,7 +525,8 @@ BOOST_AUTO_TEST_CASE(tensor_errors_inside_a_model_carry_the_model_offset_and_pat
 // ---- Sparse tensors -------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(sparse_tensor_is_imported_as_written_not_densified) {
-    WireWriter values = tb::tensor_raw("S", 1, {3}, std::string("\x00\x00\x80\x3F\x00\x00\x00\x40\x00\x00\x40\x40", 12));
+    WireWriter values =
+        tb::tensor_raw("S", 1, {3}, std::string("\x00\x00\x80\x3F\x00\x00\x00\x40\x00\x00\x40\x40", 12));
     WireWriter indices = WireWriter().int_field(1, 3).int_field(2, 7).packed_varints(7, {0, 5, 9});
     WireWriter sparse = WireWriter().message(1, values).message(2, indices).packed_varints(3, {10});
     std::string graph = WireWriter().message(15, sparse).str();
@@ -534,7 +540,8 @@ BOOST_AUTO_TEST_CASE(sparse_tensor_is_imported_as_written_not_densified) {
     BOOST_TEST(hex(bytes_str(s.indices)) == hex(le(0, 8) + le(5, 8) + le(9, 8)));
     BOOST_TEST(s.offset == graph_payload_offset(graph));
     // 2-D coordinates [nnz, rank] are kept as written too.
-    WireWriter coords = WireWriter().int_field(1, 3).int_field(1, 2).int_field(2, 7).packed_varints(7, {0, 1, 1, 0, 2, 2});
+    WireWriter coords =
+        WireWriter().int_field(1, 3).int_field(1, 2).int_field(2, 7).packed_varints(7, {0, 1, 1, 0, 2, 2});
     WireWriter sparse2 = WireWriter().message(1, values).message(2, coords).int_field(3, 3).int_field(3, 3);
     auto m2 = import_model(model_graph_last(WireWriter().message(15, sparse2).str()));
     BOOST_TEST(m2.graph()->sparse_initializers[0].indices.dims.to_vector() == (std::vector<int64_t>{3, 2}));
@@ -546,7 +553,8 @@ BOOST_AUTO_TEST_CASE(sparse_tensor_values_are_checked_like_any_tensor) {
     WireWriter sparse = WireWriter().message(1, values).int_field(3, 10);
     std::string graph = WireWriter().message(15, sparse).str();
     std::string m = model_graph_last(graph);
-    uint64_t values_payload = graph_payload_offset(graph) + len_header(15, sparse.size()) + len_header(1, values.size());
+    uint64_t values_payload =
+        graph_payload_offset(graph) + len_header(15, sparse.size()) + len_header(1, values.size());
     expect_model_error(m, ErrorKind::InvalidModel, values_payload + values.size() - 6,
                        "ModelProto.graph.sparse_initializer[0].values.raw_data");
 }

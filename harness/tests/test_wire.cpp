@@ -195,7 +195,8 @@ BOOST_AUTO_TEST_CASE(packed_fixed32_with_length_not_a_multiple_of_4_is_malformed
 }
 
 BOOST_AUTO_TEST_CASE(packed_fixed64_with_length_not_a_multiple_of_8_is_malformed) {
-    std::string t = WireWriter().int_field(1, 1).int_field(2, 11).key(10, tb::LEN).varint(12).raw(std::string(12, 'a')).str();
+    std::string t =
+        WireWriter().int_field(1, 1).int_field(2, 11).key(10, tb::LEN).varint(12).raw(std::string(12, 'a')).str();
     expect_tensor_error(t, ErrorKind::Malformed, 5, "TensorProto");
 }
 
@@ -323,8 +324,10 @@ BOOST_AUTO_TEST_CASE(packed_and_unpacked_repeated_scalars_mix_in_any_order) {
     float f1 = 1.5f, f2 = -2.0f, f3 = 0.25f;
     std::string packed_f1(reinterpret_cast<const char*>(&f1), 4);
     std::string packed_f3(reinterpret_cast<const char*>(&f3), 4);
-    WireWriter ints = WireWriter().bytes_field(1, "ints").packed_varints(8, {1, 2}).int_field(8, 3).packed_varints(8, {UINT64_MAX});
-    WireWriter floats = WireWriter().bytes_field(1, "floats").bytes_field(7, packed_f1).float_field(7, f2).bytes_field(7, packed_f3);
+    WireWriter ints =
+        WireWriter().bytes_field(1, "ints").packed_varints(8, {1, 2}).int_field(8, 3).packed_varints(8, {UINT64_MAX});
+    WireWriter floats =
+        WireWriter().bytes_field(1, "floats").bytes_field(7, packed_f1).float_field(7, f2).bytes_field(7, packed_f3);
     auto a = import_model(model_with_attribute(ints));
     BOOST_TEST(a.graph()->nodes[0].attributes[0].ints().to_vector() == (std::vector<int64_t>{1, 2, 3, -1}));
     BOOST_TEST(static_cast<int>(a.graph()->nodes[0].attributes[0].type) == 7);
@@ -344,15 +347,19 @@ BOOST_AUTO_TEST_CASE(unknown_fields_of_every_wire_type_are_skipped) {
             .str();
     };
     WireWriter dim = WireWriter().raw(unknowns()).int_field(1, 4);
-    WireWriter tt = WireWriter().raw(unknowns()).int_field(1, 1).message(2, WireWriter().raw(unknowns()).message(1, dim));
+    WireWriter tt =
+        WireWriter().raw(unknowns()).int_field(1, 1).message(2, WireWriter().raw(unknowns()).message(1, dim));
     WireWriter type = WireWriter().raw(unknowns()).message(1, tt);
     WireWriter vi = WireWriter().raw(unknowns()).bytes_field(1, "X").message(2, type);
     WireWriter attr = WireWriter().raw(unknowns()).bytes_field(1, "k").int_field(3, 4);
-    WireWriter node = WireWriter().raw(unknowns()).bytes_field(1, "X").bytes_field(2, "Y").bytes_field(4, "Op").message(5, attr);
-    WireWriter init = WireWriter().raw(unknowns()).int_field(1, 1).int_field(2, 1).bytes_field(8, "W").bytes_field(9, "abcd");
+    WireWriter node =
+        WireWriter().raw(unknowns()).bytes_field(1, "X").bytes_field(2, "Y").bytes_field(4, "Op").message(5, attr);
+    WireWriter init =
+        WireWriter().raw(unknowns()).int_field(1, 1).int_field(2, 1).bytes_field(8, "W").bytes_field(9, "abcd");
     WireWriter graph = WireWriter().raw(unknowns()).message(1, node).message(5, init).message(11, vi).raw(unknowns());
     WireWriter opset = WireWriter().raw(unknowns()).int_field(2, 21);
-    std::string m = WireWriter().raw(unknowns()).int_field(1, 9).message(8, opset).message(7, graph).raw(unknowns()).str();
+    std::string m =
+        WireWriter().raw(unknowns()).int_field(1, 9).message(8, opset).message(7, graph).raw(unknowns()).str();
     auto model = import_model(m);
     BOOST_TEST(model.proto().ir_version == 9);
     BOOST_TEST(model.proto().opset_import.at(0).version == 21);
@@ -381,7 +388,13 @@ BOOST_AUTO_TEST_CASE(known_fields_with_the_wrong_wire_type_are_skipped) {
     BOOST_TEST(model.proto().opset_import.size() == 1u);
 
     // A tensor's data_type as bytes and dims as fixed64 are skipped.
-    std::string t = WireWriter().bytes_field(2, "\x07").fixed64_field(1, 9).int_field(1, 1).int_field(2, 1).bytes_field(9, "abcd").str();
+    std::string t = WireWriter()
+                        .bytes_field(2, "\x07")
+                        .fixed64_field(1, 9)
+                        .int_field(1, 1)
+                        .int_field(2, 1)
+                        .bytes_field(9, "abcd")
+                        .str();
     auto tensor = import_tensor(t);
     BOOST_TEST(tensor.graph()->initializers[0].data_type == 1);
     BOOST_TEST(tensor.graph()->initializers[0].dims.to_vector() == (std::vector<int64_t>{1}));
@@ -420,7 +433,8 @@ BOOST_AUTO_TEST_CASE(singular_message_given_twice_is_replaced_not_merged) {
     // Two graphs: the first has a node and a name, the second only a doc_string.
     std::string first = tb::minimal_graph().str();
     std::string second = WireWriter().bytes_field(10, "second").str();
-    std::string m = WireWriter().int_field(1, 9).message(8, tb::opset("", 21)).bytes_field(7, first).bytes_field(7, second).str();
+    std::string m =
+        WireWriter().int_field(1, 9).message(8, tb::opset("", 21)).bytes_field(7, first).bytes_field(7, second).str();
     auto model = import_model(m);
     BOOST_TEST(model.graph()->doc_string == "second");
     BOOST_TEST(model.graph()->name.empty());
@@ -550,7 +564,8 @@ std::string rich_model() {
     node.message(5, tb::attr_graph("then_branch", sub))
         .message(5, tb::attr_int("axis", -1))
         .message(5, WireWriter().bytes_field(1, "fs").packed_varints(8, {1, 2, 300}).float_field(7, 0.5f))
-        .message(5, tb::attr_tensor("value", WireWriter().int_field(1, 3).int_field(2, 10).packed_varints(5, {1, 2, 3})));
+        .message(5,
+                 tb::attr_tensor("value", WireWriter().int_field(1, 3).int_field(2, 10).packed_varints(5, {1, 2, 3})));
     WireWriter sparse = WireWriter()
                             .message(1, tb::tensor_raw("sv", 1, {1}, "abcd"))
                             .message(2, WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, 3))
@@ -558,10 +573,13 @@ std::string rich_model() {
     WireWriter graph = tb::minimal_graph();
     graph.message(1, node)
         .message(5, tb::tensor_raw("W", 1, {2}, "abcdefgh"))
-        .message(5, WireWriter().int_field(1, 2).int_field(2, 8).bytes_field(6, "s0").bytes_field(6, "s1").bytes_field(8, "S"))
+        .message(5, WireWriter().int_field(1, 2).int_field(2, 8).bytes_field(6, "s0").bytes_field(6, "s1").bytes_field(
+                        8, "S"))
         .message(15, sparse)
-        .message(13, WireWriter().bytes_field(1, "Z").message(2, WireWriter().message(4, WireWriter().message(1, tb::tensor_type(1, {1})))));
-    WireWriter fn = WireWriter().bytes_field(1, "F").bytes_field(4, "a").bytes_field(5, "b").message(7, tb::node("Relu", {"a"}, {"b"}));
+        .message(13, WireWriter().bytes_field(1, "Z").message(
+                         2, WireWriter().message(4, WireWriter().message(1, tb::tensor_type(1, {1})))));
+    WireWriter fn = WireWriter().bytes_field(1, "F").bytes_field(4, "a").bytes_field(5, "b").message(
+        7, tb::node("Relu", {"a"}, {"b"}));
     return tb::model(graph)
         .message(25, fn)
         .message(20, WireWriter().message(1, WireWriter().bytes_field(2, "init")))

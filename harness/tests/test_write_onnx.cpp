@@ -111,7 +111,8 @@ BOOST_AUTO_TEST_CASE(a_model_with_every_field_kind_reads_back_with_the_same_dump
 BOOST_AUTO_TEST_CASE(a_sparse_tensor_without_values_or_indices_reads_back_the_same) {
     // An absent values or indices message reads as no tensor; an empty one is refused.
     WireWriter sparse = WireWriter().packed_varints(P::SparseTensor::dims, {4});
-    WireWriter attribute = WireWriter().bytes_field(P::Attribute::name, "s").message(P::Attribute::sparse_tensors, sparse);
+    WireWriter attribute =
+        WireWriter().bytes_field(P::Attribute::name, "s").message(P::Attribute::sparse_tensors, sparse);
     Model original = import_model(model_with_attribute(attribute));
     Model again = import_model(write_bytes(original));
     BOOST_TEST(dump_of(again) == dump_of(original));
@@ -212,7 +213,8 @@ BOOST_AUTO_TEST_CASE(a_disk_full_in_either_file_leaves_nothing_behind) {
             TempDir t;
             onnximport::detail::WriteFaults faults;
             faults.fail_after = fail_after;
-            auto e = refusal_of([&] { onnximport::detail::write_onnx(rich(), t.root / "m.onnx", external(64), &faults); });
+            auto e =
+                refusal_of([&] { onnximport::detail::write_onnx(rich(), t.root / "m.onnx", external(64), &faults); });
             BOOST_TEST(to_string(e.kind()) == "Io");
             BOOST_TEST(listing(t.root).empty());
         }

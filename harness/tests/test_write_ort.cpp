@@ -43,7 +43,9 @@ Model import_onnx(const std::string& bytes) { return import_bytes(bytes_of(bytes
 
 std::vector<uint8_t> ort_of(const Model& m, OrtWriteOptions o = {}) { return write_ort_bytes(m, o); }
 
-Model reimport(const std::vector<uint8_t>& ort) { return import_bytes(std::vector<uint8_t>(ort), "m.ort", ImportOptions{}); }
+Model reimport(const std::vector<uint8_t>& ort) {
+    return import_bytes(std::vector<uint8_t>(ort), "m.ort", ImportOptions{});
+}
 
 size_t indent_of(const std::string& line) { return line.find_first_not_of(' '); }
 
@@ -275,13 +277,15 @@ BOOST_AUTO_TEST_CASE(the_same_model_gives_the_same_bytes_on_any_number_of_thread
             faults.max_chunk = max_chunk;
             detail::write_ort(m, dir.root / "m.ort", o, &faults);
             const std::string file = read_all(dir.root / "m.ort");
-            BOOST_TEST((std::vector<uint8_t>(file.begin(), file.end()) == one), o.threads << " thread(s), " << max_chunk);
+            BOOST_TEST((std::vector<uint8_t>(file.begin(), file.end()) == one),
+                       o.threads << " thread(s), " << max_chunk);
         }
     }
 }
 
 BOOST_AUTO_TEST_CASE(element_types_above_20_are_unsupported) {
-    const Model m = import_onnx(identity_with(WireWriter().message(P::Graph::initializer, tb::tensor_raw("i4", 22, {2}, "\x12"))));
+    const Model m =
+        import_onnx(identity_with(WireWriter().message(P::Graph::initializer, tb::tensor_raw("i4", 22, {2}, "\x12"))));
     check_error(refusal_of([&] { ort_of(m); }), ErrorKind::Unsupported, std::nullopt,
                 "ModelProto.graph.initializer[0].data_type");
 }
@@ -303,11 +307,13 @@ BOOST_AUTO_TEST_CASE(sparse_tensor_attributes_functions_and_training_info_are_un
     const Model rich = import_onnx(rich_model());  // write_models.hpp: functions first
     check_error(refusal_of([&] { ort_of(rich); }), ErrorKind::Unsupported, std::nullopt, "ModelProto.functions");
     WireWriter n = tb::node("Custom", {"X"}, {"Z"});
-    n.message(P::Node::attribute, WireWriter().bytes_field(P::Attribute::name, "sp").message(P::Attribute::sparse_tensor, sparse("s")));
+    n.message(P::Node::attribute,
+              WireWriter().bytes_field(P::Attribute::name, "sp").message(P::Attribute::sparse_tensor, sparse("s")));
     WireWriter g = tb::minimal_graph();
     g.message(P::Graph::node, n);
     const Model m = import_onnx(tb::model(g).str());
-    check_error(refusal_of([&] { ort_of(m); }), ErrorKind::Unsupported, std::nullopt, "ModelProto.graph.node[1].attribute[0].type");
+    check_error(refusal_of([&] { ort_of(m); }), ErrorKind::Unsupported, std::nullopt,
+                "ModelProto.graph.node[1].attribute[0].type");
 }
 
 BOOST_AUTO_TEST_CASE(references_to_function_attributes_are_unsupported) {
@@ -320,11 +326,15 @@ BOOST_AUTO_TEST_CASE(references_to_function_attributes_are_unsupported) {
         g.message(P::Graph::node, n);
         return import_onnx(tb::model(g).str());
     };
-    const Model reference = with_attribute(WireWriter().bytes_field(P::Attribute::name, "k").int_field(P::Attribute::type, 2)
+    const Model reference = with_attribute(WireWriter()
+                                               .bytes_field(P::Attribute::name, "k")
+                                               .int_field(P::Attribute::type, 2)
                                                .bytes_field(P::Attribute::ref_attr_name, "outer_k"));
     check_error(refusal_of([&] { ort_of(reference); }), ErrorKind::Unsupported, std::nullopt,
                 "ModelProto.graph.node[1].attribute[0].ref_attr_name");
-    const Model no_graph = with_attribute(WireWriter().bytes_field(P::Attribute::name, "body").int_field(P::Attribute::type, 5)
+    const Model no_graph = with_attribute(WireWriter()
+                                              .bytes_field(P::Attribute::name, "body")
+                                              .int_field(P::Attribute::type, 5)
                                               .bytes_field(P::Attribute::ref_attr_name, "outer_body"));
     check_error(refusal_of([&] { ort_of(no_graph); }), ErrorKind::Unsupported, std::nullopt,
                 "ModelProto.graph.node[1].attribute[0].ref_attr_name");
@@ -337,8 +347,10 @@ BOOST_AUTO_TEST_CASE(a_model_nested_deeper_than_the_verifier_takes_is_unsupporte
         WireWriter g = tb::minimal_graph();
         for (int i = 0; i < levels; ++i) {
             WireWriter n = tb::node("Custom", {"X"}, {"Y"});
-            n.message(P::Node::attribute,
-                      WireWriter().bytes_field(P::Attribute::name, "body").int_field(P::Attribute::type, 5).message(P::Attribute::g, g));
+            n.message(P::Node::attribute, WireWriter()
+                                              .bytes_field(P::Attribute::name, "body")
+                                              .int_field(P::Attribute::type, 5)
+                                              .message(P::Attribute::g, g));
             g = WireWriter().message(P::Graph::node, n).bytes_field(P::Graph::name, "g")
                     .message(P::Graph::input, tb::value_info("X")).message(P::Graph::output, tb::value_info("Y"));
         }
@@ -408,9 +420,10 @@ BOOST_AUTO_TEST_CASE(an_alignment_that_is_not_a_power_of_two_is_refused) {
 // ---- Types of undeclared values (infer_types.hpp) ----------------------------------
 
 BOOST_AUTO_TEST_CASE(a_cast_output_without_value_info_has_the_type_of_its_to_attribute_and_no_shape) {
-    const auto b = ort_of(import_onnx(typing_model(
-        {tb::node("Cast", {"X"}, {"T"}).message(P::Node::attribute, tb::attr_int("to", 3)), tb::node("Neg", {"T"}, {"Y"})},
-        {"Y"})));
+    const auto b = ort_of(
+        import_onnx(typing_model({tb::node("Cast", {"X"}, {"T"}).message(P::Node::attribute, tb::attr_int("to", 3)),
+                                  tb::node("Neg", {"T"}, {"Y"})},
+                                 {"Y"})));
     const fb::Graph* g = session_of(b)->model()->graph();
     BOOST_TEST(tensor_elem(g, "T") == 3);  // INT8
     BOOST_TEST(tensor_elem(g, "Y") == 3);  // Neg keeps its input's
@@ -437,12 +450,13 @@ BOOST_AUTO_TEST_CASE(comparisons_shape_and_argmax_have_their_fixed_types) {
 BOOST_AUTO_TEST_CASE(rules_take_the_input_the_operator_names_not_the_first) {
     // A rule that used input 0 would give BOOL (Where), FLOAT (CastLike) and FLOAT (QuantizeLinear).
     WireWriter q = tb::node("QuantizeLinear", {"X", "scale", "zero"}, {"Q"});
-    const auto b = ort_of(import_onnx(typing_model(
-        {tb::node("Less", {"X", "X"}, {"C"}), tb::node("Where", {"C", "I", "I"}, {"W"}),
-         tb::node("CastLike", {"X", "I"}, {"L"}), tb::node("Cast", {"X"}, {"zero"}).message(P::Node::attribute, tb::attr_int("to", 3)),
-         tb::node("Cast", {"X"}, {"scale"}).message(P::Node::attribute, tb::attr_int("to", 1)), q,
-         tb::node("QuantizeLinear", {"X", "scale"}, {"Q8"})},
-        {"W", "L", "Q", "Q8"})));
+    const auto b = ort_of(
+        import_onnx(typing_model({tb::node("Less", {"X", "X"}, {"C"}), tb::node("Where", {"C", "I", "I"}, {"W"}),
+                                  tb::node("CastLike", {"X", "I"}, {"L"}),
+                                  tb::node("Cast", {"X"}, {"zero"}).message(P::Node::attribute, tb::attr_int("to", 3)),
+                                  tb::node("Cast", {"X"}, {"scale"}).message(P::Node::attribute, tb::attr_int("to", 1)),
+                                  q, tb::node("QuantizeLinear", {"X", "scale"}, {"Q8"})},
+                                 {"W", "L", "Q", "Q8"})));
     const fb::Graph* g = session_of(b)->model()->graph();
     BOOST_TEST(tensor_elem(g, "W") == 7);   // X and Y of Where: INT64
     BOOST_TEST(tensor_elem(g, "L") == 7);   // CastLike: target_type's
@@ -458,7 +472,9 @@ BOOST_AUTO_TEST_CASE(an_operator_without_a_rule_stays_untyped_is_counted_and_not
         {"Q", "Y"}));
     OrtWriteOptions o;
     std::vector<std::string> untyped;
-    o.untyped = [&](std::string_view value, std::string_view op) { untyped.push_back(std::string(value) + ":" + std::string(op)); };
+    o.untyped = [&](std::string_view value, std::string_view op) {
+        untyped.push_back(std::string(value) + ":" + std::string(op));
+    };
     const auto b = ort_of(m, o);
     const fb::Graph* g = session_of(b)->model()->graph();
     BOOST_TEST(tensor_elem(g, "U") == 0);
@@ -505,7 +521,8 @@ BOOST_AUTO_TEST_CASE(loop_outputs_come_from_the_body_whose_untyped_inputs_are_ty
     WireWriter body;
     body.message(P::Graph::node, tb::node("Identity", {"cond"}, {"cond_out"}));
     body.message(P::Graph::node, tb::node("Add", {"v", "i"}, {"v_out"}));
-    body.message(P::Graph::node, tb::node("Cast", {"v"}, {"scan_out"}).message(P::Node::attribute, tb::attr_int("to", 10)));
+    body.message(P::Graph::node,
+                 tb::node("Cast", {"v"}, {"scan_out"}).message(P::Node::attribute, tb::attr_int("to", 10)));
     body.message(P::Graph::input, untyped_output("i"));
     body.message(P::Graph::input, untyped_output("cond"));
     body.message(P::Graph::input, untyped_output("v"));
@@ -542,7 +559,8 @@ BOOST_AUTO_TEST_CASE(if_and_scan_outputs_come_from_their_bodies) {
     body.message(P::Graph::output, untyped_output("s_out"));
     body.message(P::Graph::output, untyped_output("x_out"));
     WireWriter scan = tb::node("Scan", {"I", "X"}, {"state", "stacked"});
-    scan.message(P::Node::attribute, attr_body("body", body)).message(P::Node::attribute, tb::attr_int("num_scan_inputs", 1));
+    scan.message(P::Node::attribute, attr_body("body", body))
+        .message(P::Node::attribute, tb::attr_int("num_scan_inputs", 1));
     const auto b = ort_of(import_onnx(typing_model({cond, iff, scan}, {"branch_out", "state", "stacked"})));
     const fb::Graph* g = session_of(b)->model()->graph();
     BOOST_TEST(tensor_elem(g, "branch_out") == 7);
@@ -581,9 +599,10 @@ BOOST_AUTO_TEST_CASE(a_castlike_of_known_target_type_is_written_as_its_cast_and_
     // ONNX Runtime has no CastLike kernel: the function body, Cast to target_type's element type.
     WireWriter like = tb::node("CastLike", {"X", "S"}, {"L"});
     like.message(P::Node::attribute, tb::attr_int("saturate", 0));
-    const auto b = ort_of(import_onnx(typing_model(
-        {tb::node("Shape", {"X"}, {"S"}), like, tb::node("Mystery", {"X"}, {"U"}), tb::node("CastLike", {"X", "U"}, {"M"})},
-        {"L", "M"})));
+    const auto b =
+        ort_of(import_onnx(typing_model({tb::node("Shape", {"X"}, {"S"}), like, tb::node("Mystery", {"X"}, {"U"}),
+                                         tb::node("CastLike", {"X", "U"}, {"M"})},
+                                        {"L", "M"})));
     const fb::Graph* g = session_of(b)->model()->graph();
     const fb::Node* cast = g->nodes()->Get(1);
     BOOST_TEST(cast->op_type()->str() == "Cast");

@@ -60,23 +60,28 @@ inline WireWriter map_of_sequence_type() {
 }
 
 inline WireWriter every_type_kind() {
-    return WireWriter().message(P::Type::optional_type, WireWriter().message(P::ElemType::elem_type, map_of_sequence_type()));
+    return WireWriter().message(P::Type::optional_type,
+                                WireWriter().message(P::ElemType::elem_type, map_of_sequence_type()));
 }
 
 inline WireWriter sparse(std::string_view name) {
     return WireWriter()
         .message(P::SparseTensor::values, tb::tensor_raw(name, 1, {2}, std::string(8, '\x11')))
-        .message(P::SparseTensor::indices, typed_tensor(std::string(name) + "_i", 7, {2}, P::Tensor::int64_data, {1, 5}))
+        .message(P::SparseTensor::indices,
+                 typed_tensor(std::string(name) + "_i", 7, {2}, P::Tensor::int64_data, {1, 5}))
         .packed_varints(P::SparseTensor::dims, {3, 3});
 }
 
 inline WireWriter attributes_node() {
     using A = P::Attribute;
     WireWriter n = tb::node("Custom", {"X", ""}, {"C"}, "custom");
-    auto attr = [&](std::string_view name, WireWriter a) { n.message(P::Node::attribute, a.bytes_field(A::name, name)); };
+    auto attr = [&](std::string_view name, WireWriter a) {
+        n.message(P::Node::attribute, a.bytes_field(A::name, name));
+    };
     attr("f_negative_zero", WireWriter().float_field(A::f, -0.0f));
     attr("i_zero_inferred", WireWriter().int_field(A::i, 0));
-    attr("s_declared", WireWriter().bytes_field(A::s, "text\x01").int_field(A::type, 3).bytes_field(A::doc_string, "doc"));
+    attr("s_declared",
+         WireWriter().bytes_field(A::s, "text\x01").int_field(A::type, 3).bytes_field(A::doc_string, "doc"));
     attr("t", WireWriter().message(A::t, tb::tensor_raw("big_attr", 2, {1500}, ramp(1500))));
     attr("floats", WireWriter().float_field(A::floats, 1.5f).float_field(A::floats, -2.0f));
     attr("ints", WireWriter().packed_varints(A::ints, {1, static_cast<uint64_t>(-3)}).int_field(A::type, 7));
@@ -98,7 +103,9 @@ inline void add_initializers(WireWriter& g) {
     using F = P::Tensor;
     auto init = [&](WireWriter t) { g.message(P::Graph::initializer, t); };
     init(tb::tensor_raw("W_raw", 1, {500}, ramp(2000)));
-    init(tb::tensor_raw("small_raw", 1, {2}, ramp(8)).bytes_field(F::doc_string, "small").message(F::metadata_props, entry("tk", "tv")));
+    init(tb::tensor_raw("small_raw", 1, {2}, ramp(8))
+             .bytes_field(F::doc_string, "small")
+             .message(F::metadata_props, entry("tk", "tv")));
     init(typed_tensor("f32", 1, {2}, F::float_data, {0x3f800000, 0x7fc00001}));
     init(typed_tensor("f64", 11, {1}, F::double_data, {0x400921fb54442d18}));
     init(typed_tensor("c64", 14, {1}, F::float_data, {1, 2}));
@@ -129,19 +136,23 @@ inline WireWriter rich_graph() {
     WireWriter g;
     // File order is not topological: resolution reorders, the writer keeps file order.
     g.message(G::node, tb::node("Identity", {"B"}, {"Y"}, "second"));
-    g.message(G::node, tb::node("If", {"X"}, {"B"}, "first").message(P::Node::attribute, tb::attr_graph("then_branch", sub)));
+    g.message(G::node,
+              tb::node("If", {"X"}, {"B"}, "first").message(P::Node::attribute, tb::attr_graph("then_branch", sub)));
     g.message(G::node, attributes_node());
     g.bytes_field(G::name, "rich").bytes_field(G::doc_string, "graph doc");
     add_initializers(g);
     g.message(G::input, tb::value_info("X").bytes_field(P::ValueInfo::doc_string, "input doc")
                             .message(P::ValueInfo::metadata_props, entry("vk", "vv")));
     g.message(G::output, tb::value_info("Y"));
-    g.message(G::output, WireWriter().bytes_field(P::ValueInfo::name, "C").message(P::ValueInfo::type, every_type_kind()));
+    g.message(G::output,
+              WireWriter().bytes_field(P::ValueInfo::name, "C").message(P::ValueInfo::type, every_type_kind()));
     WireWriter opaque = WireWriter().message(P::Type::opaque_type, WireWriter().bytes_field(P::OpaqueType::domain, "d")
                                                                          .bytes_field(P::OpaqueType::name, "n"));
     g.message(G::value_info, WireWriter().bytes_field(P::ValueInfo::name, "B").message(P::ValueInfo::type, opaque));
-    g.message(G::value_info, WireWriter().bytes_field(P::ValueInfo::name, "unused")
-                                 .message(P::ValueInfo::type, WireWriter().message(P::Type::sparse_tensor_type, WireWriter())));
+    g.message(G::value_info,
+              WireWriter()
+                  .bytes_field(P::ValueInfo::name, "unused")
+                  .message(P::ValueInfo::type, WireWriter().message(P::Type::sparse_tensor_type, WireWriter())));
     g.message(G::metadata_props, entry("gk", "gv"));
     return g;
 }
@@ -150,14 +161,22 @@ inline WireWriter rich_function() {
     using F = P::Function;
     using A = P::Attribute;
     WireWriter body = tb::node("Mul", {"a", "b"}, {"c"}, "mul");
-    body.message(P::Node::attribute, WireWriter().bytes_field(A::name, "alpha").bytes_field(A::ref_attr_name, "alpha_ref"));
+    body.message(P::Node::attribute,
+                 WireWriter().bytes_field(A::name, "alpha").bytes_field(A::ref_attr_name, "alpha_ref"));
     return WireWriter()
-        .bytes_field(F::name, "MyFn").bytes_field(F::domain, "custom.domain").bytes_field(F::overload, "o1")
-        .bytes_field(F::input, "a").bytes_field(F::input, "b").bytes_field(F::output, "c")
+        .bytes_field(F::name, "MyFn")
+        .bytes_field(F::domain, "custom.domain")
+        .bytes_field(F::overload, "o1")
+        .bytes_field(F::input, "a")
+        .bytes_field(F::input, "b")
+        .bytes_field(F::output, "c")
         .bytes_field(F::attribute, "alpha_ref")
-        .message(F::attribute_proto, WireWriter().bytes_field(A::name, "beta").float_field(A::f, 0.5f).int_field(A::type, 1))
-        .message(F::node, body).message(F::opset_import, tb::opset("", 21))
-        .message(F::value_info, tb::value_info("c")).bytes_field(F::doc_string, "fn doc")
+        .message(F::attribute_proto,
+                 WireWriter().bytes_field(A::name, "beta").float_field(A::f, 0.5f).int_field(A::type, 1))
+        .message(F::node, body)
+        .message(F::opset_import, tb::opset("", 21))
+        .message(F::value_info, tb::value_info("c"))
+        .bytes_field(F::doc_string, "fn doc")
         .message(F::metadata_props, entry("fk", "fv"));
 }
 

@@ -11,17 +11,20 @@ namespace r = rules;
 void add_io_cases(Corpus& c) {
     Entry dir;
     dir.type = Entry::Type::Directory;
-    c.refuse_entry("Io", "model-is-a-folder", r::os_cannot_read, "the .onnx path is a folder: the OS cannot read it as a file", dir);
+    c.refuse_entry("Io", "model-is-a-folder", r::os_cannot_read,
+                   "the .onnx path is a folder: the OS cannot read it as a file", dir);
     // git does not keep empty folders; a file inside keeps this one.
     c.side_file("io-model-is-a-folder.onnx/keep", "a folder named like a model\n");
     Entry dangling;
     dangling.type = Entry::Type::Symlink;
     dangling.target = "no-such-model.onnx";
-    c.refuse_entry("Io", "model-dangling-link", r::os_cannot_read, "the .onnx path is a symbolic link to nothing: open fails", dangling);
+    c.refuse_entry("Io", "model-dangling-link", r::os_cannot_read,
+                   "the .onnx path is a symbolic link to nothing: open fails", dangling);
     Entry loop;
     loop.type = Entry::Type::Symlink;
     loop.target = "io-model-link-loop.onnx";
-    c.refuse_entry("Io", "model-link-loop", r::os_cannot_read, "the .onnx path is a link to itself: open fails with ELOOP", loop);
+    c.refuse_entry("Io", "model-link-loop", r::os_cannot_read,
+                   "the .onnx path is a link to itself: open fails with ELOOP", loop);
     // A FIFO where the model should be: a reader that opens it blocking waits for a writer
     // forever. git cannot hold a FIFO, so the case is generated only.
     Entry fifo;

@@ -15,7 +15,9 @@ WireWriter named(std::string_view name) { return WireWriter().bytes_field(f::a_n
 WireWriter small_tensor(std::string_view name = "t") { return ob::tensor_raw(name, 1, {1}, floats_le({1})); }
 WireWriter small_graph() { return bare_graph({ob::node("Identity", {"X"}, {"q"}, "inner")}, {}, {"q"}); }
 WireWriter small_sparse() {
-    return WireWriter().message(1, ob::tensor_raw("v", 1, {1}, floats_le({1}))).message(2, ob::tensor_raw("i", 7, {1}, std::string(8, '\0')))
+    return WireWriter()
+        .message(1, ob::tensor_raw("v", 1, {1}, floats_le({1})))
+        .message(2, ob::tensor_raw("i", 7, {1}, std::string(8, '\0')))
         .int_field(3, 4);
 }
 WireWriter small_type() { return ob::tensor_type(1, {2}); }
@@ -48,7 +50,8 @@ void add_message_cases(Corpus& c) {
              [&] {
                  WireWriter gg = base_graph();
                  gg.bytes_field(40, "future graph field");
-                 return ob::model(gg, 1000).str() + WireWriter().bytes_field(60, "future model field").int_field(61, 1).str();
+                 return ob::model(gg, 1000).str() +
+                        WireWriter().bytes_field(60, "future model field").int_field(61, 1).str();
              }(),
              {{"ir_version", 1000}});
     c.refuse("InvalidModel", "empty-file", r::ir, "zero bytes: valid protobuf (no fields), so no ir_version", "");
@@ -80,16 +83,19 @@ void add_message_cases(Corpus& c) {
         c.accept(std::string("attribute-inferred-") + k.name, r::infer,
                  std::string("no type; only ") + k.name + " is set: the type is inferred from it",
                  model_with_attributes({k.attr}), {{"attribute_type", {{"n1/a", k.type}}}});
-    c.accept("attribute-inferred-priority", r::infer,
-             "several fields without a type: f beats i, i beats s, t beats g, tp beats floats, floats beat ints, strings beat tensors",
-             model_with_attributes({named("fi").int_field(f::a_i, 1).float_field(f::a_f, 1),
-                                    named("is").bytes_field(f::a_s, "x").int_field(f::a_i, 1),
-                                    named("tg").message(f::a_g, small_graph()).message(f::a_t, small_tensor()),
-                                    named("tpf").float_field(f::a_floats, 1).message(f::a_tp, small_type()),
-                                    named("fl").int_field(f::a_ints, 1).float_field(f::a_floats, 1),
-                                    named("st").message(f::a_tensors, small_tensor()).bytes_field(f::a_strings, "x")}),
-             {{"attribute_type", {{"n1/fi", 1}, {"n1/is", 2}, {"n1/tg", 4}, {"n1/tpf", 13}, {"n1/fl", 6}, {"n1/st", 8}}}});
-    c.accept("attribute-declared-type-wins", r::infer, "type INT declared, only f set: the declared type stands, i reads 0",
+    c.accept(
+        "attribute-inferred-priority", r::infer,
+        "several fields without a type: f beats i, i beats s, t beats g, tp beats floats, floats beat ints, strings "
+        "beat tensors",
+        model_with_attributes({named("fi").int_field(f::a_i, 1).float_field(f::a_f, 1),
+                               named("is").bytes_field(f::a_s, "x").int_field(f::a_i, 1),
+                               named("tg").message(f::a_g, small_graph()).message(f::a_t, small_tensor()),
+                               named("tpf").float_field(f::a_floats, 1).message(f::a_tp, small_type()),
+                               named("fl").int_field(f::a_ints, 1).float_field(f::a_floats, 1),
+                               named("st").message(f::a_tensors, small_tensor()).bytes_field(f::a_strings, "x")}),
+        {{"attribute_type", {{"n1/fi", 1}, {"n1/is", 2}, {"n1/tg", 4}, {"n1/tpf", 13}, {"n1/fl", 6}, {"n1/st", 8}}}});
+    c.accept("attribute-declared-type-wins", r::infer,
+             "type INT declared, only f set: the declared type stands, i reads 0",
              model_with_attributes({named("a").float_field(f::a_f, 2).int_field(f::a_type, 2)}),
              {{"attribute_type", {{"n1/a", 2}}}, {"attribute_int", {{"n1/a", 0}}}});
     c.accept("attribute-type-zero-is-absent", r::infer, "type 0 (UNDEFINED) written explicitly: inferred from i",
@@ -115,7 +121,8 @@ void add_message_cases(Corpus& c) {
 
     // Declared but absent.
     struct Declared { const char* name; int type; };
-    for (const Declared& d : {Declared{"tensor", 4}, Declared{"graph", 5}, Declared{"sparse-tensor", 11}, Declared{"type-proto", 13}})
+    for (const Declared& d :
+         {Declared{"tensor", 4}, Declared{"graph", 5}, Declared{"sparse-tensor", 11}, Declared{"type-proto", 13}})
         c.refuse("InvalidModel", std::string("attribute-declared-") + d.name + "-absent", r::declared_absent,
                  std::string("type ") + std::to_string(d.type) + " with no value field",
                  model_with_attributes({named("a").int_field(f::a_type, static_cast<uint64_t>(d.type))}));
@@ -136,8 +143,13 @@ void add_message_cases(Corpus& c) {
                  WireWriter body = ob::node("Relu", {"a"}, {"b"}, "fb");
                  body.message(f::n_attr, named("alpha").bytes_field(f::a_ref, "alpha"));
                  WireWriter fn;
-                 fn.bytes_field(1, "MyFn").bytes_field(4, "a").bytes_field(5, "b").bytes_field(6, "alpha").message(7, body)
-                     .message(9, ob::opset("", 21)).bytes_field(10, "local");
+                 fn.bytes_field(1, "MyFn")
+                     .bytes_field(4, "a")
+                     .bytes_field(5, "b")
+                     .bytes_field(6, "alpha")
+                     .message(7, body)
+                     .message(9, ob::opset("", 21))
+                     .bytes_field(10, "local");
                  WireWriter gg = base_graph();
                  return ob::model(gg).str() + WireWriter().message(f::functions, fn).str();
              }(),
@@ -159,11 +171,14 @@ void add_message_cases(Corpus& c) {
              {{"value_shape", {{"X", json::array()}}}});
     c.accept("type-dims-unknown-value-param", r::dim_unknown, "dims: empty (unknown), dim_value 3, dim_param N",
              model_with_input_type(WireWriter().message(
-                 1, WireWriter().int_field(1, 1).message(2, WireWriter().message(1, WireWriter()).message(1, WireWriter().int_field(1, 3))
-                                                            .message(1, WireWriter().bytes_field(2, "N"))))),
+                 1, WireWriter().int_field(1, 1).message(2, WireWriter()
+                                                                .message(1, WireWriter())
+                                                                .message(1, WireWriter().int_field(1, 3))
+                                                                .message(1, WireWriter().bytes_field(2, "N"))))),
              {{"value_shape", {{"X", {nullptr, 3, "N"}}}}});
     c.accept("type-sparse-and-sequence", r::shape, "a sequence of sparse tensors with unknown rank",
-             model_with_input_type(WireWriter().message(4, WireWriter().message(1, WireWriter().message(8, WireWriter().int_field(1, 1))))),
+             model_with_input_type(WireWriter().message(
+                 4, WireWriter().message(1, WireWriter().message(8, WireWriter().int_field(1, 1))))),
              {{"value_type_kind", {{"X", "sequence"}}}});
 }
 

@@ -90,7 +90,8 @@ void structure_cases(Corpus& c) {
     c.accept("ort-forward-vtable.ort", layouts, "the root table's vtable placed after it (negative soffset)",
              str(ob::with_forward_root_vtable(ob::build_ort(relu))), {{"node_count", 1}});
     c.accept("ort-unknown-trailing-field.ort", layouts, "a tensor with a field id 7 of a newer schema",
-             edited([](auto& m) { m.graph.initializers[0].unknown_trailing_field = true; }), {{"initializer_count", 1}});
+             edited([](auto& m) { m.graph.initializers[0].unknown_trailing_field = true; }),
+             {{"initializer_count", 1}});
     c.accept("ort-version-5.ort", version, "ort_version 5, the oldest a minimal ONNX Runtime loads",
              edited([](auto& m) { m.ort_version = "5"; }), {{"node_count", 1}});
     c.accept("ort-version-1.ort", version, "ort_version 1: the fields this reader uses are unchanged since",
@@ -99,7 +100,8 @@ void structure_cases(Corpus& c) {
              edited([](auto& m) { m.graph.max_node_index = 0xFFFFFFFFu; }), {{"node_count", 1}});
     c.accept("ort-nested-if-8.ort", verify, "If graphs nested 8 levels: within the depth of 64", built(nested(8)),
              {{"node_count", 1}});
-    c.refuse("Malformed", "ort-nested-if-24.ort", verify, "If graphs nested 24 levels: beyond the depth of 64", built(nested(24)));
+    c.refuse("Malformed", "ort-nested-if-24.ort", verify, "If graphs nested 24 levels: beyond the depth of 64",
+             built(nested(24)));
     const std::string good = built(relu);
     c.refuse("Malformed", "ort-truncated-half.ort", verify, "the buffer cut in half", good.substr(0, good.size() / 2));
     c.refuse("Malformed", "ort-truncated-4.ort", verify, "the last 4 bytes cut", good.substr(0, good.size() - 4));
@@ -133,15 +135,19 @@ void structure_cases(Corpus& c) {
                  const uint16_t far = 0xFFF0;
                  std::memcpy(b.data() + vt + 4, &far, 2);
              }));
-    c.refuse("Malformed", "ort-offset-wraps.ort", verify, "a uoffset that wraps around 2^32 (the only way to point back: a cycle)",
+    c.refuse("Malformed", "ort-offset-wraps.ort", verify,
+             "a uoffset that wraps around 2^32 (the only way to point back: a cycle)",
              patched(relu, [](Bytes& b, const ofb::InferenceSession* s) {
                  const size_t slot = field_at(b, s, ofb::InferenceSession::VT_MODEL);
                  put32(b, slot, static_cast<uint32_t>(0x100000000ull - slot));
              }));
     c.refuse("Malformed", "ort-string-length-past-end.ort", verify, "ort_version's length runs past the end",
-             patched(relu, [](Bytes& b, const ofb::InferenceSession* s) { put32(b, at(b, s->ort_version()), 0x7FFFFFF0u); }));
+             patched(relu,
+                     [](Bytes& b, const ofb::InferenceSession* s) { put32(b, at(b, s->ort_version()), 0x7FFFFFF0u); }));
     c.refuse("Malformed", "ort-vector-length-past-end.ort", verify, "the nodes vector claims 2^28 entries",
-             patched(relu, [](Bytes& b, const ofb::InferenceSession* s) { put32(b, at(b, s->model()->graph()->nodes()), 1u << 28); }));
+             patched(relu, [](Bytes& b, const ofb::InferenceSession* s) {
+                 put32(b, at(b, s->model()->graph()->nodes()), 1u << 28);
+             }));
     c.refuse("Malformed", "ort-string-no-nul.ort", verify, "ort_version without its terminating NUL",
              patched(relu, [](Bytes& b, const ofb::InferenceSession* s) { b[at(b, s->ort_version()) + 5] = 'x'; }));
 }
@@ -159,12 +165,16 @@ void zero_offset_cases(Corpus& c) {
                  }));
     };
     zero("ort-zero-offset-nodes.ort", "nodes:[0]", [](auto* s) { return s->model()->graph()->nodes(); });
-    zero("ort-zero-offset-initializers.ort", "initializers:[0]", [](auto* s) { return s->model()->graph()->initializers(); });
+    zero("ort-zero-offset-initializers.ort", "initializers:[0]",
+         [](auto* s) { return s->model()->graph()->initializers(); });
     zero("ort-zero-offset-node-args.ort", "node_args:[0]", [](auto* s) { return s->model()->graph()->node_args(); });
     zero("ort-zero-offset-opset-import.ort", "opset_import:[0]", [](auto* s) { return s->model()->opset_import(); });
-    zero("ort-zero-offset-node-inputs.ort", "a node's inputs:[0]", [](auto* s) { return s->model()->graph()->nodes()->Get(0)->inputs(); },
-         "Malformed");
-    zero("ort-zero-offset-graph-outputs.ort", "outputs:[0]", [](auto* s) { return s->model()->graph()->outputs(); }, "Malformed");
+    zero(
+        "ort-zero-offset-node-inputs.ort", "a node's inputs:[0]",
+        [](auto* s) { return s->model()->graph()->nodes()->Get(0)->inputs(); }, "Malformed");
+    zero(
+        "ort-zero-offset-graph-outputs.ort", "outputs:[0]", [](auto* s) { return s->model()->graph()->outputs(); },
+        "Malformed");
     ob::OrtModelSpec with_attr = relu;
     with_attr.graph.nodes[0].attributes = {{.name = "k", .type = 2, .i = 1}};
     c.refuse("InvalidModel", "ort-zero-offset-attributes.ort", zero_offsets, "attributes:[0]",
@@ -173,7 +183,8 @@ void zero_offset_cases(Corpus& c) {
              }));
     ob::OrtModelSpec strings = relu;
     strings.graph.initializers[0] = {.name = "W", .data_type = 8, .dims = {2}, .strings = {"a", "b"}};
-    c.refuse("Malformed", "ort-zero-offset-string-data.ort", zero_offsets, "string_data:[0] (the Verifier's empty string lacks its NUL)",
+    c.refuse("Malformed", "ort-zero-offset-string-data.ort", zero_offsets,
+             "string_data:[0] (the Verifier's empty string lacks its NUL)",
              patched(strings, [](Bytes& b, const ofb::InferenceSession* s) {
                  put32(b, at(b, s->model()->graph()->initializers()->Get(0)->string_data()) + 4, 0);
              }));
@@ -188,11 +199,14 @@ void version_cases(Corpus& c) {
     }
     for (const char* v : {"7", "99999999999"})
         c.refuse("Unsupported", std::string("ort-version-") + v + ".ort", version,
-                 std::string("ort_version ") + v + ": newer than the 6 this reader reads", edited([&](auto& m) { m.ort_version = v; }));
-    c.refuse("InvalidModel", "ort-version-missing.ort", version, "no ort_version", edited([](auto& m) { m.ort_version.reset(); }));
+                 std::string("ort_version ") + v + ": newer than the 6 this reader reads",
+                 edited([&](auto& m) { m.ort_version = v; }));
+    c.refuse("InvalidModel", "ort-version-missing.ort", version, "no ort_version",
+             edited([](auto& m) { m.ort_version.reset(); }));
     c.refuse("InvalidModel", "ort-no-model.ort", same_model, "an InferenceSession without a model",
              edited([](auto& m) { m.has_model = false; }));
-    c.refuse("InvalidModel", "ort-no-graph.ort", same_model, "a model without a graph", edited([](auto& m) { m.has_graph = false; }));
+    c.refuse("InvalidModel", "ort-no-graph.ort", same_model, "a model without a graph",
+             edited([](auto& m) { m.has_graph = false; }));
     c.refuse("InvalidModel", "ort-ir-version-2.ort", same_model, "ir_version 2, below the 3 read",
              edited([](auto& m) { m.ir_version = 2; }));
 }
@@ -201,16 +215,23 @@ void tensor_cases(Corpus& c) {
     auto init = [](std::function<void(ob::OrtTensorSpec&)> f) {
         return edited([&](auto& m) { f(m.graph.initializers[0]); });
     };
-    c.refuse("InvalidModel", "ort-raw-data-long.ort", tensors, "raw_data of 9 bytes for FLOAT [2]", init([](auto& t) { t.raw->push_back(0); }));
-    c.refuse("InvalidModel", "ort-raw-data-short.ort", tensors, "raw_data of 7 bytes for FLOAT [2]", init([](auto& t) { t.raw->pop_back(); }));
-    c.refuse("InvalidModel", "ort-raw-data-absent.ort", tensors, "FLOAT [2] without raw_data", init([](auto& t) { t.raw.reset(); }));
+    c.refuse("InvalidModel", "ort-raw-data-long.ort", tensors, "raw_data of 9 bytes for FLOAT [2]",
+             init([](auto& t) { t.raw->push_back(0); }));
+    c.refuse("InvalidModel", "ort-raw-data-short.ort", tensors, "raw_data of 7 bytes for FLOAT [2]",
+             init([](auto& t) { t.raw->pop_back(); }));
+    c.refuse("InvalidModel", "ort-raw-data-absent.ort", tensors, "FLOAT [2] without raw_data",
+             init([](auto& t) { t.raw.reset(); }));
     c.refuse("InvalidModel", "ort-dims-negative.ort", tensors, "dims [-2]", init([](auto& t) { t.dims = {-2}; }));
     c.refuse("InvalidModel", "ort-dims-overflow.ort", tensors, "dims whose product is 2^90",
              init([](auto& t) { t.dims = {1 << 30, 1 << 30, 1 << 30}; }));
-    c.refuse("InvalidModel", "ort-dims-wrap-64.ort", tensors, "dims whose product wraps 64 bits to 0 (2^32 x 2^32 x 0 would not)",
-             init([](auto& t) { t.dims = {int64_t{1} << 32, int64_t{1} << 32}; }));
-    c.refuse("Unsupported", "ort-tensor-over-2gib.ort", tensors, "FLOAT [2^30, 4]: more than 2^31-1 bytes, decided from dims",
-             init([](auto& t) { t.dims = {1 << 30, 4}; }));
+    c.refuse("InvalidModel", "ort-dims-wrap-64.ort", tensors,
+             "dims whose product wraps 64 bits to 0 (2^32 x 2^32 x 0 would not)", init([](auto& t) {
+                 t.dims = {int64_t{1} << 32, int64_t{1} << 32};
+             }));
+    c.refuse("Unsupported", "ort-tensor-over-2gib.ort", tensors,
+             "FLOAT [2^30, 4]: more than 2^31-1 bytes, decided from dims", init([](auto& t) {
+                 t.dims = {1 << 30, 4};
+             }));
     c.refuse("InvalidModel", "ort-string-with-raw-data.ort", tensors, "a STRING tensor with raw_data",
              init([](auto& t) { t = {.name = "W", .data_type = 8, .dims = {1}, .raw = Bytes{1}, .strings = {"a"}}; }));
     c.refuse("InvalidModel", "ort-string-count.ort", tensors, "STRING [2] with one string",
@@ -221,8 +242,10 @@ void tensor_cases(Corpus& c) {
              init([](auto& t) { t = {.name = "W", .data_type = 8, .dims = {2}, .strings = {"a", "bc"}}; }),
              {{"initializer_count", 1}});
     c.refuse("InvalidModel", "ort-data-type-0.ort", tensors, "data_type 0", init([](auto& t) { t.data_type = 0; }));
-    c.refuse("Unsupported", "ort-data-type-21.ort", tensors, "data_type 21: above the schema's 20", init([](auto& t) { t.data_type = 21; }));
-    c.refuse("Unsupported", "ort-data-type-negative.ort", tensors, "data_type -1", init([](auto& t) { t.data_type = -1; }));
+    c.refuse("Unsupported", "ort-data-type-21.ort", tensors, "data_type 21: above the schema's 20",
+             init([](auto& t) { t.data_type = 21; }));
+    c.refuse("Unsupported", "ort-data-type-negative.ort", tensors, "data_type -1",
+             init([](auto& t) { t.data_type = -1; }));
 }
 
 // The companion file (docs/ort.md, "External data"): each case's is its own file name
@@ -241,40 +264,48 @@ std::string external_w(int64_t offset, const std::function<void(ob::OrtModelSpec
 json w_sha(const std::string& bytes) { return {{"tensor_sha256", {{"W", sha256_hex(bytes)}}}}; }
 
 void external_accepts(Corpus& c) {
-    auto accept = [&](std::string name, Rule rule, std::string why, std::string model, const std::string& data, json facts) -> Case& {
+    auto accept = [&](std::string name, Rule rule, std::string why, std::string model, const std::string& data,
+                      json facts) -> Case& {
         Case& k = c.accept(std::move(name), rule, std::move(why), std::move(model), std::move(facts));
         c.side_file(k.file + ".data", data);
         return k;
     };
-    accept("ort-external-basic.ort", external, "W's 8 bytes at offset 0 of the companion file", external_w(0), w_text, w_sha(w_text));
-    accept("ort-external-unaligned.ort", companion, "W at offset 3: no alignment is required of the reader", external_w(3),
-           "pad" + w_text, w_sha(w_text));
-    accept("ort-external-ends-at-file-end.ort", external, "offset 5 + 8 bytes = the file's 13 bytes exactly", external_w(5),
-           "12345" + w_text, w_sha(w_text));
-    accept("ort-external-empty-at-end.ort", external, "FLOAT [0] at offset 8 of an 8-byte file: an empty range at the end",
+    accept("ort-external-basic.ort", external, "W's 8 bytes at offset 0 of the companion file", external_w(0), w_text,
+           w_sha(w_text));
+    accept("ort-external-unaligned.ort", companion, "W at offset 3: no alignment is required of the reader",
+           external_w(3), "pad" + w_text, w_sha(w_text));
+    accept("ort-external-ends-at-file-end.ort", external, "offset 5 + 8 bytes = the file's 13 bytes exactly",
+           external_w(5), "12345" + w_text, w_sha(w_text));
+    accept("ort-external-empty-at-end.ort", external,
+           "FLOAT [0] at offset 8 of an 8-byte file: an empty range at the end",
            external_w(8, [](auto& m) { m.graph.initializers[0].dims = {0}; }), w_text, {{"tensor_bytes", {{"W", 0}}}});
     accept("ort-external-shared.ort", companion, "two initializers and a node's tensor attribute in one companion file",
-           external_w(0, [](auto& m) {
-               m.graph.node_args.push_back({"V"});
-               m.graph.initializers.push_back({.name = "V", .dims = {2}, .external_data_offset = 9});
-               auto t = std::make_shared<ob::OrtTensorSpec>(ob::OrtTensorSpec{.name = "A", .dims = {1}, .external_data_offset = 4});
-               m.graph.nodes[0].attributes = {{.name = "value", .type = 4, .t = t}};
-           }),
-           w_text + "\x01" + "vvvvvvvv", {{"tensor_sha256", {{"W", sha256_hex(w_text)}, {"V", sha256_hex("vvvvvvvv")}}}});
-    Case& linked = c.accept("ort-external-symlink-inside.ort", companion, "the companion file is a link to a file inside the folder",
-                            external_w(0), {{"tensor_sha256", {{"W", sha256_hex(w_text)}}}});
+           external_w(0,
+                      [](auto& m) {
+                          m.graph.node_args.push_back({"V"});
+                          m.graph.initializers.push_back({.name = "V", .dims = {2}, .external_data_offset = 9});
+                          auto t = std::make_shared<ob::OrtTensorSpec>(
+                              ob::OrtTensorSpec{.name = "A", .dims = {1}, .external_data_offset = 4});
+                          m.graph.nodes[0].attributes = {{.name = "value", .type = 4, .t = t}};
+                      }),
+           w_text + "\x01" + "vvvvvvvv",
+           {{"tensor_sha256", {{"W", sha256_hex(w_text)}, {"V", sha256_hex("vvvvvvvv")}}}});
+    Case& linked = c.accept("ort-external-symlink-inside.ort", companion,
+                            "the companion file is a link to a file inside the folder", external_w(0),
+                            {{"tensor_sha256", {{"W", sha256_hex(w_text)}}}});
     c.side_file("ort-weights.bin", w_text);
     c.side_symlink(linked.file + ".data", "ort-weights.bin");
-    c.accept("ort-external-ort-data-option.ort", companion, "ort_external_data names ort-weights.bin instead of the default name",
-             external_w(0), w_sha(w_text))
+    c.accept("ort-external-ort-data-option.ort", companion,
+             "ort_external_data names ort-weights.bin instead of the default name", external_w(0), w_sha(w_text))
         .options = {{"ort_data", "ort-weights.bin"}};
-    c.accept("ort-external-bytes-named.ort", external, "imported from bytes: the caller names both the folder and the file",
-             external_w(0), w_sha(w_text))
+    c.accept("ort-external-bytes-named.ort", external,
+             "imported from bytes: the caller names both the folder and the file", external_w(0), w_sha(w_text))
         .options = {{"import", "bytes"}, {"external_dir", "."}, {"ort_data", "ort-weights.bin"}};
 }
 
 void external_refusals(Corpus& c) {
-    auto refuse = [&](std::string name, Rule rule, std::string why, std::string model, const std::string& data) -> Case& {
+    auto refuse = [&](std::string name, Rule rule, std::string why, std::string model,
+                      const std::string& data) -> Case& {
         Case& k = c.refuse("ExternalData", std::move(name), rule, std::move(why), std::move(model));
         c.side_file(k.file + ".data", data);
         return k;
@@ -283,25 +314,33 @@ void external_refusals(Corpus& c) {
     refuse("ort-external-with-raw-data.ort", external, "external_data_offset 0 and raw_data",
            edited([](auto& m) { m.graph.initializers[0].external_data_offset = 0; }), w_text);
     refuse("ort-external-string.ort", external, "a STRING tensor with an offset: strings are not a byte range",
-           external_w(0, [](auto& m) { m.graph.initializers[0] = {.name = "W", .data_type = 8, .dims = {1}, .external_data_offset = 0}; }),
+           external_w(0,
+                      [](auto& m) {
+                          m.graph.initializers[0] = {
+                              .name = "W", .data_type = 8, .dims = {1}, .external_data_offset = 0};
+                      }),
            w_text);
     refuse("ort-external-past-end.ort", external, "offset 1 + 8 bytes of an 8-byte file", external_w(1), w_text);
     refuse("ort-external-offset-max.ort", external, "offset INT64_MAX: past the end, and offset + length passes 2^63",
            external_w(INT64_MAX), w_text);
-    refuse("ort-external-attribute-past-end.ort", external, "a Relu's tensor attribute at offset 4 of an 8-byte file, 8 bytes long",
-           edited([](auto& m) {
-               auto t = std::make_shared<ob::OrtTensorSpec>(ob::OrtTensorSpec{.name = "A", .dims = {2}, .external_data_offset = 4});
+    refuse("ort-external-attribute-past-end.ort", external,
+           "a Relu's tensor attribute at offset 4 of an 8-byte file, 8 bytes long", edited([](auto& m) {
+               auto t = std::make_shared<ob::OrtTensorSpec>(
+                   ob::OrtTensorSpec{.name = "A", .dims = {2}, .external_data_offset = 4});
                m.graph.nodes[0].attributes = {{.name = "value", .type = 4, .t = t}};
            }),
            w_text);
-    c.refuse("Unsupported", "ort-external-over-2gib.ort", tensors, "FLOAT [2^30, 4] at offset 0: too big is decided from dims, no file opened",
-             external_w(0, [](auto& m) { m.graph.initializers[0].dims = {1 << 30, 4}; }));
-    c.refuse("ExternalData", "ort-external-no-companion.ort", companion, "external_data_offset 0 and no companion file", external_w(0));
+    c.refuse("Unsupported", "ort-external-over-2gib.ort", tensors,
+             "FLOAT [2^30, 4] at offset 0: too big is decided from dims, no file opened", external_w(0, [](auto& m) {
+                 m.graph.initializers[0].dims = {1 << 30, 4};
+             }));
+    c.refuse("ExternalData", "ort-external-no-companion.ort", companion, "external_data_offset 0 and no companion file",
+             external_w(0));
     c.refuse("ExternalData", "ort-external-bytes-unnamed.ort", external,
              "imported from bytes with the folder named but not the companion file", external_w(0))
         .options = {{"import", "bytes"}, {"external_dir", "."}};
-    c.refuse("ExternalData", "ort-external-ort-data-escapes.ort", companion, "ort_external_data ../../etc/passwd: a '..' segment",
-             external_w(0))
+    c.refuse("ExternalData", "ort-external-ort-data-escapes.ort", companion,
+             "ort_external_data ../../etc/passwd: a '..' segment", external_w(0))
         .options = {{"ort_data", "../../etc/passwd"}};
     auto linked = [&](std::string name, std::string why, std::string target) {  // no target: itself
         Case& k = c.refuse("ExternalData", std::move(name), companion, std::move(why), external_w(0));
@@ -311,17 +350,21 @@ void external_refusals(Corpus& c) {
     linked("ort-external-symlink-up.ort", "the companion file is a link up and out to etc/passwd",
            "../../../../../../../../../../../../../../../../etc/passwd");
     linked("ort-external-symlink-loop.ort", "the companion file is a link to itself", "");
-    Case& folder = c.refuse("ExternalData", "ort-external-companion-folder.ort", companion, "the companion file is a folder", external_w(0));
+    Case& folder = c.refuse("ExternalData", "ort-external-companion-folder.ort", companion,
+                            "the companion file is a folder", external_w(0));
     c.side_file(folder.file + ".data/keep", "");  // git keeps a folder only with a file in it
-    Case& fifo = c.refuse("ExternalData", "ort-external-companion-fifo.ort", companion,
-                          "the companion file is a FIFO: not a file, and opening it to read would block", external_w(0));
+    Case& fifo =
+        c.refuse("ExternalData", "ort-external-companion-fifo.ort", companion,
+                 "the companion file is a FIFO: not a file, and opening it to read would block", external_w(0));
     c.side_fifo(fifo.file + ".data");
     fifo.generated_only = true;
     fifo.endless = true;
 }
 
 void graph_cases(Corpus& c) {
-    auto chain = [](std::function<void(ob::OrtGraphSpec&)> f) { return edited([&](auto& m) { f(m.graph); }, ob::chain_model()); };
+    auto chain = [](std::function<void(ob::OrtGraphSpec&)> f) {
+        return edited([&](auto& m) { f(m.graph); }, ob::chain_model());
+    };
     c.refuse("InvalidModel", "ort-node-index-duplicate.ort", nodes, "two nodes with index 0",
              chain([](auto& g) { g.nodes[1].index = 0; g.edges.clear(); }));
     c.refuse("InvalidModel", "ort-node-index-not-below-max.ort", nodes, "node index 1 with max_node_index 1",
@@ -352,8 +395,8 @@ void graph_cases(Corpus& c) {
              edited([](auto& m) { m.graph.nodes[0].input_arg_counts = std::vector<int32_t>{2}; }));
     c.refuse("InvalidModel", "ort-input-arg-counts-negative.ort", arg_counts, "input_arg_counts [2, -1]",
              edited([](auto& m) { m.graph.nodes[0].input_arg_counts = std::vector<int32_t>{2, -1}; }));
-    c.accept("ort-input-arg-counts-variadic.ort", arg_counts, "input_arg_counts [2, 0] for two inputs (variadic, then empty)",
-             edited([](auto& m) {
+    c.accept("ort-input-arg-counts-variadic.ort", arg_counts,
+             "input_arg_counts [2, 0] for two inputs (variadic, then empty)", edited([](auto& m) {
                  m.graph.nodes[0].inputs = {"X", "X"};
                  m.graph.nodes[0].op_type = "Add";
                  m.graph.nodes[0].input_arg_counts = std::vector<int32_t>{2, 0};
@@ -381,21 +424,25 @@ void graph_cases(Corpus& c) {
 
 void attribute_cases(Corpus& c) {
     auto attr = [](ob::OrtAttributeSpec a) { return edited([&](auto& m) { m.graph.nodes[0].attributes = {a}; }); };
-    c.refuse("InvalidModel", "ort-attribute-type-0.ort", same_model, "an attribute of type 0", attr({.name = "k", .type = 0}));
-    c.refuse("Unsupported", "ort-attribute-type-sparse.ort", same_model, "an attribute of type 11 (SPARSE_TENSOR): no .ort field",
-             attr({.name = "k", .type = 11}));
-    c.refuse("InvalidModel", "ort-attribute-type-15.ort", same_model, "an attribute of type 15", attr({.name = "k", .type = 15}));
-    c.refuse("InvalidModel", "ort-attribute-tensor-absent.ort", same_model, "type TENSOR without t", attr({.name = "k", .type = 4}));
-    c.refuse("InvalidModel", "ort-attribute-graph-absent.ort", same_model, "type GRAPH without g", attr({.name = "k", .type = 5}));
+    c.refuse("InvalidModel", "ort-attribute-type-0.ort", same_model, "an attribute of type 0",
+             attr({.name = "k", .type = 0}));
+    c.refuse("Unsupported", "ort-attribute-type-sparse.ort", same_model,
+             "an attribute of type 11 (SPARSE_TENSOR): no .ort field", attr({.name = "k", .type = 11}));
+    c.refuse("InvalidModel", "ort-attribute-type-15.ort", same_model, "an attribute of type 15",
+             attr({.name = "k", .type = 15}));
+    c.refuse("InvalidModel", "ort-attribute-tensor-absent.ort", same_model, "type TENSOR without t",
+             attr({.name = "k", .type = 4}));
+    c.refuse("InvalidModel", "ort-attribute-graph-absent.ort", same_model, "type GRAPH without g",
+             attr({.name = "k", .type = 5}));
     auto bad = std::make_shared<ob::OrtTensorSpec>(ob::OrtTensorSpec{.name = "v", .dims = {3}, .raw = Bytes{1}});
     c.refuse("InvalidModel", "ort-attribute-tensor-raw-short.ort", tensors, "an attribute tensor FLOAT [3] with 1 byte",
              attr({.name = "value", .type = 4, .t = bad}));
     c.accept("ort-attributes-every-kind.ort", same_model, "FLOAT, INT, STRING, FLOATS, INTS, STRINGS attributes",
              edited([](auto& m) {
-                 m.graph.nodes[0].attributes = {{.name = "f", .type = 1, .f = 0.5f}, {.name = "i", .type = 2, .i = -3},
-                                                {.name = "s", .type = 3, .s = "text"}, {.name = "fs", .type = 6, .floats = {1, 2}},
-                                                {.name = "is", .type = 7, .ints = {4, 5, 6}},
-                                                {.name = "ss", .type = 8, .strings = {"a", "b"}}};
+                 m.graph.nodes[0].attributes = {
+                     {.name = "f", .type = 1, .f = 0.5f},          {.name = "i", .type = 2, .i = -3},
+                     {.name = "s", .type = 3, .s = "text"},        {.name = "fs", .type = 6, .floats = {1, 2}},
+                     {.name = "is", .type = 7, .ints = {4, 5, 6}}, {.name = "ss", .type = 8, .strings = {"a", "b"}}};
              }),
              {{"node_count", 1}});
     auto branch = std::make_shared<ob::OrtGraphSpec>();

@@ -77,8 +77,11 @@ std::string constant_value_case(const WireWriter& tensor) {
     return outputs("C", {constant(ob::attr_tensor("value", tensor))}, WireWriter());
 }
 std::string constant_sparse_case(const WireWriter& values) {
-    return outputs("C", {constant(WireWriter().bytes_field(f::a_name, "sparse_value").message(f::a_sparse, sparse_of(values))
-                                      .int_field(f::a_type, 11))},
+    return outputs("C",
+                   {constant(WireWriter()
+                                 .bytes_field(f::a_name, "sparse_value")
+                                 .message(f::a_sparse, sparse_of(values))
+                                 .int_field(f::a_type, 11))},
                    WireWriter());
 }
 
@@ -114,8 +117,8 @@ std::string model_of(const std::vector<WireWriter>& nodes, const Names& inputs, 
 std::string nested(std::string_view op, std::string_view attr, int levels) {
     WireWriter g = bare_graph({node("Identity", {"X"}, {"leaf"}, "leaf")}, {}, {"leaf"});
     for (int k = levels - 1; k >= 0; --k) {
-        WireWriter n = with_graph_attr(node(op, {}, {k == 0 ? "Y" : "y" + std::to_string(k)}, std::string(op) + std::to_string(k)),
-                                       attr, g);
+        WireWriter n = with_graph_attr(
+            node(op, {}, {k == 0 ? "Y" : "y" + std::to_string(k)}, std::string(op) + std::to_string(k)), attr, g);
         if (k == 0) return ob::model(graph_of({n}, {"X"}, {"Y"})).str();
         g = bare_graph({n}, {}, {"y" + std::to_string(k)});
     }
@@ -136,16 +139,20 @@ void add_published_cases(Corpus& c) {
 
     // Traversal to the canary through initializers (onnx CVE-2022-25882, CVE-2024-27318,
     // CVE-2026-27489, CVE-2026-34447).
-    c.refuse("ExternalData", "canary-dotdot-leading", r::relative, "initializer T at ../onnx-gauntlet-canary.bin (a leading ..)",
+    c.refuse("ExternalData", "canary-dotdot-leading", r::relative,
+             "initializer T at ../onnx-gauntlet-canary.bin (a leading ..)",
              initializer_case(external_at("T", up_canary)));
     c.refuse("ExternalData", "canary-dotdot-middle", r::relative,
-             "initializer T at sub/../../onnx-gauntlet-canary.bin (a .. in the middle; a sanitizer that strips leading ../ misses it)",
+             "initializer T at sub/../../onnx-gauntlet-canary.bin (a .. in the middle; a sanitizer that strips leading "
+             "../ misses it)",
              initializer_case(external_at("T", "sub/../../" + std::string(canary))));
     c.refuse("ExternalData", "canary-absolute", r::relative,
-             "initializer T at /proc/self/cwd/onnx-gauntlet-canary.bin: absolute, reaching the canary from the reader's working folder",
+             "initializer T at /proc/self/cwd/onnx-gauntlet-canary.bin: absolute, reaching the canary from the "
+             "reader's working folder",
              initializer_case(external_at("T", abs_canary)));
     c.refuse("ExternalData", "canary-parent-link", r::inside,
-             "initializer T at link-parent/onnx-gauntlet-canary.bin, link-parent -> .. (a link in a parent folder of the location)",
+             "initializer T at link-parent/onnx-gauntlet-canary.bin, link-parent -> .. (a link in a parent folder of "
+             "the location)",
              initializer_case(external_at("T", parent_link_canary)));
     c.refuse("ExternalData", "canary-last-link", r::inside,
              "initializer T at link-canary.bin -> ../onnx-gauntlet-canary.bin (the last component links out)",
@@ -161,18 +168,22 @@ void add_published_cases(Corpus& c) {
     };
     for (const Where& w : where) {
         c.refuse("ExternalData", std::string("canary-sparse-initializer-values-") + w.name, r::everywhere,
-                 std::string("a sparse initializer's values at ") + w.how, sparse_initializer_case(external_at("sp", w.location)));
+                 std::string("a sparse initializer's values at ") + w.how,
+                 sparse_initializer_case(external_at("sp", w.location)));
         c.refuse("ExternalData", std::string("canary-constant-sparse-value-") + w.name, r::everywhere,
-                 std::string("a Constant's sparse_value with its values at ") + w.how, constant_sparse_case(external_at("v", w.location)));
+                 std::string("a Constant's sparse_value with its values at ") + w.how,
+                 constant_sparse_case(external_at("v", w.location)));
         c.refuse("ExternalData", std::string("canary-constant-value-") + w.name, r::everywhere,
-                 std::string("a Constant's value tensor at ") + w.how, constant_value_case(external_at("v", w.location)));
+                 std::string("a Constant's value tensor at ") + w.how,
+                 constant_value_case(external_at("v", w.location)));
     }
 
     // ONNX Runtime's memory-address locations (the offset used as a pointer).
     c.refuse("ExternalData", "location-ort-native-endian-mem-addr", r::foreign_names,
              "*/_ORT_NATIVE_ENDIAN_MEM_ADDR_/* with offset 4096: a path to nothing here",
              initializer_case(external("T", {{"location", "*/_ORT_NATIVE_ENDIAN_MEM_ADDR_/*"}, {"offset", "4096"}})));
-    c.refuse("ExternalData", "constant-ort-mem-addr", r::foreign_names, "a Constant's value at */_ORT_MEM_ADDR_/*, offset 4096",
+    c.refuse("ExternalData", "constant-ort-mem-addr", r::foreign_names,
+             "a Constant's value at */_ORT_MEM_ADDR_/*, offset 4096",
              constant_value_case(external("v", {{"location", "*/_ORT_MEM_ADDR_/*"}, {"offset", "4096"}})));
     c.refuse("ExternalData", "constant-ort-native-endian-mem-addr", r::foreign_names,
              "a Constant's value at */_ORT_NATIVE_ENDIAN_MEM_ADDR_/*",
@@ -180,11 +191,13 @@ void add_published_cases(Corpus& c) {
 
     // external_data entries (onnx CVE-2026-34445) and ranges.
     const std::string data_bin_head = pattern(64, 7).substr(0, 16);  // data.bin, as cases_external.cpp writes it
-    c.accept("external-unknown-keys-ignored", r::unknown_key,
-             "keys __class__ and basepath (= /etc) beside location data.bin: ignored, the bytes are data.bin's",
-             model_with_initializer(external("T", {{"__class__", "x"}, {"location", "data.bin"}, {"basepath", "/etc"}})),
-             {{"tensor_sha256", {{"T", sha256_hex(data_bin_head)}}}});
-    c.refuse("ExternalData", "offset-far-beyond-file", r::range_end, "offset 2^40 into a 64-byte file (padding to it on save exhausts the disk)",
+    c.accept(
+        "external-unknown-keys-ignored", r::unknown_key,
+        "keys __class__ and basepath (= /etc) beside location data.bin: ignored, the bytes are data.bin's",
+        model_with_initializer(external("T", {{"__class__", "x"}, {"location", "data.bin"}, {"basepath", "/etc"}})),
+        {{"tensor_sha256", {{"T", sha256_hex(data_bin_head)}}}});
+    c.refuse("ExternalData", "offset-far-beyond-file", r::range_end,
+             "offset 2^40 into a 64-byte file (padding to it on save exhausts the disk)",
              model_with_initializer(external("T", {{"location", "data.bin"}, {"offset", "1099511627776"}})));
     {
         Case& k = c.refuse("ExternalData", "location-fifo", r::not_regular,
@@ -215,23 +228,29 @@ void add_published_cases(Corpus& c) {
     {
         // A 2-byte character across the 2048-byte mark: cutting there splits it.
         const std::string name = long_name(2047) + "\xc3\xa9" + long_name(10);
-        c.refuse("InvalidModel", "long-name-utf8-across-2kib", r::long_names,
-                 "an undefined input named by 2047 bytes, then U+00E9 (2 bytes) across the 2048-byte mark, then 10 bytes",
-                 model_of({node("Identity", {"X"}, {"Y"}, "n0"), node("Neg", {name}, {"Z"}, "n1")}, {"X"}, {"Y"}))
+        c.refuse(
+             "InvalidModel", "long-name-utf8-across-2kib", r::long_names,
+             "an undefined input named by 2047 bytes, then U+00E9 (2 bytes) across the 2048-byte mark, then 10 bytes",
+             model_of({node("Identity", {"X"}, {"Y"}, "n0"), node("Neg", {name}, {"Z"}, "n1")}, {"X"}, {"Y"}))
             .refusal_names = name;
     }
-    c.refuse("InvalidModel", "long-node-name-in-cycle", r::long_names, "a two-node cycle whose nodes have 2048-byte names",
+    c.refuse("InvalidModel", "long-node-name-in-cycle", r::long_names,
+             "a two-node cycle whose nodes have 2048-byte names",
              model_of({node("Neg", {"q"}, {"p"}, long_name(2048, 'p')), node("Neg", {"p"}, {"q"}, long_name(2048, 'q')),
                        node("Identity", {"X"}, {"Y"}, "n0")},
                       {"X"}, {"Y"}));
-    c.refuse("InvalidModel", "long-name-duplicate-initializer", r::long_names, "two initializers named by the same 2048 bytes",
+    c.refuse("InvalidModel", "long-name-duplicate-initializer", r::long_names,
+             "two initializers named by the same 2048 bytes",
              model_of({node("Identity", {"X"}, {"Y"}, "n0")}, {"X"}, {"Y"},
-                      {ob::tensor_raw(long_name(2048, 'w'), 1, {1}, floats_le({1})), ob::tensor_raw(long_name(2048, 'w'), 1, {1}, floats_le({1}))}))
+                      {ob::tensor_raw(long_name(2048, 'w'), 1, {1}, floats_le({1})),
+                       ob::tensor_raw(long_name(2048, 'w'), 1, {1}, floats_le({1}))}))
         .refusal_names = long_name(2048, 'w');
-    c.refuse("InvalidModel", "long-graph-output-undefined", r::long_names, "a graph output named by 4096 bytes that nothing defines",
+    c.refuse("InvalidModel", "long-graph-output-undefined", r::long_names,
+             "a graph output named by 4096 bytes that nothing defines",
              model_of({node("Identity", {"X"}, {"Y"}, "n0")}, {"X"}, {"Y", long_name(4096, 'o')}))
         .refusal_names = long_name(4096, 'o');
-    c.refuse("ExternalData", "long-location-dotdot", r::relative, "a 4096-byte location that climbs out with .. at its end",
+    c.refuse("ExternalData", "long-location-dotdot", r::relative,
+             "a 4096-byte location that climbs out with .. at its end",
              model_with_initializer(external("T", {{"location", long_name(4090, 'd') + "/../.."}})));
 
     // Nesting (ONNX Runtime 2026: a 3.6 KB model of 20 nested If graphs took 56 s; shape
@@ -249,7 +268,8 @@ void add_published_cases(Corpus& c) {
                      for (int j = 0; j < k; ++j) reads.push_back("v" + std::to_string(j));
                      WireWriter n = node("If", {vk}, {k == 0 ? "Y" : "y" + ks}, "if" + ks);
                      n = with_graph_attr(n, "then_branch", g);
-                     n = with_graph_attr(n, "else_branch", bare_graph({node("Neg", {vk}, {"e" + ks}, "else" + ks)}, {}, {"e" + ks}));
+                     n = with_graph_attr(n, "else_branch",
+                                         bare_graph({node("Neg", {vk}, {"e" + ks}, "else" + ks)}, {}, {"e" + ks}));
                      std::vector<WireWriter> nodes{node("Sum", reads, {vk}, "sum" + ks), n};
                      if (k == 0) return ob::model(graph_of(nodes, {"X"}, {"Y"})).str();
                      g = bare_graph(nodes, {}, {"y" + ks});
@@ -257,14 +277,18 @@ void add_published_cases(Corpus& c) {
                  return std::string();
              }(),
              {{"node_order", {"sum0", "if0"}},
-              {"captures", {{"if0/then_branch", {"X", "v0"}}, {"if0/else_branch", {"v0"}}, {"if0/then_branch/if1/then_branch", {"X", "v0", "v1"}}}}});
+              {"captures",
+               {{"if0/then_branch", {"X", "v0"}},
+                {"if0/else_branch", {"v0"}},
+                {"if0/then_branch/if1/then_branch", {"X", "v0", "v1"}}}}});
     c.accept("nesting-42-loops", r::nesting3, "42 Loop bodies nested in each other: the innermost node is at level 128",
              nested("Loop", "body", 42), {{"node_order", {"Loop0"}}, {"captures", {{"Loop0/body", {"X"}}}}});
     c.accept("nesting-42-scans", r::nesting3, "42 Scan bodies nested in each other: the innermost node is at level 128",
              nested("Scan", "body", 42), {{"node_order", {"Scan0"}}});
-    c.refuse("Malformed", "nesting-deep-loops-far-beyond", r::nesting, "1000 nested Loop bodies (level 3000): refused, not a stack overflow",
-             nested("Loop", "body", 1000));
-    c.refuse("Malformed", "nesting-deep-scans-far-beyond", r::nesting, "1000 nested Scan bodies", nested("Scan", "body", 1000));
+    c.refuse("Malformed", "nesting-deep-loops-far-beyond", r::nesting,
+             "1000 nested Loop bodies (level 3000): refused, not a stack overflow", nested("Loop", "body", 1000));
+    c.refuse("Malformed", "nesting-deep-scans-far-beyond", r::nesting, "1000 nested Scan bodies",
+             nested("Scan", "body", 1000));
 
     // Operators that crashed shape inference or conversion elsewhere: not checked here (D9).
     const int64_t big = int64_t{1} << 62;
@@ -276,14 +300,16 @@ void add_published_cases(Corpus& c) {
                  return model_of({n}, {"X"}, {"Y"});
              }(),
              {{"attribute_int", {{"scan/num_scan_inputs", 100}}}});
-    c.accept("op-scan-num-scan-inputs-negative", r::operators, "Scan with num_scan_inputs -1 (an unsigned count underflows)",
+    c.accept("op-scan-num-scan-inputs-negative", r::operators,
+             "Scan with num_scan_inputs -1 (an unsigned count underflows)",
              [&] {
                  WireWriter n = with_graph_attr(node("Scan", {"X"}, {"Y"}, "scan"), "body", scan_body);
                  n.message(f::n_attr, ob::attr_int("num_scan_inputs", -1));
                  return model_of({n}, {"X"}, {"Y"});
              }(),
              {{"attribute_int", {{"scan/num_scan_inputs", -1}}}});
-    c.accept("op-conv-huge-kernel", r::operators, "Conv with kernel_shape [2^62, 2^62], pads of INT64_MAX and strides 0",
+    c.accept("op-conv-huge-kernel", r::operators,
+             "Conv with kernel_shape [2^62, 2^62], pads of INT64_MAX and strides 0",
              [&] {
                  WireWriter n = node("Conv", {"X", "W"}, {"Y"}, "conv");
                  n.message(f::n_attr, ints_attr("kernel_shape", {big, big}));
@@ -304,21 +330,24 @@ void add_published_cases(Corpus& c) {
              model_of({node("Col2Im", {"X", "image_shape", "block_shape"}, {"Y"}, "col2im")}, {"X"}, {"Y"},
                       {int64s("image_shape", {big, big}), int64s("block_shape", {0, -1})}),
              {{"node_order", {"col2im"}}});
-    c.accept("op-div-int64-min-by-minus-one", r::operators, "Div of two int64 initializers INT64_MIN and -1 (folding it traps)",
+    c.accept("op-div-int64-min-by-minus-one", r::operators,
+             "Div of two int64 initializers INT64_MIN and -1 (folding it traps)",
              model_of({node("Div", {"a", "b"}, {"q"}, "div"), node("Identity", {"X"}, {"Y"}, "n0")}, {"X"}, {"Y"},
                       {int64s("a", {INT64_MIN}), int64s("b", {-1})}),
              {{"tensor_sha256", {{"a", sha256_hex(std::string(7, '\0') + "\x80")}}}});
-    c.accept("op-conv-rank-0-weight", r::operators, "Conv whose weight W is a rank-0 tensor",
-             model_of({node("Conv", {"X", "W"}, {"Y"}, "conv")}, {"X"}, {"Y"}, {ob::tensor_raw("W", 1, {}, floats_le({1}))}),
-             {{"tensor_dims", {{"W", json::array()}}}});
+    c.accept(
+        "op-conv-rank-0-weight", r::operators, "Conv whose weight W is a rank-0 tensor",
+        model_of({node("Conv", {"X", "W"}, {"Y"}, "conv")}, {"X"}, {"Y"}, {ob::tensor_raw("W", 1, {}, floats_le({1}))}),
+        {{"tensor_dims", {{"W", json::array()}}}});
     c.accept("op-too-few-inputs", r::operators, "Conv and Add with one input each, Gemm with none",
-             model_of({node("Conv", {"X"}, {"a"}, "conv"), node("Add", {"a"}, {"b"}, "add"), node("Gemm", {}, {"c"}, "gemm"),
-                       node("Identity", {"X"}, {"Y"}, "n0")},
+             model_of({node("Conv", {"X"}, {"a"}, "conv"), node("Add", {"a"}, {"b"}, "add"),
+                       node("Gemm", {}, {"c"}, "gemm"), node("Identity", {"X"}, {"Y"}, "n0")},
                       {"X"}, {"Y"}),
              {{"node_count", 4}});
-    c.accept("op-tile-repeats-longer-than-rank", r::operators, "Tile of a rank-1 input with 5 repeats",
-             model_of({node("Tile", {"X", "repeats"}, {"Y"}, "tile")}, {"X"}, {"Y"}, {int64s("repeats", {2, 2, 2, 2, 2})}),
-             {{"tensor_dims", {{"repeats", {5}}}}});
+    c.accept(
+        "op-tile-repeats-longer-than-rank", r::operators, "Tile of a rank-1 input with 5 repeats",
+        model_of({node("Tile", {"X", "repeats"}, {"Y"}, "tile")}, {"X"}, {"Y"}, {int64s("repeats", {2, 2, 2, 2, 2})}),
+        {{"tensor_dims", {{"repeats", {5}}}}});
     c.accept("op-axis-out-of-range", r::operators, "Concat axis INT64_MIN, Gather axis -100, Split axis 2^40",
              [] {
                  WireWriter cat = node("Concat", {"X", "X"}, {"a"}, "concat");
@@ -327,19 +356,23 @@ void add_published_cases(Corpus& c) {
                  gather.message(f::n_attr, ob::attr_int("axis", -100));
                  WireWriter split = node("Split", {"X"}, {"c", "d"}, "split");
                  split.message(f::n_attr, ob::attr_int("axis", int64_t{1} << 40));
-                 return model_of({cat, gather, split, node("Identity", {"X"}, {"Y"}, "n0")}, {"X"}, {"Y"}, {int64s("i", {7})});
+                 return model_of({cat, gather, split, node("Identity", {"X"}, {"Y"}, "n0")}, {"X"}, {"Y"},
+                                 {int64s("i", {7})});
              }(),
              {{"attribute_int", {{"concat/axis", INT64_MIN}, {"gather/axis", -100}}}});
     c.accept("op-matmulnbits-overstated-shape", r::operators,
-             "com.microsoft MatMulNBits with K = N = 2^31 and block_size 2^30 over an 8-byte B (read past it at session creation)",
+             "com.microsoft MatMulNBits with K = N = 2^31 and block_size 2^30 over an 8-byte B (read past it at "
+             "session creation)",
              [] {
                  WireWriter n = node("MatMulNBits", {"X", "B", "scales"}, {"Y"}, "mm");
                  n.bytes_field(f::n_domain, "com.microsoft");
                  for (const char* a : {"K", "N"}) n.message(f::n_attr, ob::attr_int(a, int64_t{1} << 31));
                  n.message(f::n_attr, ob::attr_int("bits", 4));
                  n.message(f::n_attr, ob::attr_int("block_size", int64_t{1} << 30));
-                 return model_of({n}, {"X"}, {"Y"}, {ob::tensor_raw("B", 2, {1, 1, 8}, pattern(8)), ob::tensor_raw("scales", 1, {1}, floats_le({1}))},
-                                 WireWriter().message(f::opset_import, ob::opset("com.microsoft", 1)).str());
+                 return model_of(
+                     {n}, {"X"}, {"Y"},
+                     {ob::tensor_raw("B", 2, {1, 1, 8}, pattern(8)), ob::tensor_raw("scales", 1, {1}, floats_le({1}))},
+                     WireWriter().message(f::opset_import, ob::opset("com.microsoft", 1)).str());
              }(),
              {{"opset_version", {{"mm", 1}}}, {"attribute_int", {{"mm/K", int64_t{1} << 31}}}});
 
@@ -352,7 +385,8 @@ void add_published_cases(Corpus& c) {
         g.message(f::output, ob::value_info("Y"));
         return ob::model(g).str();
     };
-    c.accept("type-value-no-elem-type", r::value_elem_type, "input X is a tensor type with a shape [2] and no elem_type",
+    c.accept("type-value-no-elem-type", r::value_elem_type,
+             "input X is a tensor type with a shape [2] and no elem_type",
              typed_input(WireWriter().message(2, WireWriter().message(1, WireWriter().int_field(1, 2)))),
              {{"value_decl_elem_type", {{"X", 0}}}, {"value_shape", {{"X", {2}}}}});
     c.accept("type-value-elem-type-out-of-range", r::value_elem_type, "input X of elem_type 9999",

@@ -96,7 +96,8 @@ void add_wire_cases(Corpus& c) {
              {{"node_order", {"n0"}}});
 
     // Varints.
-    c.accept("varint-tenth-byte-1", r::tenth, "model_version = -1 is ten bytes whose last is 0x01: the largest legal varint",
+    c.accept("varint-tenth-byte-1", r::tenth,
+             "model_version = -1 is ten bytes whose last is 0x01: the largest legal varint",
              with(WireWriter().key(f::model_version, 0).raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01")),
              {{"model_version", -1}});
     c.refuse("Malformed", "varint-tenth-byte-2", r::tenth, "the tenth byte 0x02 overflows 64 bits",
@@ -105,11 +106,16 @@ void add_wire_cases(Corpus& c) {
              with(WireWriter().key(f::model_version, 0).raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f")));
     c.refuse("Malformed", "varint-eleven-bytes", r::tenth,
              "the tenth byte 0x81 asks for an eleventh: more than 10 bytes",
-             with(WireWriter().key(f::model_version, 0).raw(std::string_view("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x81\x00", 11))));
-    c.accept("varint-overlong-ten-bytes-zero-tail", r::tenth,
-             "ir_version 9 written in ten bytes, the tenth 0x00: legal (overlong, and the tenth byte is 0)",
-             model_tail(WireWriter().key(f::ir_version, 0).raw(std::string_view("\x89\x80\x80\x80\x80\x80\x80\x80\x80\x00", 10))).str(),
-             {{"ir_version", 9}});
+             with(WireWriter()
+                      .key(f::model_version, 0)
+                      .raw(std::string_view("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x81\x00", 11))));
+    c.accept(
+        "varint-overlong-ten-bytes-zero-tail", r::tenth,
+        "ir_version 9 written in ten bytes, the tenth 0x00: legal (overlong, and the tenth byte is 0)",
+        model_tail(
+            WireWriter().key(f::ir_version, 0).raw(std::string_view("\x89\x80\x80\x80\x80\x80\x80\x80\x80\x00", 10)))
+            .str(),
+        {{"ir_version", 9}});
     c.refuse("Malformed", "varint-cut-off-in-value", r::varint_cut, "the model ends inside a varint value",
              with(WireWriter().key(f::model_version, 0).raw("\xff\xff")));
     c.refuse("Malformed", "varint-cut-off-in-key", r::varint_cut, "the model ends inside a key",
@@ -120,7 +126,8 @@ void add_wire_cases(Corpus& c) {
              "a varint inside a graph runs past the graph's slice though the file goes on",
              WireWriter().int_field(1, 9).key(7, 2).varint(2).raw("\x28\xff").str() + ob::minimal_model());
     c.accept("varint-overlong-value", r::overlong, "ir_version 9 as 0x89 0x80 0x00",
-             model_tail(WireWriter().key(f::ir_version, 0).raw(std::string_view("\x89\x80\x00", 3))).str(), {{"ir_version", 9}});
+             model_tail(WireWriter().key(f::ir_version, 0).raw(std::string_view("\x89\x80\x00", 3))).str(),
+             {{"ir_version", 9}});
     c.accept("varint-overlong-key", r::overlong, "the ir_version key 0x08 written as 0x88 0x80 0x00",
              model_tail(WireWriter().raw(std::string_view("\x88\x80\x00", 3)).varint(9)).str(), {{"ir_version", 9}});
     c.accept("varint-overlong-length", r::overlong, "the graph's length prefix written overlong (three bytes)",
@@ -155,7 +162,11 @@ void add_wire_cases(Corpus& c) {
              [] {
                  WireWriter n = ob::node("Identity", {"X"}, {"Y"}, "n0");
                  WireWriter g = WireWriter().key(f::node, 2).varint(n.size() + 3).raw(n.str());
-                 return WireWriter().int_field(1, 9).message(f::graph, g).message(f::opset_import, ob::opset("", 21)).str();
+                 return WireWriter()
+                     .int_field(1, 9)
+                     .message(f::graph, g)
+                     .message(f::opset_import, ob::opset("", 21))
+                     .str();
              }());
     c.refuse("Malformed", "truncated-in-graph", r::len_big, "the minimal model cut in the middle of its graph",
              base().substr(0, base().size() / 2));
@@ -163,18 +174,24 @@ void add_wire_cases(Corpus& c) {
              with(WireWriter().key(99, 5).raw("ab")));
     c.refuse("Malformed", "fixed64-cut-off", r::range, "a 64-bit field with 4 of its 8 bytes",
              with(WireWriter().key(99, 1).raw("abcd")));
-    c.refuse("Malformed", "float-attribute-cut-off", r::range, "an attribute's f (32-bit) cut off by the attribute's end",
+    c.refuse("Malformed", "float-attribute-cut-off", r::range,
+             "an attribute's f (32-bit) cut off by the attribute's end",
              model_with_attributes({WireWriter().bytes_field(f::a_name, "f").key(f::a_f, 5).raw("\x01\x02")}));
 
     // Integers.
     c.accept("int32-keeps-low-32-bits", r::int32, "data_type 2^32+1 is FLOAT once truncated to 32 bits",
-             model_with_initializer(ob::tensor_raw("T", 0, {1}, floats_le({1.5f})).int_field(f::data_type, (uint64_t{1} << 32) + 1)),
+             model_with_initializer(
+                 ob::tensor_raw("T", 0, {1}, floats_le({1.5f})).int_field(f::data_type, (uint64_t{1} << 32) + 1)),
              {{"tensor_data_type", {{"T", 1}}}});
     c.refuse("InvalidModel", "int32-truncates-to-zero-data-type", r::int32,
              "data_type 2^32 is 0 (undefined) once truncated: not a valid element type",
-             model_with_initializer(tensor_head("T", 0, {1}).int_field(f::data_type, uint64_t{1} << 32).bytes_field(f::raw_data, "abcd")));
+             model_with_initializer(
+                 tensor_head("T", 0, {1}).int_field(f::data_type, uint64_t{1} << 32).bytes_field(f::raw_data, "abcd")));
     c.accept("int32-attribute-type-truncated", r::int32, "attribute type 2^32+2 is INT once truncated",
-             model_with_attributes({WireWriter().bytes_field(f::a_name, "k").int_field(f::a_i, 5).int_field(f::a_type, (uint64_t{1} << 32) + 2)}),
+             model_with_attributes({WireWriter()
+                                        .bytes_field(f::a_name, "k")
+                                        .int_field(f::a_i, 5)
+                                        .int_field(f::a_type, (uint64_t{1} << 32) + 2)}),
              {{"attribute_type", {{"n1/k", 2}}}, {"attribute_int", {{"n1/k", 5}}}});
     c.accept("int64-keeps-all-bits", r::int64, "ir_version 2^32+9 stays 4294967305 (truncating importers see 9)",
              model_tail(model_head((uint64_t{1} << 32) + 9)).str(), {{"ir_version", 4294967305LL}});
@@ -206,34 +223,47 @@ void add_wire_cases(Corpus& c) {
              with(WireWriter().bytes_field(6, "\xfe\xff")));
     c.accept("utf8-boundaries-valid", r::utf8,
              "U+D7FF (ED 9F BF), U+E000, U+10FFFF (F4 8F BF BF), a BOM and an emoji are valid UTF-8",
-             with(WireWriter().bytes_field(f::producer_name, "\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf\xef\xbb\xbf\xf0\x9f\x98\x80")),
+             with(WireWriter().bytes_field(f::producer_name,
+                                           "\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf\xef\xbb\xbf\xf0\x9f\x98\x80")),
              {{"producer_name_hex", "ed9fbfee8080f48fbfbfefbbbff09f9880"}});
-    c.accept("bytes-field-not-decoded", r::bytes, "attribute s (bytes) holding FF FE C0 is not UTF-8 checked",
-             model_with_attributes({WireWriter().bytes_field(f::a_name, "s").bytes_field(f::a_s, "\xff\xfe\xc0").int_field(f::a_type, 3)}),
-             {{"attribute_type", {{"n1/s", 3}}}});
+    c.accept(
+        "bytes-field-not-decoded", r::bytes, "attribute s (bytes) holding FF FE C0 is not UTF-8 checked",
+        model_with_attributes(
+            {WireWriter().bytes_field(f::a_name, "s").bytes_field(f::a_s, "\xff\xfe\xc0").int_field(f::a_type, 3)}),
+        {{"attribute_type", {{"n1/s", 3}}}});
     c.accept("string-data-not-decoded", r::bytes, "string_data is repeated bytes: FF is accepted",
-             model_with_initializer(tensor_head("S", 8, {1}).bytes_field(f::string_data, "\xff")), {{"tensor_dims", {{"S", {1}}}}});
+             model_with_initializer(tensor_head("S", 8, {1}).bytes_field(f::string_data, "\xff")),
+             {{"tensor_dims", {{"S", {1}}}}});
 
     // Repeated scalars.
     c.accept("packed-and-unpacked-dims", r::packed, "dims [2] packed then 3 unpacked: dims [2, 3]",
-             model_with_initializer(WireWriter().packed_varints(f::dims, {2}).int_field(f::dims, 3).int_field(f::data_type, 2)
-                                        .bytes_field(f::t_name, "T").bytes_field(f::raw_data, pattern(6))),
+             model_with_initializer(WireWriter()
+                                        .packed_varints(f::dims, {2})
+                                        .int_field(f::dims, 3)
+                                        .int_field(f::data_type, 2)
+                                        .bytes_field(f::t_name, "T")
+                                        .bytes_field(f::raw_data, pattern(6))),
              {{"tensor_dims", {{"T", {2, 3}}}}, {"tensor_sha256", {{"T", sha256_hex(pattern(6))}}}});
     c.accept("packed-and-unpacked-float-data", r::packed, "float_data 1,2 packed, 3 unpacked, 4 packed: 1,2,3,4",
              [] {
                  WireWriter t = tensor_head("T", 1, {4});
-                 t.bytes_field(f::float_data, floats_le({1, 2})).float_field(f::float_data, 3).bytes_field(f::float_data, floats_le({4}));
+                 t.bytes_field(f::float_data, floats_le({1, 2}))
+                     .float_field(f::float_data, 3)
+                     .bytes_field(f::float_data, floats_le({4}));
                  return model_with_initializer(t);
              }(),
              {{"tensor_sha256", {{"T", sha256_hex(floats_le({1, 2, 3, 4}))}}}});
     c.accept("packed-and-unpacked-attribute-ints", r::packed, "ints 1 unpacked, then 2,3 packed",
-             model_with_attributes({WireWriter().bytes_field(f::a_name, "v").int_field(f::a_ints, 1).packed_varints(f::a_ints, {2, 3})}),
+             model_with_attributes(
+                 {WireWriter().bytes_field(f::a_name, "v").int_field(f::a_ints, 1).packed_varints(f::a_ints, {2, 3})}),
              {{"attribute_ints", {{"n1/v", {1, 2, 3}}}}});
-    c.refuse("Malformed", "packed-fixed32-not-multiple-of-4", r::range, "packed float_data of 6 bytes: the second float is cut off",
+    c.refuse("Malformed", "packed-fixed32-not-multiple-of-4", r::range,
+             "packed float_data of 6 bytes: the second float is cut off",
              model_with_initializer(tensor_head("T", 1, {2}).bytes_field(f::float_data, "abcdef")));
     c.refuse("Malformed", "packed-fixed64-not-multiple-of-8", r::range, "packed double_data of 12 bytes",
              model_with_initializer(tensor_head("T", 11, {2}).bytes_field(f::double_data, std::string(12, 'a'))));
-    c.refuse("Malformed", "packed-varint-cut-off", r::varint_cut, "packed int64_data whose last varint runs past the packed slice",
+    c.refuse("Malformed", "packed-varint-cut-off", r::varint_cut,
+             "packed int64_data whose last varint runs past the packed slice",
              model_with_initializer(tensor_head("T", 7, {1}).bytes_field(f::int64_data, "\x80\x80")));
 
     // Unknown fields and wrong wire types.
@@ -250,7 +280,10 @@ void add_wire_cases(Corpus& c) {
              }(),
              {{"node_count", 1}});
     c.accept("dims-wrong-wire-type", r::unknown, "dims sent as fixed64 are skipped: a scalar of 4 bytes",
-             model_with_initializer(WireWriter().fixed64_field(f::dims, 5).int_field(f::data_type, 1).bytes_field(f::t_name, "T")
+             model_with_initializer(WireWriter()
+                                        .fixed64_field(f::dims, 5)
+                                        .int_field(f::data_type, 1)
+                                        .bytes_field(f::t_name, "T")
                                         .bytes_field(f::raw_data, floats_le({2.0f}))),
              {{"tensor_dims", {{"T", json::array()}}}});
     c.accept("unknown-field-max-number-length-delimited", r::unknown, "field 2^29-1, length-delimited, unknown",
@@ -265,8 +298,8 @@ void add_wire_cases(Corpus& c) {
              {{"ir_version", 9}});
 
     // Last one wins; messages are not merged.
-    c.accept("ir-version-last-wins", r::last_wins, "ir_version 2 then 9: 9", model_tail(WireWriter().int_field(1, 2).int_field(1, 9)).str(),
-             {{"ir_version", 9}});
+    c.accept("ir-version-last-wins", r::last_wins, "ir_version 2 then 9: 9",
+             model_tail(WireWriter().int_field(1, 2).int_field(1, 9)).str(), {{"ir_version", 9}});
     c.refuse("InvalidModel", "ir-version-last-wins-too-low", r::last_wins, "ir_version 9 then 2: 2 is too low",
              model_tail(WireWriter().int_field(1, 9).int_field(1, 2)).str());
     c.accept("graph-twice-not-merged", r::no_merge,
@@ -276,7 +309,12 @@ void add_wire_cases(Corpus& c) {
                  g1.message(f::initializer, ob::tensor_raw("W", 1, {1}, floats_le({1})));
                  g1.message(f::node, ob::node("Identity", {"X"}, {"Z"}, "first"));
                  WireWriter g2 = graph_of({ob::node("Identity", {"X"}, {"Y"}, "second")}, {"X"}, {"Y"});
-                 return WireWriter().int_field(1, 9).message(f::graph, g1).message(f::graph, g2).message(f::opset_import, ob::opset("", 21)).str();
+                 return WireWriter()
+                     .int_field(1, 9)
+                     .message(f::graph, g1)
+                     .message(f::graph, g2)
+                     .message(f::opset_import, ob::opset("", 21))
+                     .str();
              }(),
              {{"node_order", {"second"}}, {"initializer_count", 0}});
     c.accept("type-twice-not-merged", r::no_merge,
@@ -291,12 +329,13 @@ void add_wire_cases(Corpus& c) {
              }(),
              {{"value_shape", {{"X", nullptr}}}, {"value_decl_elem_type", {{"X", 7}}}});
     c.accept("tensor-data-type-last-wins", r::last_wins, "data_type INT64 then FLOAT with 4 raw bytes: FLOAT",
-             model_with_initializer(tensor_head("T", 7, {1}).int_field(f::data_type, 1).bytes_field(f::raw_data, floats_le({3}))),
+             model_with_initializer(
+                 tensor_head("T", 7, {1}).int_field(f::data_type, 1).bytes_field(f::raw_data, floats_le({3}))),
              {{"tensor_data_type", {{"T", 1}}}});
 
     // Nesting.
-    c.accept("nesting-128-at-default", r::nesting3, "42 nested If graphs: the innermost node is at level 128", nested_ifs(42, 1),
-             {{"node_order", {"if41"}}});
+    c.accept("nesting-128-at-default", r::nesting3, "42 nested If graphs: the innermost node is at level 128",
+             nested_ifs(42, 1), {{"node_order", {"if41"}}});
     c.refuse("Malformed", "nesting-129-at-default", r::nesting3,
              "the same with an attribute on the innermost node: level 129", nested_ifs(42, 2));
     c.accept("nesting-8-at-min-limit", r::nesting, "2 nested If graphs, innermost node at level 8, with max_nesting 8",
@@ -304,8 +343,9 @@ void add_wire_cases(Corpus& c) {
         .options = {{"max_nesting", 8}};
     c.refuse("Malformed", "nesting-9-at-min-limit", r::nesting, "level 9 with max_nesting 8", nested_ifs(2, 2))
         .options = {{"max_nesting", 8}};
-    c.accept("nesting-250-at-max-limit", r::nesting, "83 nested If graphs, the innermost graph at level 250, max_nesting 250",
-             nested_ifs(83, 0), {{"node_order", {"if82"}}})
+    c.accept("nesting-250-at-max-limit", r::nesting,
+             "83 nested If graphs, the innermost graph at level 250, max_nesting 250", nested_ifs(83, 0),
+             {{"node_order", {"if82"}}})
         .options = {{"max_nesting", 250}};
     c.refuse("Malformed", "nesting-251-at-max-limit", r::nesting, "a node inside it is at level 251", nested_ifs(83, 1))
         .options = {{"max_nesting", 250}};
@@ -313,8 +353,8 @@ void add_wire_cases(Corpus& c) {
              nested_types(62, false), {{"ir_version", 9}});
     c.refuse("Malformed", "nesting-129-in-types", r::nesting, "a shape under that tensor type is at level 129",
              nested_types(62, true));
-    c.refuse("Malformed", "nesting-deep-ifs-far-beyond", r::nesting, "1000 nested If graphs (level 3000): refused, not a stack overflow",
-             nested_ifs(1000, 1));
+    c.refuse("Malformed", "nesting-deep-ifs-far-beyond", r::nesting,
+             "1000 nested If graphs (level 3000): refused, not a stack overflow", nested_ifs(1000, 1));
 
     // Size: 2^31-1 bytes is the largest model; both files are sparse (holes) and generated only.
     auto sized = [](uint64_t size) {
@@ -326,8 +366,8 @@ void add_wire_cases(Corpus& c) {
     c.sparse_case(true, "", "model-2gib-minus-1-bytes", r::size,
                   "2^31-1 bytes: a valid model whose last field is an unknown 2 GiB field of zeros (sparse file)",
                   sized(0x7FFFFFFFu), 0x7FFFFFFFu, {{"ir_version", 9}});
-    c.sparse_case(false, "Unsupported", "model-2gib-bytes", r::size, "2^31 bytes: one byte over protobuf's limit (sparse file)",
-                  sized(0x80000000u), 0x80000000u);
+    c.sparse_case(false, "Unsupported", "model-2gib-bytes", r::size,
+                  "2^31 bytes: one byte over protobuf's limit (sparse file)", sized(0x80000000u), 0x80000000u);
 }
 
 }  // namespace hostile

@@ -53,8 +53,8 @@ Case& Corpus::add_case(bool accept, std::string_view kind, std::string_view name
     k.accept = accept;
     k.kind = accept ? "" : std::string(kind);
     const bool ort = name.ends_with(".ort");  // .ort cases (cases_ort.cpp) name their extension
-    k.file = (accept ? std::string("accept") : lower(kind)) + "-" + std::string(ort ? name.substr(0, name.size() - 4) : name) +
-             (ort ? ".ort" : ".onnx");
+    k.file = (accept ? std::string("accept") : lower(kind)) + "-" +
+             std::string(ort ? name.substr(0, name.size() - 4) : name) + (ort ? ".ort" : ".onnx");
     k.rule = rule;
     k.why = std::move(why);
     for (const Case& other : cases_)
@@ -95,7 +95,9 @@ Case& Corpus::sparse_case(bool accept, std::string_view kind, std::string_view n
 void Corpus::side_file(std::string path, std::string bytes) {
     entries_.push_back({std::move(path), Entry::Type::File, std::move(bytes), {}, 0, false});
 }
-void Corpus::side_dir(std::string path) { entries_.push_back({std::move(path), Entry::Type::Directory, {}, {}, 0, false}); }
+void Corpus::side_dir(std::string path) {
+    entries_.push_back({std::move(path), Entry::Type::Directory, {}, {}, 0, false});
+}
 void Corpus::side_symlink(std::string path, std::string target) {
     entries_.push_back({std::move(path), Entry::Type::Symlink, {}, std::move(target), 0, false});
 }
@@ -111,7 +113,8 @@ void Corpus::side_fifo(std::string path) { entries_.push_back({std::move(path), 
 
 bool Corpus::is_generated_only(const Entry& e) const {
     if (e.generated_only) return true;
-    return std::any_of(cases_.begin(), cases_.end(), [&](const Case& k) { return k.generated_only && k.file == e.path; });
+    return std::any_of(cases_.begin(), cases_.end(),
+                       [&](const Case& k) { return k.generated_only && k.file == e.path; });
 }
 
 json Corpus::manifest() const {

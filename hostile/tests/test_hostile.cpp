@@ -415,8 +415,10 @@ BOOST_AUTO_TEST_CASE(every_case_ends_as_the_manifest_says) {
                     BOOST_TEST(std::string(to_string(e.kind())) == k.value("kind", "?"), e.what());
                     // D12: a name in a refusal is quoted in full, however long.
                     if (k.contains("message_contains"))
-                        BOOST_TEST(std::string(e.what()).find(k["message_contains"].get<std::string>()) != std::string::npos,
-                                   "the message does not hold the name in full (" << std::string(e.what()).size() << " bytes)");
+                        BOOST_TEST(
+                            std::string(e.what()).find(k["message_contains"].get<std::string>()) != std::string::npos,
+                            "the message does not hold the name in full (" << std::string(e.what()).size()
+                                                                           << " bytes)");
                 }
             } catch (const std::exception& e) {
                 BOOST_ERROR("escaped as a non-ImportError exception: " << e.what());
@@ -485,7 +487,8 @@ std::vector<std::string> rule_problems(const json& manifest, const std::map<std:
         const std::string id = k["rule_id"].get<std::string>();
         auto it = rules.find(id);
         if (it == rules.end()) out.push_back(file + ": rule " + id + " is not defined in docs/rules.md");
-        else if (k.value("rule", "") != it->second) out.push_back(file + ": rule text is not docs/rules.md's row " + id);
+        else if (k.value("rule", "") != it->second)
+            out.push_back(file + ": rule text is not docs/rules.md's row " + id);
     }
     return out;
 }

@@ -38,7 +38,12 @@ enum class Function : uint32_t {
     name = 1, input = 4, output = 5, attribute = 6, node = 7, doc_string = 8, opset_import = 9, domain = 10,
     attribute_proto = 11, value_info = 12, overload = 13, metadata_props = 14,
 };
-enum class TrainingInfo : uint32_t { initialization = 1, algorithm = 2, initialization_binding = 3, update_binding = 4 };
+enum class TrainingInfo : uint32_t {
+    initialization = 1,
+    algorithm = 2,
+    initialization_binding = 3,
+    update_binding = 4
+};
 enum class Type : uint32_t {
     tensor_type = 1, sequence_type = 4, map_type = 5, denotation = 6, opaque_type = 7, sparse_tensor_type = 8,
     optional_type = 9,

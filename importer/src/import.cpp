@@ -33,7 +33,8 @@ void check_options(const ImportOptions& o) {
     if (o.ort_max_depth < ImportOptions::min_ort_depth_limit || o.ort_max_depth > ImportOptions::max_ort_depth_limit)
         throw std::invalid_argument("ort_max_depth must be between 8 and 250");
     if (o.ort_max_tables == 0) throw std::invalid_argument("ort_max_tables must be at least 1");
-    if (o.threads < 1 || o.threads > ImportOptions::max_threads) throw std::invalid_argument("threads must be between 1 and 64");
+    if (o.threads < 1 || o.threads > ImportOptions::max_threads)
+        throw std::invalid_argument("threads must be between 1 and 64");
 }
 
 /// The .onnx reader (onnx/, wire/).
@@ -83,7 +84,8 @@ Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, con
     } catch (const std::bad_alloc&) {
         // The graph grows with what the input holds (never with a declared length), but a
         // large input of tiny messages can still need more memory than there is.
-        detail::refuse(ErrorKind::Unsupported, s->source_name, std::nullopt, {}, "the model's graph does not fit in memory");
+        detail::refuse(ErrorKind::Unsupported, s->source_name, std::nullopt, {},
+                       "the model's graph does not fit in memory");
     }
     return detail::ModelAccess::make(std::move(s));
 }

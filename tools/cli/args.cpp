@@ -39,7 +39,8 @@ ParsedArgs parse_args(std::span<char* const> args, std::span<const OptionSpec> s
         const size_t eq = arg.find('=');
         std::string_view name = arg.substr(0, eq);
         const OptionSpec* spec = arg.starts_with("--") ? find_spec(specs, name) : nullptr;
-        if (!spec) throw UsageError("unknown option " + std::string(arg) + " (use -- before a file name that starts with -)");
+        if (!spec)
+            throw UsageError("unknown option " + std::string(arg) + " (use -- before a file name that starts with -)");
         if (parsed.has(name)) throw UsageError("option " + std::string(name) + " given twice");
         std::string value;
         if (!spec->takes_value) {

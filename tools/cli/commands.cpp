@@ -18,7 +18,8 @@ constexpr OptionSpec convert_specs[] = {{"--max-nesting", true},   {"--external-
                                         {"--threads", true}};
 
 constexpr std::string_view check_help =
-    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--json] [--] FILE...\n"
+    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--json] [--] "
+    "FILE...\n"
     "  Imports each FILE (- is standard input) and prints one line per file:\n"
     "    FILE<TAB>ok\n"
     "    FILE<TAB>KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>MESSAGE   ('-' when unknown)\n"
@@ -34,7 +35,8 @@ constexpr std::string_view dump_help =
     "  external-data directory; default: the model's file name plus .data (docs/ort.md).\n"
     "  Exit 0 when dumped, 1 when refused (the reason on stderr), 2 for a usage error.\n";
 constexpr std::string_view bench_help =
-    "usage: onnximport bench [--json] [--repeat N] [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--] FILE\n"
+    "usage: onnximport bench [--json] [--repeat N] [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data "
+    "FILE] [--] FILE\n"
     "  Import timings, mapped and read: median, min and max of N runs (default 5, 1..10000)\n"
     "  after a warm-up, and the peak resident size, each mode in its own child process.\n"
     "  Exit 0 when both modes were measured, 1 when either failed, 2 for a usage error.\n";
@@ -74,7 +76,8 @@ onnximport::ImportOptions import_options(const ParsedArgs& args) {
         options.ort_external_data = it->second;
     }
     if (auto it = args.values.find("--threads"); it != args.values.end())
-        options.threads = static_cast<unsigned>(parse_integer("--threads", it->second, 1, onnximport::ImportOptions::max_threads));
+        options.threads =
+            static_cast<unsigned>(parse_integer("--threads", it->second, 1, onnximport::ImportOptions::max_threads));
     return options;
 }
 

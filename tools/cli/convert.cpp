@@ -22,7 +22,8 @@ onnximport::WriteOptions write_options(const ParsedArgs& args) {
     onnximport::WriteOptions o;
     if (auto it = args.values.find("--alignment"); it != args.values.end()) {
         o.alignment = static_cast<uint64_t>(parse_integer("--alignment", it->second, 1, long{1} << 30));
-        if (!std::has_single_bit(o.alignment)) throw UsageError("--alignment must be a power of two, not " + it->second);
+        if (!std::has_single_bit(o.alignment))
+            throw UsageError("--alignment must be a power of two, not " + it->second);
     }
     if (auto it = args.values.find("--external-data"); it != args.values.end()) {
         if (it->second.empty()) throw UsageError("--external-data needs a file name");

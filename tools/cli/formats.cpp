@@ -40,12 +40,13 @@ void write_ort_file(const onnximport::Model& model, const std::filesystem::path&
     uint64_t untyped = 0;
     std::string first;
     o.untyped = [&](std::string_view value, std::string_view op) {
-        if (untyped++ == 0) first = "'" + escape(value) + "'" + (op.empty() ? std::string(", a subgraph input") : " of " + escape(op));
+        if (untyped++ == 0)
+            first = "'" + escape(value) + "'" + (op.empty() ? std::string(", a subgraph input") : " of " + escape(op));
     };
     onnximport::write_ort_file(model, out, o);
     if (untyped)
-        std::cerr << "onnximport: convert: " << untyped << " value(s) written without a type (ONNX Runtime refuses such a .ort), the first "
-                  << first << '\n';
+        std::cerr << "onnximport: convert: " << untyped
+                  << " value(s) written without a type (ONNX Runtime refuses such a .ort), the first " << first << '\n';
 }
 
 constexpr OutputFormat table[] = {

@@ -45,7 +45,8 @@ nlohmann::ordered_json refusal_record(std::string_view file, const onnximport::I
     record["status"] = "refused";
     record["kind"] = std::string(onnximport::to_string(e.kind()));
     record["offset"] = e.offset() ? nlohmann::ordered_json(*e.offset()) : nlohmann::ordered_json(nullptr);
-    record["field_path"] = e.field_path().empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e.field_path());
+    record["field_path"] =
+        e.field_path().empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e.field_path());
     record["message"] = e.message();
     return record;
 }

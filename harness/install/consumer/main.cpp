@@ -46,7 +46,8 @@ int main() {
     const auto& node = model.graph()->nodes[0];
     std::printf("onnximport %s (%d): %zu node, %.*s, producer %.*s\n", ONNXIMPORT_VERSION_STRING,
                 onnximport::version_number, model.graph()->nodes.size(), static_cast<int>(node.op_type.size()),
-                node.op_type.data(), static_cast<int>(model.proto().producer_name.size()), model.proto().producer_name.data());
+                node.op_type.data(), static_cast<int>(model.proto().producer_name.size()),
+                model.proto().producer_name.data());
     bytes.pop_back();  // cut inside the graph
     try {
         onnximport::import_bytes(bytes, "cut");

@@ -229,11 +229,17 @@ struct Attribute {
     const TypeProto* tp() const noexcept { return fields_ ? fields_->tp : nullptr; }
     const List<float>& floats() const noexcept { return fields_ ? fields_->floats : List<float>::none(); }
     const List<int64_t>& ints() const noexcept { return fields_ ? fields_->ints : List<int64_t>::none(); }
-    const List<std::string_view>& strings() const noexcept { return fields_ ? fields_->strings : List<std::string_view>::none(); }
+    const List<std::string_view>& strings() const noexcept {
+        return fields_ ? fields_->strings : List<std::string_view>::none();
+    }
     const List<TensorView>& tensors() const noexcept { return fields_ ? fields_->tensors : List<TensorView>::none(); }
     const List<Graph>& graphs() const noexcept { return fields_ ? fields_->graphs : List<Graph>::none(); }
-    const List<SparseTensor>& sparse_tensors() const noexcept { return fields_ ? fields_->sparse_tensors : List<SparseTensor>::none(); }
-    const List<TypeProto>& type_protos() const noexcept { return fields_ ? fields_->type_protos : List<TypeProto>::none(); }
+    const List<SparseTensor>& sparse_tensors() const noexcept {
+        return fields_ ? fields_->sparse_tensors : List<SparseTensor>::none();
+    }
+    const List<TypeProto>& type_protos() const noexcept {
+        return fields_ ? fields_->type_protos : List<TypeProto>::none();
+    }
 
 private:
     friend struct detail::ModelAccess;

@@ -20,7 +20,8 @@ uint64_t share_start(unsigned k, unsigned n, uint64_t total, uint64_t grain) {
 
 }  // namespace
 
-void run_shares(unsigned threads, uint64_t total, uint64_t grain, const std::function<void(unsigned, uint64_t, uint64_t)>& work) {
+void run_shares(unsigned threads, uint64_t total, uint64_t grain,
+                const std::function<void(unsigned, uint64_t, uint64_t)>& work) {
     const unsigned n = threads == 0 ? 1 : threads;
     if (grain == 0) grain = 1;
     std::vector<std::exception_ptr> errors(n);

@@ -14,7 +14,8 @@ namespace onnximport::detail {
 /// Shares start at multiples of `grain` (a page size, so no two threads share a page).
 /// A share whose thread cannot be started runs on the calling thread. An exception of a
 /// share is rethrown after the join: the one of the lowest share, as one thread would.
-void run_shares(unsigned threads, uint64_t total, uint64_t grain, const std::function<void(unsigned, uint64_t, uint64_t)>& work);
+void run_shares(unsigned threads, uint64_t total, uint64_t grain,
+                const std::function<void(unsigned, uint64_t, uint64_t)>& work);
 
 /// Ranges of these sizes laid end to end, split into shares as run_shares does: calls
 /// piece(share, range index, from, to) for each part [from, to) of a range in a share,

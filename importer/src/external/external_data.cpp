@@ -37,9 +37,10 @@ private:
                                            " does not match the tensor's expected length " + std::to_string(expected) +
                                            " (location " + q + ")");
         if (!dir_)
-            files_.fail(t, ErrorKind::ExternalData, {},
-                        "external data " + q +
-                            " cannot be resolved: the model was imported from bytes and no external-data directory was named");
+            files_.fail(
+                t, ErrorKind::ExternalData, {},
+                "external data " + q +
+                    " cannot be resolved: the model was imported from bytes and no external-data directory was named");
         files_.bind(t, files_.open(t, ref.location), ref.offset, ref.location);
     }
 };

@@ -32,12 +32,14 @@ void ExternalFiles::fail(const TensorView& t, ErrorKind kind, std::string_view l
 
 int ExternalFiles::directory(const TensorView& t, const std::string& q) {
     if (dirfd_) return dirfd_.get();
-    if (!dir_) fail(t, ErrorKind::ExternalData, {}, "external data " + q + " cannot be resolved: no external-data directory");
+    if (!dir_)
+        fail(t, ErrorKind::ExternalData, {}, "external data " + q + " cannot be resolved: no external-data directory");
     OpenOutcome d = open_directory(*dir_);
     const std::string where = "the external-data directory '" + dir_->string() + "' for location " + q;
     switch (d.status) {
     case OpenOutcome::Status::Opened: break;
-    case OpenOutcome::Status::OsError: fail(t, ErrorKind::Io, {}, "cannot open " + where + ": " + std::strerror(d.error));
+    case OpenOutcome::Status::OsError:
+        fail(t, ErrorKind::Io, {}, "cannot open " + where + ": " + std::strerror(d.error));
     default:
         fail(t, ErrorKind::ExternalData, {}, where + " cannot be opened as a directory: " + std::strerror(d.error));
     }
@@ -55,9 +57,9 @@ void ExternalFiles::check_opened(const TensorView& t, const OpenOutcome& o, cons
         refuse_reference(t, "external data location " + q + " goes through something that is not a directory" + in_dir);
     case S::NotRegular: refuse_reference(t, "external data location " + q + " is not a regular file" + in_dir);
     case S::Escapes:
-        refuse_reference(t, "external data location " + q +
-                                " leads outside the external-data directory through a symbolic link (or an absolute link)" +
-                                in_dir);
+        refuse_reference(
+            t, "external data location " + q +
+                   " leads outside the external-data directory through a symbolic link (or an absolute link)" + in_dir);
     case S::TooManyLinks:
         refuse_reference(t, "external data location " + q + " loops through symbolic links or uses too many" + in_dir);
     case S::NameTooLong: refuse_reference(t, "external data location " + q + " is too long" + in_dir);

@@ -45,7 +45,8 @@ public:
     void read_ranges();
 
     /// A refusal at the tensor's offset, its path followed by `.leaf` when given.
-    [[noreturn]] void fail(const TensorView& t, ErrorKind kind, std::string_view leaf, const std::string& message) const;
+    [[noreturn]] void fail(const TensorView& t, ErrorKind kind, std::string_view leaf,
+                           const std::string& message) const;
     /// A refusal of the reference itself: at the leaf given to the constructor.
     [[noreturn]] void refuse_reference(const TensorView& t, const std::string& message) const {
         fail(t, ErrorKind::ExternalData, leaf_, message);

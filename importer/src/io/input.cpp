@@ -22,7 +22,8 @@ namespace {
 
 [[noreturn]] void too_large(const std::string& name, uint64_t size) {
     refuse(ErrorKind::Unsupported, name, std::nullopt, {},
-           "model of " + std::to_string(size) + " bytes exceeds protobuf's limit of 2^31-1 bytes; keep weights in external data");
+           "model of " + std::to_string(size) +
+               " bytes exceeds protobuf's limit of 2^31-1 bytes; keep weights in external data");
 }
 
 const char* kind_of_file(mode_t mode) {

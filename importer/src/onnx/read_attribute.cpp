@@ -29,8 +29,9 @@ void read_attribute_field(Context& c, Reader& r, Attribute& a, AttributeSeen& se
     case F::g: if (r.expect(WireType::Len)) fields_of(c, a).g = read_singular_graph(c, r, "g"); break;
     case F::floats: {
         List<float>& floats = fields_of(c, a).floats;
-        read_repeated_fixed(r, WireType::Fixed32,
-                            [&](uint64_t v) { ListAccess::push_back(c.arena, floats, std::bit_cast<float>(uint32_t(v))); });
+        read_repeated_fixed(r, WireType::Fixed32, [&](uint64_t v) {
+            ListAccess::push_back(c.arena, floats, std::bit_cast<float>(uint32_t(v)));
+        });
         break;
     }
     case F::ints: read_repeated_int64(c, r, fields_of(c, a).ints); break;
@@ -39,7 +40,9 @@ void read_attribute_field(Context& c, Reader& r, Attribute& a, AttributeSeen& se
         break;
     case F::tensors: read_repeated_message(c, r, "tensors", fields_of(c, a).tensors, tensor); break;
     case F::graphs: read_repeated_message(c, r, "graphs", fields_of(c, a).graphs, graph); break;
-    case F::doc_string: if (r.expect(WireType::Len)) fields_of(c, a).doc_string = read_string(c, r, "doc_string"); break;
+    case F::doc_string:
+        if (r.expect(WireType::Len)) fields_of(c, a).doc_string = read_string(c, r, "doc_string");
+        break;
     case F::tp: if (r.expect(WireType::Len)) fields_of(c, a).tp = read_singular<TypeProto>(c, r, "tp", type); break;
     case F::type_protos: read_repeated_message(c, r, "type_protos", fields_of(c, a).type_protos, type); break;
     case F::type:
@@ -52,7 +55,9 @@ void read_attribute_field(Context& c, Reader& r, Attribute& a, AttributeSeen& se
         if (r.expect(WireType::Len))
             fields_of(c, a).sparse_tensor = read_singular<SparseTensor>(c, r, "sparse_tensor", sparse);
         break;
-    case F::sparse_tensors: read_repeated_message(c, r, "sparse_tensors", fields_of(c, a).sparse_tensors, sparse); break;
+    case F::sparse_tensors:
+        read_repeated_message(c, r, "sparse_tensors", fields_of(c, a).sparse_tensors, sparse);
+        break;
     default: r.skip();
     }
 }
@@ -101,7 +106,8 @@ bool has_required_field(const Attribute& a) {
 void check_value(const Context& c, const Attribute& a, const uint8_t* key_at) {
     if (!a.ref_attr_name().empty()) return;  // a reference carries no value
     if (a.type == AttributeType::Undefined)
-        c.fail(ErrorKind::InvalidModel, key_at, "attribute " + quoted(a.name, '\'') + " has neither a type nor a value");
+        c.fail(ErrorKind::InvalidModel, key_at,
+               "attribute " + quoted(a.name, '\'') + " has neither a type nor a value");
     const char* field = required_field(a.type);
     if (field && !has_required_field(a))
         c.fail(ErrorKind::InvalidModel, key_at,

@@ -98,7 +98,8 @@ struct GraphCounts {
 void read_graph_fields(Context& c, Reader& r, Graph& g, const GraphCounts& counts) {
     using F = proto::Graph;
     auto presize = [&](auto& list) {
-        if (counts.exact && ListAccess::capacity(list) == 0) ListAccess::reserve(c.arena, list, counts.total[r.field()]);
+        if (counts.exact && ListAccess::capacity(list) == 0)
+            ListAccess::reserve(c.arena, list, counts.total[r.field()]);
     };
     auto node = [&](Reader& sub, const uint8_t* at, Node& n) {
         read_node(c, sub, at, n);

@@ -10,7 +10,8 @@ namespace {
 
 using F = proto::Tensor;
 
-constexpr F typed_fields[] = {F::float_data, F::int32_data, F::string_data, F::int64_data, F::double_data, F::uint64_data};
+constexpr F typed_fields[] = {F::float_data, F::int32_data,  F::string_data,
+                              F::int64_data, F::double_data, F::uint64_data};
 
 const char* typed_field_name(F field) {
     switch (field) {
@@ -57,7 +58,9 @@ void scan_field(Context& c, Reader& r, TensorView& t, Scan& s) {
     case F::dims: if (!s.dims_at) s.dims_at = at; read_repeated_int64(c, r, t.dims); break;
     case F::data_type: if (r.expect(WireType::Varint)) t.data_type = read_int32(r), s.data_type_at = at; break;
     case F::segment: if (r.expect(WireType::Len)) r.skip(), s.segment_at = at; break;
-    case F::float_data: read_repeated_fixed(r, WireType::Fixed32, [&](uint64_t) { s.count(F::float_data, at, 1); }); break;
+    case F::float_data:
+        read_repeated_fixed(r, WireType::Fixed32, [&](uint64_t) { s.count(F::float_data, at, 1); });
+        break;
     case F::int32_data: read_repeated_varint(r, [&](uint64_t) { s.count(F::int32_data, at, 1); }); break;
     case F::string_data:
         if (!r.expect(WireType::Len)) break;
@@ -69,7 +72,9 @@ void scan_field(Context& c, Reader& r, TensorView& t, Scan& s) {
     // are released behind the reader (io/input.hpp); a view would fault them in again.
     case F::name: if (r.expect(WireType::Len)) t.name = c.keep(read_string(c, r, "name")); break;
     case F::raw_data: if (r.expect(WireType::Len)) s.has_raw = true, s.raw_at = at, s.raw = r.bytes(); break;
-    case F::double_data: read_repeated_fixed(r, WireType::Fixed64, [&](uint64_t) { s.count(F::double_data, at, 1); }); break;
+    case F::double_data:
+        read_repeated_fixed(r, WireType::Fixed64, [&](uint64_t) { s.count(F::double_data, at, 1); });
+        break;
     case F::uint64_data: read_repeated_varint(r, [&](uint64_t) { s.count(F::uint64_data, at, 1); }); break;
     case F::doc_string: if (r.expect(WireType::Len)) t.doc_string = c.keep(read_string(c, r, "doc_string")); break;
     case F::external_data: read_entries(c, r, "external_data", t.external_data); break;
@@ -108,7 +113,8 @@ void bind_external(Context& c, TensorView& t, const Scan& s) {
     if (auto [at, f] = s.first_typed(); at)
         c.fail(ErrorKind::InvalidModel, at, std::string("external tensor also has ") + typed_field_name(f),
                typed_field_name(f));
-    if (is_string(t)) c.fail(ErrorKind::InvalidModel, s.location_at, "string tensors cannot be external", "data_location");
+    if (is_string(t))
+        c.fail(ErrorKind::InvalidModel, s.location_at, "string tensors cannot be external", "data_location");
     t.source = TensorSource::External;
     c.storage.has_external_tensors = true;
     ModelAccess::expect(t, s.expected, c.storage, c.keep(c.path.str()));
@@ -151,9 +157,10 @@ void bind_typed(Context& c, TensorView& t, const Scan& s, F own) {
                name);
     const uint64_t produced = typed_byte_length(own, t.data_type, n);
     if (produced != s.expected)
-        c.fail(ErrorKind::InvalidModel, s.first_at[+own],
-               std::string(name) + " gives " + std::to_string(produced) + " bytes, expected " + std::to_string(s.expected),
-               name);
+        c.fail(
+            ErrorKind::InvalidModel, s.first_at[+own],
+            std::string(name) + " gives " + std::to_string(produced) + " bytes, expected " + std::to_string(s.expected),
+            name);
     std::byte* out = c.storage.allocate_owned(s.expected);
     convert_typed_field(c, s.body.begin, s.body.end, own, t.data_type, out, s.expected);
     t.source = TensorSource::Typed;
@@ -204,12 +211,14 @@ void read_sparse_tensor(Context& c, Reader& r, const uint8_t* key_at, SparseTens
         case S::values:
             if (!r.expect(WireType::Len)) break;
             t.values = TensorView{};
-            read_message(c, r, "values", -1, [&](Reader& sub, const uint8_t* at) { read_tensor(c, sub, at, t.values); });
+            read_message(c, r, "values", -1,
+                         [&](Reader& sub, const uint8_t* at) { read_tensor(c, sub, at, t.values); });
             break;
         case S::indices:
             if (!r.expect(WireType::Len)) break;
             t.indices = TensorView{};
-            read_message(c, r, "indices", -1, [&](Reader& sub, const uint8_t* at) { read_tensor(c, sub, at, t.indices); });
+            read_message(c, r, "indices", -1,
+                         [&](Reader& sub, const uint8_t* at) { read_tensor(c, sub, at, t.indices); });
             break;
         case S::dims: read_repeated_int64(c, r, t.dims); break;
         default: r.skip();

@@ -20,7 +20,9 @@ void read_dimension(Context& c, Reader& r, TypeProto& t, Dimension& d) {
         using F = proto::Dimension;
         switch (r.field_as<F>()) {
         case F::dim_value: if (r.expect(WireType::Varint)) ModelAccess::set_value(d, read_int64(r)); break;
-        case F::dim_param: if (r.expect(WireType::Len)) ModelAccess::set_param(d, read_string(c, r, "dim_param")); break;
+        case F::dim_param:
+            if (r.expect(WireType::Len)) ModelAccess::set_param(d, read_string(c, r, "dim_param"));
+            break;
         case F::denotation:
             if (r.expect(WireType::Len))
                 set_dim_denotation(c, t, static_cast<size_t>(&d - t.shape.data()), read_string(c, r, "denotation"));

@@ -11,8 +11,9 @@ namespace {
 using A = fb::Attribute;
 
 /// The names of a vector of strings, into `out` (placed in `arena`).
-void read_names(const OrtContext& c, Arena& arena, const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>* v,
-                std::string_view field, List<std::string_view>& out) {
+void read_names(const OrtContext& c, Arena& arena,
+                const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>* v, std::string_view field,
+                List<std::string_view>& out) {
     ListAccess::reserve(arena, out, size_of(v));
     for (uint32_t i = 0; i < size_of(v); ++i) ListAccess::push_back(arena, out, text_of(element(c, v, i, field)));
 }
@@ -36,8 +37,10 @@ void check_type(const OrtContext& c, const fb::Attribute* fa, const Attribute& a
                "type");
     if (type < 1 || type > 14)
         c.invalid(at, "attribute " + quoted(a.name, '\'') + " has unknown type " + std::to_string(type), "type");
-    if (type == 4 && !fa->t()) c.invalid(fa, "attribute " + quoted(a.name, '\'') + " is declared as t but that field is absent", "t");
-    if (type == 5 && !fa->g()) c.invalid(fa, "attribute " + quoted(a.name, '\'') + " is declared as g but that field is absent", "g");
+    if (type == 4 && !fa->t())
+        c.invalid(fa, "attribute " + quoted(a.name, '\'') + " is declared as t but that field is absent", "t");
+    if (type == 5 && !fa->g())
+        c.invalid(fa, "attribute " + quoted(a.name, '\'') + " is declared as g but that field is absent", "g");
 }
 
 void read_tensors(OrtContext& c, const fb::Attribute* fa, AttributeFields& f) {
@@ -105,8 +108,8 @@ void read_ort_node(OrtContext& c, const fb::Node* fn, Node& n) {
     if (const std::string_view doc = text_of(fn->doc_string()); !doc.empty())
         ModelAccess::fields_in(c.arena, n).doc_string = doc;
     if (fn->type() != 0 && fn->type() != 1)
-        c.invalid(field_at(fn, fb::Node::VT_TYPE), "unknown node type " + std::to_string(fn->type()) + " (Primitive 0, Fused 1)",
-                  "type");
+        c.invalid(field_at(fn, fb::Node::VT_TYPE),
+                  "unknown node type " + std::to_string(fn->type()) + " (Primitive 0, Fused 1)", "type");
     // Inputs and outputs go to their own arena, as the .onnx reader places them.
     read_names(c, c.node_edges, fn->inputs(), "inputs", n.inputs);
     read_names(c, c.node_edges, fn->outputs(), "outputs", n.outputs);
@@ -117,7 +120,8 @@ void read_ort_node(OrtContext& c, const fb::Node* fn, Node& n) {
         PathScope at(c.path, "attributes", i);
         read_attribute(c, fa, n.attributes[i]);
         const Attribute& a = n.attributes[i];
-        if ((a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs) ModelAccess::has_subgraphs(n) = true;
+        if ((a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs)
+            ModelAccess::has_subgraphs(n) = true;
     }
 }
 

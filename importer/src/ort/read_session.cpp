@@ -25,7 +25,8 @@ void check_version(const OrtContext& c, const fb::InferenceSession* session) {
     }
     const auto newer = [&] {
         c.fail(ErrorKind::Unsupported, at,
-               "ort_version " + std::string(v) + " is newer than the newest read (" + std::to_string(max_ort_version) + ")",
+               "ort_version " + std::string(v) + " is newer than the newest read (" + std::to_string(max_ort_version) +
+                   ")",
                "ort_version");
     };
     if (v.size() > 9) newer();  // a plain decimal, beyond any int

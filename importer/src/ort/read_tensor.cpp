@@ -49,8 +49,8 @@ void check_data_type(const OrtContext& c, const fb::Tensor* ft, int32_t code) {
     const uint8_t* at = field_at(ft, T::VT_DATA_TYPE);
     if (code == 0) c.invalid(at, "tensor has no element type", "data_type");
     if (code < 0 || code > max_ort_data_type)
-        c.fail(ErrorKind::Unsupported, at, "element type " + std::to_string(code) + " is not in the .ort schema (1..20)",
-               "data_type");
+        c.fail(ErrorKind::Unsupported, at,
+               "element type " + std::to_string(code) + " is not in the .ort schema (1..20)", "data_type");
 }
 
 /// external_data_offset -1: inline; >= 0: the bytes are in the companion file, loaded
@@ -71,7 +71,8 @@ bool is_external(const OrtContext& c, const fb::Tensor* ft, const TensorView& t)
 void check_no_strings(const OrtContext& c, const fb::Tensor* ft, const TensorView& t) {
     if (size_of(ft->string_data()))
         c.invalid(field_at(ft, T::VT_STRING_DATA),
-                  "string_data belongs to STRING tensors, not " + std::string(data_type_name(t.data_type)), "string_data");
+                  "string_data belongs to STRING tensors, not " + std::string(data_type_name(t.data_type)),
+                  "string_data");
 }
 
 /// The raw layout's length, decided from the dims before any data: count * bits stays
@@ -95,14 +96,17 @@ void bind_external(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
 }
 
 void bind_strings(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
-    if (ft->raw_data()) c.invalid(field_at(ft, T::VT_RAW_DATA), "a STRING tensor keeps its values in string_data", "raw_data");
+    if (ft->raw_data())
+        c.invalid(field_at(ft, T::VT_RAW_DATA), "a STRING tensor keeps its values in string_data", "raw_data");
     const auto* v = ft->string_data();
     if (size_of(v) != t.element_count)
-        c.invalid(field_at(ft, T::VT_STRING_DATA),
-                  "string_data has " + std::to_string(size_of(v)) + " entries, expected " + std::to_string(t.element_count),
-                  "string_data");
+        c.invalid(
+            field_at(ft, T::VT_STRING_DATA),
+            "string_data has " + std::to_string(size_of(v)) + " entries, expected " + std::to_string(t.element_count),
+            "string_data");
     ListAccess::reserve(c.arena, t.strings, size_of(v));
-    for (uint32_t i = 0; i < size_of(v); ++i) ListAccess::push_back(c.arena, t.strings, text_of(element(c, v, i, "string_data")));
+    for (uint32_t i = 0; i < size_of(v); ++i)
+        ListAccess::push_back(c.arena, t.strings, text_of(element(c, v, i, "string_data")));
     t.source = TensorSource::Strings;
     ModelAccess::bind(t, nullptr, 0, c.storage);
 }
@@ -120,7 +124,8 @@ void bind_raw(OrtContext& c, const fb::Tensor* ft, TensorView& t) {
     }
     if (raw->size() != expected)
         c.invalid(field_at(ft, T::VT_RAW_DATA),
-                  "raw_data has " + std::to_string(raw->size()) + " bytes, expected " + std::to_string(expected), "raw_data");
+                  "raw_data has " + std::to_string(raw->size()) + " bytes, expected " + std::to_string(expected),
+                  "raw_data");
     t.source = TensorSource::Raw;
     ModelAccess::bind(t, reinterpret_cast<const std::byte*>(raw->Data()), expected, c.storage);
 }

@@ -18,7 +18,8 @@ void read_dimension(OrtContext& c, const fb::Dimension* fd, Dimension& d) {
     case 2: ModelAccess::set_param(d, text_of(v->dim_param())); return;
     default:
         c.invalid(field_at(v, fb::DimensionValue::VT_DIM_TYPE),
-                  "unknown dimension kind " + std::to_string(v->dim_type()) + " (UNKNOWN 0, VALUE 1, PARAM 2)", "dim_type");
+                  "unknown dimension kind " + std::to_string(v->dim_type()) + " (UNKNOWN 0, VALUE 1, PARAM 2)",
+                  "dim_type");
     }
 }
 
@@ -52,12 +53,14 @@ const TypeProto* read_inner(OrtContext& c, const fb::TypeInfo* inner, std::strin
 }  // namespace
 
 void read_ort_type(OrtContext& c, const fb::TypeInfo* ft, TypeProto& t) {
-    if (const std::string_view d = text_of(ft->denotation()); !d.empty()) ModelAccess::fields_in(c.arena, t).denotation = d;
+    if (const std::string_view d = text_of(ft->denotation()); !d.empty())
+        ModelAccess::fields_in(c.arena, t).denotation = d;
     const uint8_t* tag_at = field_at(ft, fb::TypeInfo::VT_VALUE_TYPE);
     const auto tag = static_cast<uint8_t>(ft->value_type());
     // NONE is refused as ONNX Runtime does; a known tag without its value too (the Verifier allows it).
     if (tag < 1 || tag > 3)
-        c.invalid(tag_at, "unknown type union tag " + std::to_string(tag) + " (tensor_type 1, sequence_type 2, map_type 3)",
+        c.invalid(tag_at,
+                  "unknown type union tag " + std::to_string(tag) + " (tensor_type 1, sequence_type 2, map_type 3)",
                   "value_type");
     if (!ft->value()) c.invalid(tag_at, "the type's value is absent", "value");
     PathScope at(c.path, "value");

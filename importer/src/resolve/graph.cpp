@@ -97,7 +97,8 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
     for (size_t i = 0; i < g.outputs.size(); ++i) {
         const ValueInfo& out = g.outputs[i];
         PathScope at(c.path, "output", static_cast<int64_t>(i));
-        if (out.name.empty()) c.fail_at(ErrorKind::InvalidModel, out.offset, "graph output " + std::to_string(i) + " has an empty name");
+        if (out.name.empty())
+            c.fail_at(ErrorKind::InvalidModel, out.offset, "graph output " + std::to_string(i) + " has an empty name");
         outputs[i] = find_value(s, out.name);
         if (!outputs[i].scope)
             c.fail_at(ErrorKind::InvalidModel, out.offset,

@@ -48,7 +48,8 @@ public:
         ListAccess::reserve(arena_, g_.values, total);
         const size_t slots = ValueIndex::slots_for(total);
         s.index = arena_.make<ValueIndex>();
-        s.index->attach(ListAccess::make_array<ValueIndex::Slot>(arena_, slots), slots, g_.values.data(), s.storage.hash_key);
+        s.index->attach(ListAccess::make_array<ValueIndex::Slot>(arena_, slots), slots, g_.values.data(),
+                        s.storage.hash_key);
         ModelAccess::value_index(g_) = s.index;
         s.producer.reserve(total);
     }
@@ -57,9 +58,13 @@ public:
         for (size_t i = 0; i < g_.inputs.size(); ++i) {
             const ValueInfo& in = g_.inputs[i];
             PathScope at(c_.path, "input", static_cast<int64_t>(i));
-            if (in.name.empty()) c_.fail_at(ErrorKind::InvalidModel, in.offset, "graph input " + std::to_string(i) + " has an empty name");
+            if (in.name.empty())
+                c_.fail_at(ErrorKind::InvalidModel, in.offset,
+                           "graph input " + std::to_string(i) + " has an empty name");
             auto [v, fresh] = define(in.name, Value::Source::Input, no_producer, s_.index->hash(in.name));
-            if (!fresh) c_.fail_at(ErrorKind::InvalidModel, in.offset, "graph input " + quoted_name(in.name) + " is declared more than once");
+            if (!fresh)
+                c_.fail_at(ErrorKind::InvalidModel, in.offset,
+                           "graph input " + quoted_name(in.name) + " is declared more than once");
         }
     }
 
@@ -75,9 +80,9 @@ public:
                 continue;
             }
             PathScope at(c_.path, "initializer", static_cast<int64_t>(i));
-            c_.fail_at(ErrorKind::InvalidModel, t.offset, "initializer " + quoted_name(t.name) + " is defined twice (first by " +
-                                    first_definition(s_, v) +
-                                    (value.source == Value::Source::Input ? ", which already has an initializer)" : ")"));
+            c_.fail_at(ErrorKind::InvalidModel, t.offset,
+                       "initializer " + quoted_name(t.name) + " is defined twice (first by " + first_definition(s_, v) +
+                           (value.source == Value::Source::Input ? ", which already has an initializer)" : ")"));
         }
     }
 
@@ -92,8 +97,9 @@ public:
                 continue;
             }
             PathScope at(c_.path, "sparse_initializer", static_cast<int64_t>(i));
-            c_.fail_at(ErrorKind::InvalidModel, t.offset, "sparse initializer " + quoted_name(name) + " is defined twice (first by " +
-                                    first_definition(s_, v) + ")");
+            c_.fail_at(ErrorKind::InvalidModel, t.offset,
+                       "sparse initializer " + quoted_name(name) + " is defined twice (first by " +
+                           first_definition(s_, v) + ")");
         }
     }
 
@@ -126,8 +132,9 @@ private:
             auto [v, fresh] = define(out, Value::Source::NodeOutput, static_cast<uint32_t>(f), hash);
             if (fresh) continue;
             PathScope at(c_.path, "node", static_cast<int64_t>(f));
-            c_.fail_at(ErrorKind::InvalidModel, n.offset, describe_node(n, static_cast<uint32_t>(f)) + " defines " + quoted_name(out) +
-                                    ", which is already defined by " + first_definition(s_, v));
+            c_.fail_at(ErrorKind::InvalidModel, n.offset,
+                       describe_node(n, static_cast<uint32_t>(f)) + " defines " + quoted_name(out) +
+                           ", which is already defined by " + first_definition(s_, v));
         }
     }
 

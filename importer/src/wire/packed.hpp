@@ -35,7 +35,9 @@ void read_repeated_fixed(Reader& r, WireType fixed, Push&& push) {
         const uint8_t* at = r.cursor();
         Reader::Slice s = r.bytes();
         if (s.size() % size)
-            r.fail("packed " + std::to_string(size * 8) + "-bit field length is not a multiple of " + std::to_string(size), at);
+            r.fail(
+                "packed " + std::to_string(size * 8) + "-bit field length is not a multiple of " + std::to_string(size),
+                at);
         Reader packed = r.sub(s);
         while (!packed.at_end()) one(packed);
     }

@@ -20,7 +20,8 @@ enum class WireType : uint8_t { Varint = 0, Fixed64 = 1, Len = 2, Fixed32 = 5 };
 
 class Reader {
 public:
-    Reader(const Refusal& refusal, const uint8_t* begin, const uint8_t* end) : refusal_(&refusal), cur_(begin), end_(end) {}
+    Reader(const Refusal& refusal, const uint8_t* begin, const uint8_t* end)
+        : refusal_(&refusal), cur_(begin), end_(end) {}
 
     /// Reads the next key. False at the end of the range.
     bool next() {

@@ -49,7 +49,8 @@ OutputDir::Parent OutputDir::parent_of(std::string_view name, const std::string&
     if (auto why = check_location(name))
         fail_request(display(name), "output name refused: " + *why, ErrorKind::ExternalData, field_path);
     const size_t last_slash = name.rfind('/');
-    Parent out{fd_.get(), UniqueFd(), std::string(name.substr(last_slash == std::string_view::npos ? 0 : last_slash + 1))};
+    Parent out{fd_.get(), UniqueFd(),
+               std::string(name.substr(last_slash == std::string_view::npos ? 0 : last_slash + 1))};
     if (out.leaf.empty() || out.leaf == ".")
         fail_request(display(name), "output name refused: it names a folder", ErrorKind::ExternalData, field_path);
     size_t start = 0;

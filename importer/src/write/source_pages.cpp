@@ -11,7 +11,8 @@ SourcePages::SourcePages(const Model& model, unsigned shares) {
     if (const MappedFile* input = storage->input.mapping()) files_.push_back(input);
     for (const auto& [id, file] : storage->external_files)
         if (file->data()) files_.push_back(file.get());
-    std::sort(files_.begin(), files_.end(), [](const MappedFile* a, const MappedFile* b) { return a->data() < b->data(); });
+    std::sort(files_.begin(), files_.end(),
+              [](const MappedFile* a, const MappedFile* b) { return a->data() < b->data(); });
     for (unsigned s = 0; s < std::max(shares, 1u); ++s)
         for (const MappedFile* f : files_) pages_.emplace_back(f);
 }

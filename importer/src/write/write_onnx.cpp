@@ -24,7 +24,8 @@ namespace {
 /// Tensor bytes come straight from the model (ProtoEncoder writes large ones directly).
 class FileOut final : public ByteOut {
 public:
-    FileOut(AtomicFile& file, Progress& progress, SourcePages& source) : file_(file), progress_(progress), source_(source) {}
+    FileOut(AtomicFile& file, Progress& progress, SourcePages& source)
+        : file_(file), progress_(progress), source_(source) {}
     void write(std::span<const std::byte> bytes) override {
         source_.copy(0, bytes, [&](uint64_t, std::span<const std::byte> part) { file_.write(part); });
         progress_.advance(bytes.size());
@@ -93,7 +94,8 @@ void write_onnx(const Model& model, const std::filesystem::path& path, const Wri
 
 std::vector<uint8_t> write_onnx_bytes(const Model& model, const WriteOptions& options) {
     const std::string shown = std::string(model.source_name()) + " (written to memory)";
-    if (!options.external_data.empty()) detail::fail_request(shown, "bytes in memory cannot have an external-data file");
+    if (!options.external_data.empty())
+        detail::fail_request(shown, "bytes in memory cannot have an external-data file");
     detail::TensorRouter router(options, shown);
     detail::ProtoEncoder e;
     std::vector<uint8_t> bytes;

@@ -82,8 +82,8 @@ flatbuffers::Offset<fb::Tensor> put_tensor(OrtAssembly& a, const TensorView& t, 
 flatbuffers::Offset<fb::Tensor> put_owned_tensor(OrtAssembly& a, std::string_view name, int32_t data_type,
                                                  std::span<const int64_t> dims, std::vector<std::byte> bytes);
 /// A STRING tensor table from a list of strings (a lifted value_string(s)).
-flatbuffers::Offset<fb::Tensor> put_string_tensor(OrtAssembly& a, std::string_view name,
-                                                  std::span<const int64_t> dims, std::span<const std::string_view> strings);
+flatbuffers::Offset<fb::Tensor> put_string_tensor(OrtAssembly& a, std::string_view name, std::span<const int64_t> dims,
+                                                  std::span<const std::string_view> strings);
 flatbuffers::Offset<fb::SparseTensor> put_sparse(OrtAssembly& a, const SparseTensor& s, std::string_view name = {});
 /// A TypeInfo; null for "no type".
 flatbuffers::Offset<fb::TypeInfo> put_type(OrtAssembly& a, const TypeProto& t);
@@ -94,7 +94,8 @@ flatbuffers::Offset<fb::TypeInfo> put_inferred_type(OrtAssembly& a, ValueType t)
 flatbuffers::Offset<fb::TypeInfo> put_tensor_type(OrtAssembly& a, const TensorView& t);
 /// `scopes` are the enclosing graphs, outermost first (outer values' types come from them).
 flatbuffers::Offset<fb::Graph> put_graph(OrtAssembly& a, const Graph& g, std::vector<const Graph*>& scopes);
-flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at, std::vector<const Graph*>& scopes);
+flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at,
+                                                 std::vector<const Graph*>& scopes);
 /// The whole InferenceSession, finished.
 void put_session(OrtAssembly& a, const ModelProto& m);
 

@@ -144,10 +144,15 @@ void add_attribute_rules(Table& t) {
     // output_dtype (version 23 on), else x_scale's.
     add(t, "", {"DequantizeLinear"}, {1, {{attr("output_dtype"), in(1)}}});
     add(t, "", {"Constant"},
-        {1, {{{Src::TensorAttr, 0, "value"}, {Src::SparseAttr, 0, "sparse_value"}, {Src::Present, kFloat, "value_float"},
-              {Src::Present, kFloat, "value_floats"}, {Src::Present, kInt64, "value_int"},
-              {Src::Present, kInt64, "value_ints"}, {Src::Present, kString, "value_string"},
-              {Src::Present, kString, "value_strings"}}}});
+        {1,
+         {{{Src::TensorAttr, 0, "value"},
+           {Src::SparseAttr, 0, "sparse_value"},
+           {Src::Present, kFloat, "value_float"},
+           {Src::Present, kFloat, "value_floats"},
+           {Src::Present, kInt64, "value_int"},
+           {Src::Present, kInt64, "value_ints"},
+           {Src::Present, kString, "value_string"},
+           {Src::Present, kString, "value_strings"}}}});
 }
 
 void add_sequence_rules(Table& t) {

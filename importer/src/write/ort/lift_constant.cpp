@@ -54,7 +54,8 @@ flatbuffers::Offset<fb::Tensor> put_lifted(OrtAssembly& a, const Node& n, const 
         return put_tensor(a, *v.t(), name);
     }
     if (v.name == "value_float") return put_owned_tensor(a, name, 1, dims, bytes_of(&v.f, 1));
-    if (v.name == "value_floats") return put_owned_tensor(a, name, 1, dims, bytes_of(v.floats().data(), v.floats().size()));
+    if (v.name == "value_floats")
+        return put_owned_tensor(a, name, 1, dims, bytes_of(v.floats().data(), v.floats().size()));
     if (v.name == "value_int") return put_owned_tensor(a, name, 7, dims, bytes_of(&v.i, 1));
     if (v.name == "value_ints") return put_owned_tensor(a, name, 7, dims, bytes_of(v.ints().data(), v.ints().size()));
     if (v.name == "value_string") {

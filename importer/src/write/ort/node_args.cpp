@@ -51,7 +51,8 @@ std::vector<flatbuffers::Offset<fb::ValueInfo>> NodeArgTable::put(OrtAssembly& a
                           : a.inferred ? put_inferred_type(a, a.inferred->find(*e.owner, e.name))
                                        : flatbuffers::Offset<fb::TypeInfo>();
         const auto name = a.fbb.CreateString(e.name.data(), e.name.size());
-        const auto doc = e.doc.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(e.doc.data(), e.doc.size());
+        const auto doc =
+            e.doc.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(e.doc.data(), e.doc.size());
         fb::ValueInfoBuilder b(a.fbb);
         b.add_name(name);
         if (!doc.IsNull()) b.add_doc_string(doc);

@@ -53,7 +53,8 @@ flatbuffers::Offset<flatbuffers::String> string_or_null(OrtAssembly& a, std::str
 
 }  // namespace
 
-flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at, std::vector<const Graph*>& scopes) {
+flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at,
+                                                 std::vector<const Graph*>& scopes) {
     check_type(a, at);
     flatbuffers::Offset<fb::Tensor> t;
     if (at.t()) {
@@ -69,15 +70,17 @@ flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute
     const Graphs graphs = put_graphs(a, at.graphs(), scopes);
     const auto name = a.fbb.CreateString(at.name.data(), at.name.size());
     const auto doc = string_or_null(a, at.doc_string());
-    const auto s = at.type == AttributeType::String || !at.s().empty() ? a.fbb.CreateString(at.s().data(), at.s().size())
-                                                                        : flatbuffers::Offset<flatbuffers::String>();
+    const auto s = at.type == AttributeType::String || !at.s().empty()
+                       ? a.fbb.CreateString(at.s().data(), at.s().size())
+                       : flatbuffers::Offset<flatbuffers::String>();
     const auto floats = at.floats().empty() ? flatbuffers::Offset<flatbuffers::Vector<float>>()
                                             : a.fbb.CreateVector(at.floats().data(), at.floats().size());
     const auto ints = at.ints().empty() ? flatbuffers::Offset<flatbuffers::Vector<int64_t>>()
                                         : a.fbb.CreateVector(at.ints().data(), at.ints().size());
     const StringOffsets string_items = put_strings(a, {at.strings().data(), at.strings().size()});
-    const auto strings = string_items.empty() ? flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>>()
-                                              : a.fbb.CreateVector(string_items);
+    const auto strings = string_items.empty()
+                             ? flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>>()
+                             : a.fbb.CreateVector(string_items);
     fb::AttributeBuilder b(a.fbb);
     b.add_name(name);
     if (!doc.IsNull()) b.add_doc_string(doc);

@@ -43,7 +43,8 @@ Attribute cast_to_attribute(int32_t to) {
     return at;
 }
 
-flatbuffers::Offset<fb::Node> put_node(OrtAssembly& a, const Node& n, uint32_t index, std::vector<const Graph*>& scopes) {
+flatbuffers::Offset<fb::Node> put_node(OrtAssembly& a, const Node& n, uint32_t index,
+                                       std::vector<const Graph*>& scopes) {
     const int32_t cast_to = cast_like_to(a, n, scopes);
     std::vector<flatbuffers::Offset<fb::Attribute>> attribute_items;
     for (size_t i = 0; i < n.attributes.size(); ++i) {
@@ -107,7 +108,8 @@ std::vector<flatbuffers::Offset<fb::NodeEdge>> put_edges(OrtAssembly& a, std::sp
     for (size_t i = 0; i < nodes.size(); ++i)
         for (size_t k = 0; k < nodes[i]->outputs.size(); ++k)
             if (!nodes[i]->outputs[k].empty())
-                producers.try_emplace(nodes[i]->outputs[k], Producer{static_cast<uint32_t>(i), static_cast<int32_t>(k)});
+                producers.try_emplace(nodes[i]->outputs[k],
+                                      Producer{static_cast<uint32_t>(i), static_cast<int32_t>(k)});
     std::vector<std::vector<fb::EdgeEnd>> in(nodes.size()), out(nodes.size());
     for (size_t i = 0; i < nodes.size(); ++i) {
         const auto inputs = written_inputs(*nodes[i], cast_like_to(a, *nodes[i], scopes));

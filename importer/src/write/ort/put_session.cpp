@@ -39,9 +39,11 @@ auto put_metadata(OrtAssembly& a, const ModelProto& m) {
 
 void check_model(const OrtAssembly& a, const ModelProto& m) {
     if (!m.functions.empty())
-        a.unsupported("the model defines " + std::to_string(m.functions.size()) + " functions; .ort has no table for them",
-                      "functions");
-    if (!m.training_info.empty()) a.unsupported("the model carries training_info; .ort has no table for it", "training_info");
+        a.unsupported(
+            "the model defines " + std::to_string(m.functions.size()) + " functions; .ort has no table for them",
+            "functions");
+    if (!m.training_info.empty())
+        a.unsupported("the model carries training_info; .ort has no table for it", "training_info");
 }
 
 }  // namespace

@@ -45,12 +45,13 @@ Values put_values(OrtAssembly& a, std::span<const std::byte> bytes) {
     return v;
 }
 
-flatbuffers::Offset<fb::Tensor> finish(OrtAssembly& a, std::string_view name, std::string_view doc, int32_t data_type,
-                                       std::span<const int64_t> dims, const Values& v,
-                                       flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>> strings) {
+flatbuffers::Offset<fb::Tensor> finish(
+    OrtAssembly& a, std::string_view name, std::string_view doc, int32_t data_type, std::span<const int64_t> dims,
+    const Values& v, flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>> strings) {
     // Each child in its own statement: the bytes must not depend on argument evaluation order.
     const auto name_at = a.fbb.CreateString(name.data(), name.size());
-    const auto doc_at = doc.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(doc.data(), doc.size());
+    const auto doc_at =
+        doc.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(doc.data(), doc.size());
     const auto dims_at = a.fbb.CreateVector(dims.data(), dims.size());
     fb::TensorBuilder t(a.fbb);
     t.add_name(name_at);

@@ -23,7 +23,8 @@ flatbuffers::Offset<fb::Dimension> put_dimension(OrtAssembly& a, const TypeProto
         value = b.Finish();
     }
     const std::string_view den = t.dim_denotation(i);
-    const auto den_at = den.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(den.data(), den.size());
+    const auto den_at =
+        den.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(den.data(), den.size());
     fb::DimensionBuilder b(a.fbb);
     if (!value.IsNull()) b.add_value(value);
     if (!den_at.IsNull()) b.add_denotation(den_at);
@@ -76,7 +77,8 @@ flatbuffers::Offset<fb::TypeInfo> put_type(OrtAssembly& a, const TypeProto& t) {
     PathScope at(a.refusal.path, "type");
     const auto [tag, value] = put_value(a, t);
     const std::string_view den = t.denotation();
-    const auto den_at = den.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(den.data(), den.size());
+    const auto den_at =
+        den.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(den.data(), den.size());
     fb::TypeInfoBuilder b(a.fbb);
     if (!den_at.IsNull()) b.add_denotation(den_at);
     b.add_value_type(tag);

@@ -33,8 +33,10 @@ inline ValueType value_type_of(const TypeProto* t) noexcept {
     case K::Sequence:
         return inner && inner->kind == K::Tensor ? ValueType::sequence(inner->elem_type) : ValueType{};
     case K::Optional:
-        if (inner && inner->kind == K::Tensor && inner->elem_type > 0) return {ValueType::Kind::Optional, inner->elem_type};
-        if (inner && inner->kind == K::Sequence && inner->elem && inner->elem->kind == K::Tensor && inner->elem->elem_type > 0)
+        if (inner && inner->kind == K::Tensor && inner->elem_type > 0)
+            return {ValueType::Kind::Optional, inner->elem_type};
+        if (inner && inner->kind == K::Sequence && inner->elem && inner->elem->kind == K::Tensor &&
+            inner->elem->elem_type > 0)
             return {ValueType::Kind::OptionalSequence, inner->elem->elem_type};
         return {};
     default: return {};
