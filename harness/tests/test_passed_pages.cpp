@@ -233,11 +233,19 @@ void check_every_writer_drops_the_weights(const Model& m) {
             write_ort_file(m, p, o);
         };
     };
+    const auto bytes_writer = [&m](bool ort) {  // to memory, then to the file read back below
+        return [&m, ort](const fs::path& p, unsigned threads) {
+            WriteOptions onnx_options;
+            OrtWriteOptions ort_options;
+            onnx_options.threads = ort_options.threads = threads;
+            const std::vector<uint8_t> b = ort ? write_ort_bytes(m, ort_options) : write_onnx_bytes(m, onnx_options);
+            std::ofstream(p, std::ios::binary)
+                .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+        };
+    };
     const std::vector<std::pair<std::string, std::function<void(const fs::path&, unsigned)>>> writers = {
-        {"w.onnx", onnx_writer("")},
-        {"x.onnx", onnx_writer("x.data")},
-        {"w.ort", ort_writer(false)},
-        {"x.ort", ort_writer(true)},
+        {"w.onnx", onnx_writer("")}, {"x.onnx", onnx_writer("x.data")}, {"b.onnx", bytes_writer(false)},
+        {"w.ort", ort_writer(false)}, {"x.ort", ort_writer(true)},       {"b.ort", bytes_writer(true)},
     };
     const long ends = static_cast<long>(2 * (2 * mib) / page);  // as in the import's case above
     for (const auto& [name, write] : writers) {

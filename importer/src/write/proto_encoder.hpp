@@ -20,19 +20,6 @@ public:
     virtual void write(std::span<const std::byte> bytes) = 0;
 };
 
-/// Appends to a vector (the in-memory writer, the fuzz target).
-class VectorOut final : public ByteOut {
-public:
-    explicit VectorOut(std::vector<uint8_t>& out) : out_(out) {}
-    void write(std::span<const std::byte> bytes) override {
-        const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-        out_.insert(out_.end(), p, p + bytes.size());
-    }
-
-private:
-    std::vector<uint8_t>& out_;
-};
-
 class ProtoEncoder {
 public:
     /// Starts the size pass.

@@ -37,6 +37,22 @@ private:
     SourcePages& source_;
 };
 
+/// The same into memory (write_onnx_bytes).
+class MemoryOut final : public ByteOut {
+public:
+    MemoryOut(std::vector<uint8_t>& out, SourcePages& source) : out_(out), source_(source) {}
+    void write(std::span<const std::byte> bytes) override {
+        source_.copy(0, bytes, [&](uint64_t, std::span<const std::byte> part) {
+            const auto* p = reinterpret_cast<const uint8_t*>(part.data());
+            out_.insert(out_.end(), p, p + part.size());
+        });
+    }
+
+private:
+    std::vector<uint8_t>& out_;
+    SourcePages& source_;
+};
+
 /// The size pass: every length and every external offset, nothing written.
 uint64_t plan(const Model& model, ProtoEncoder& e, TensorRouter& router, const std::string& shown) {
     router.start_pass(false);
@@ -100,7 +116,8 @@ std::vector<uint8_t> write_onnx_bytes(const Model& model, const WriteOptions& op
     detail::ProtoEncoder e;
     std::vector<uint8_t> bytes;
     bytes.reserve(detail::plan(model, e, router, shown));
-    detail::VectorOut out(bytes);
+    detail::SourcePages source(model, 1);
+    detail::MemoryOut out(bytes, source);
     detail::emit(model, e, router, out);
     return bytes;
 }
