@@ -12,6 +12,7 @@ packages=(
   libprotobuf-dev protobuf-compiler libonnx-dev
   python3-onnx python3-numpy python3-yaml valgrind
   libbenchmark-dev libprotozero-dev universal-ctags
+  ccache  # shared object cache for developers' worktrees (CMAKE_ARGS=-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 )
 extra=("$@")  # callers may ask for more (afl++, chromium, ...)
 
