@@ -7,6 +7,8 @@ TSAN_BUILD ?= build-tsan
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 DATA       ?=
+# The harness package (python/gauntlet/), run by Debian's interpreter (python3-onnx).
+GAUNTLET   := PYTHONPATH=$(CURDIR)/python /usr/bin/python3 -m gauntlet
 
 .PHONY: all build deps test test-unit test-asan test-tsan sweep hostile corpus-release report fuzz nightly bench coverage clean
 
@@ -53,7 +55,7 @@ test-tsan: deps $(TSAN_BUILD)/build.ninja
 	  $(TSAN_BUILD)/bin/unit_tests --report_level=short
 
 sweep: build
-	BUILD=$(BUILD) tools/sweep.sh $(DATA)
+	BUILD=$(BUILD) $(GAUNTLET) sweep $(DATA)
 
 # The hostile corpus (issue 4): regenerate the committed hostile/corpus/, write the full
 # corpus (2 GiB sparse files and the 10^6-node chain included) to $(BUILD)/hostile-corpus,
@@ -66,7 +68,7 @@ hostile: build
 # The hostile corpus as a release for importer authors (issue 20): a deterministic tarball
 # of hostile/corpus/, docs/rules.md, tools/run_corpus.sh, a README and SHA256SUMS.
 corpus-release:
-	/usr/bin/python3 tools/corpus_release.py --out $(BUILD)/release/onnx-gauntlet-hostile-corpus.tar.gz
+	$(GAUNTLET) corpus --out $(BUILD)/release/onnx-gauntlet-hostile-corpus.tar.gz
 
 # The main job (issue 8): hostile corpus, sweep, .ort conformance, fuzz smoke of every
 # target, cross-importer matrix; writes $(BUILD)/report/ (index.html, report.json,
@@ -74,7 +76,7 @@ corpus-release:
 FUZZ_SECONDS ?= 10
 REPORT_ARGS  ?=
 report: build
-	/usr/bin/python3 tools/report/make_report.py --build $(BUILD) --fuzz-seconds $(FUZZ_SECONDS) $(REPORT_ARGS)
+	$(GAUNTLET) report --build $(BUILD) --fuzz-seconds $(FUZZ_SECONDS) $(REPORT_ARGS)
 
 # Performance side by side (issues 7, 16, 21): a Release build with the libprotobuf and
 # protozero peers and the CLI (timed as a whole process), models generated once into
@@ -86,7 +88,7 @@ bench: deps
 	@tools/install_deps.sh python3-matplotlib
 	cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DGAUNTLET_BENCH=ON $(CMAKE_ARGS)
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target gauntlet_bench onnximport_cli
-	tools/bench_run.py --build $(BENCH_BUILD) --out $(BUILD)/bench $(BENCH_ARGS)
+	$(GAUNTLET) bench --build $(BENCH_BUILD) --out $(BUILD)/bench $(BENCH_ARGS)
 
 # Continuous fuzzing (issue 6): every target for FUZZ_TIME seconds (tools/run_fuzz.sh
 # merges new coverage into corpus/TARGET/ and files crashes under corpus/regression/).
@@ -110,7 +112,7 @@ ENGINE       ?= libfuzzer
 TARGETS      ?=
 NIGHTLY_ARGS ?=
 nightly: deps
-	/usr/bin/python3 tools/fuzzing/nightly.py --hours $(HOURS) --jobs $(JOBS) --engine $(ENGINE) \
+	$(GAUNTLET) fuzz --hours $(HOURS) --jobs $(JOBS) --engine $(ENGINE) \
 	  $(if $(TARGETS),--targets $(TARGETS)) $(NIGHTLY_ARGS)
 
 # Source-based coverage of importer/ from the tests plus the corpora (build-fuzzcov/).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compares two structural dumps (sweep/DUMP_FORMAT.md; spec section 8): the importer's
-# and tools/onnx_dump.py's for the same model. The dumps are compared byte for byte, so
+# and python/gauntlet/sweep/onnx_dump.py's for the same model. The dumps are compared byte for byte, so
 # floats compare as bit patterns and tensors as SHA-256 of their raw-layout bytes.
 #   compare_onnx_dump.sh A B   exit 0 when identical; 1 and a unified diff otherwise;
 #                              2 when a file cannot be read or on a usage error

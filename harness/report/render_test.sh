@@ -33,7 +33,7 @@ else
   rm -rf "$fixture_out"
   mkdir -p "$fixture_out"
   cp "$root/harness/report/fixture/report.json" "$fixture_out/"
-  /usr/bin/python3 "$root/tools/report/render.py" "$fixture_out" >/dev/null || {
+  PYTHONPATH="$root/python" /usr/bin/python3 -m gauntlet.report.render "$fixture_out" >/dev/null || {
     echo "render_test: FAIL render.py on the fixture"; echo "render_test: 0 passed, 1 failed"; exit 1; }
   report="$fixture_out"
 fi
@@ -56,7 +56,7 @@ trap 'rm -rf "$work"' EXIT
 # Self-contained: nothing the page loads may come from the network, and every local link
 # (detail pages, plots, corpus files, logs) must lead to a file that exists.
 check "the page references no network resource and no missing file" \
-  /usr/bin/python3 "$root/harness/report/check_links.py" "$report"
+  env PYTHONPATH="$root/python" /usr/bin/python3 -m gauntlet.report.check_links "$report"
 
 chrome=(chromium --headless --no-sandbox --disable-gpu --disable-background-networking
         --disable-component-update --disable-sync --no-first-run --hide-scrollbars

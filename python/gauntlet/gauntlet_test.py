@@ -1,14 +1,10 @@
-#!/usr/bin/python3
 """tools/gauntlet: the rules page parser, the strict manifest reader and the
 expected-failure lists, each shown to refuse what it must (ctest gauntlet_python)."""
 import json
 import os
-import sys
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-from gauntlet import kinds, manifest, paths, rules  # noqa: E402
+from gauntlet import kinds, manifest, settings, rules
 
 
 class RulesPage(unittest.TestCase):
@@ -30,12 +26,12 @@ class RulesPage(unittest.TestCase):
 class StrictManifest(unittest.TestCase):
     def setUp(self):
         self.rules = rules.load()
-        with open(os.path.join(paths.COMMITTED_CORPUS, "manifest.json"), encoding="utf-8") as f:
+        with open(os.path.join(settings.COMMITTED_CORPUS, "manifest.json"), encoding="utf-8") as f:
             self.m = json.load(f)
 
     def test_the_committed_manifest_is_sound(self):
         self.assertEqual(manifest.check(self.m, self.rules), [])
-        self.assertGreater(len(manifest.cases(paths.COMMITTED_CORPUS)), 400)
+        self.assertGreater(len(manifest.cases(settings.COMMITTED_CORPUS)), 400)
 
     def test_an_undefined_rule_id_is_found(self):
         self.m["cases"][0]["rule_id"] = "Z99"
@@ -57,6 +53,3 @@ class StrictManifest(unittest.TestCase):
         self.assertEqual(kinds.expected_from_name("accept-x.onnx"), ("accept", None))
         self.assertIsNone(kinds.expected_from_name("other-x.onnx"))
 
-
-if __name__ == "__main__":
-    unittest.main()

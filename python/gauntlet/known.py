@@ -9,10 +9,10 @@ change in a peer's behaviour shows the day it happens.
 """
 import os
 
-from . import paths
+from . import settings
 
 
-def path_for(peer, known_dir=paths.KNOWN_DIR):
+def path_for(peer, known_dir=settings.KNOWN_DIR):
     return os.path.join(known_dir, f"{peer}.txt")
 
 
@@ -28,7 +28,7 @@ def parse(text):
     return out
 
 
-def load(peer, known_dir=paths.KNOWN_DIR):
+def load(peer, known_dir=settings.KNOWN_DIR):
     """The list of `peer`, or None when there is none."""
     p = path_for(peer, known_dir)
     if not os.path.isfile(p):
@@ -53,7 +53,7 @@ def compare(known, deviations, ran):
     return stale, new
 
 
-def write(peer, deviations, header, known_dir=paths.KNOWN_DIR):
+def write(peer, deviations, header, known_dir=settings.KNOWN_DIR):
     """Writes the list from this run's deviations (matrix.py --update-known)."""
     os.makedirs(known_dir, exist_ok=True)
     with open(path_for(peer, known_dir), "w", encoding="utf-8") as f:

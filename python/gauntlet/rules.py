@@ -5,7 +5,7 @@ in the generator's own parser (hostile/src/corpus.cpp, parse_rules).
 """
 import re
 
-from . import paths
+from . import settings
 
 ROW = re.compile(r"^\| ([A-Z][0-9]+) \| (.*?) *\|$")
 
@@ -30,6 +30,6 @@ def parse(text):
     return rules
 
 
-def load(path=paths.RULES_PAGE):
+def load(path=settings.RULES_PAGE):
     with open(path, encoding="utf-8") as f:
         return parse(f.read())

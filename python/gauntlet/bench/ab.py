@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Before/after in one run: two gauntlet_bench binaries import the same files, alternating.
 
 usage: bench_ab.py --old OLD_BENCH --new NEW_BENCH [--models DIR] [--rounds N] [--runs N]
@@ -21,14 +20,13 @@ import statistics
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_run import FLOOD, load, log, machine, run_child  # noqa: E402
+from gauntlet.bench.run import FLOOD, load, log, machine, run_child
 
 # The 2^14-name external pair of gen-flood, within the old binary's open-file needs.
 FLOOD_AB = dict(FLOOD, **{"external locations, 2^14": ("external-14-crafted/model.onnx",
                                                        "external-14-ordinary/model.onnx")})
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from gauntlet.settings import ROOT
 MODELS = ["wide", "big", "reversed"]
 
 
@@ -120,7 +118,7 @@ def main(argv: list) -> int:
     subprocess.run([new, "gen", args["--models"]], check=True, stdout=subprocess.DEVNULL)
     subprocess.run([new, "gen-flood", folder], check=True, stdout=subprocess.DEVNULL)
 
-    res = {"machine": machine(), "load_before": load(), "command": "tools/bench_ab.py " + " ".join(argv),
+    res = {"machine": machine(), "load_before": load(), "command": "python/gauntlet/bench/ab.py " + " ".join(argv),
            "rounds": rounds, "runs": runs}
     res["imports"] = import_rows(variants, args["--models"], rounds, runs)
     res["load_middle"] = load()

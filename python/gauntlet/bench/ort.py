@@ -1,4 +1,4 @@
-"""The .ort part of `make bench` (issues 17 and 18), used by tools/bench_run.py.
+"""The .ort part of `make bench` (issues 17 and 18), used by python/gauntlet/bench/run.py.
 
 prepare(out, build, log) writes, once, next to big.onnx:
   big.ort           ONNX Runtime's own .ort of big.onnx (npm onnxruntime-node, tools/install_peer.sh),
@@ -17,7 +17,7 @@ import os
 import subprocess
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from gauntlet.settings import ROOT
 PEER = os.path.join(ROOT, "build", "peer")  # shared with make report (tools/install_peer.sh)
 ORT_MODULE = os.path.join(PEER, "node_modules", "onnxruntime-node")
 
@@ -29,7 +29,7 @@ def ensure_peer() -> str:
 
 
 def ort_write_command(module: str) -> list:
-    return ["node", os.path.join(ROOT, "tools", "ort", "write_ort.js"), module]
+    return ["node", os.path.join(ROOT, "python", "gauntlet", "ort", "write_ort.js"), module]
 
 
 def ort_write(module: str, src: str, dst: str) -> dict:

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The plot of `make bench` (issue 7): time and peak memory per model per importer.
 
 usage: bench_plot.py RESULTS_JSON OUT_PNG
@@ -12,7 +11,7 @@ import sys
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 MODELS = ["big", "big-external", "wide", "reversed", "backend"]
 IMPORTERS = [("ours-map", "#1f77b4"), ("ours-read", "#6baed6"), ("ours-plain-map", "#9ecae1"),

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """`make bench` (issues 7, 16, 21): every importer on every benchmark model, side by side.
 
 usage: bench_run.py [--build DIR] [--out DIR] [--repeat N] [--data DIR] [--only M,...]
@@ -6,7 +5,7 @@ usage: bench_run.py [--build DIR] [--out DIR] [--repeat N] [--data DIR] [--only 
 
 Generates the models once into OUT (default BUILD/bench) with `gauntlet_bench gen`,
 then times each (model, importer, mode) in fresh child processes: gauntlet_bench for our
-importer and libprotobuf's ParseFromArray, tools/bench_onnx_load.py for onnx.load. Each
+importer and libprotobuf's ParseFromArray, python/gauntlet/bench/onnx_load.py for onnx.load. Each
 importer runs in 3 rounds that alternate with the other importers of the model, each a child
 doing one warm-up and N/3 timed runs (N default 9: on a shared machine whose speed drifts
 over minutes, rows run minutes apart moved ratios by a fifth); onnx.load runs in one child.
@@ -20,7 +19,7 @@ big-small (the big graph with 1/256 of the weight bytes: heap use must not chang
 and chain-reversed (a 10^6-node Relu chain in order and reversed: sorting stays O(n log n)).
 big, wide and reversed are also timed cold: N fresh children, each importing once.
 big-ort and big-ort-external: big as ONNX Runtime's inline .ort and as our 4096-aligned
-external .ort (tools/bench_ort.py), mapped and read on 1 and 2 threads (ImportOptions::threads).
+external .ort (python/gauntlet/bench/ort.py), mapped and read on 1 and 2 threads (ImportOptions::threads).
 writers: `onnximport convert` of big to .ort and to .onnx with aligned external data on 1 and
 2 threads, against ONNX Runtime writing the same .ort (whole processes, taking turns).
 
@@ -48,11 +47,12 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_ort  # noqa: E402
+from gauntlet.bench import ort as bench_ort
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PY = "/usr/bin/python3"
+from gauntlet import settings
+
+ROOT = settings.ROOT
+PY = settings.PYTHON
 MiB = 1024 * 1024
 
 # (label, command suffix) per importer; "ours-plain-map" is the mapping without madvise.
@@ -76,7 +76,7 @@ PLAN = {
     # 10^6-node chain sorted and reversed (issue 3): the sort must stay O(n log n).
     "chain": ["ours-map", "ours-map-noresolve", "protobuf"],
     "chain-reversed": ["ours-map", "ours-map-noresolve", "protobuf"],
-    # big as .ort (issue 17, tools/bench_ort.py): ONNX Runtime's inline file, our external one.
+    # big as .ort (issue 17, python/gauntlet/bench/ort.py): ONNX Runtime's inline file, our external one.
     "big-ort": ["ours-map", "ours-read", "ours-read-2threads"],
     "big-ort-external": ["ours-map", "ours-read", "ours-read-2threads"],
 }
@@ -121,13 +121,7 @@ def load() -> list:
 
 
 def backend_list(out: str, data: str, build: str) -> str:
-    if not data:
-        shared = os.path.join(os.path.dirname(ROOT), "shared", "data", "onnx-backend-1.23")
-        if os.path.isdir(shared):
-            data = shared
-        else:
-            data = subprocess.run([PY, os.path.join(ROOT, "tools", "gen_backend_data.py"), build],
-                                  check=True, capture_output=True, text=True).stdout.strip()
+    data = settings.backend_data(build, "bench", data)
     files = []
     for dirpath, _, names in os.walk(data):
         if "model.onnx" in names:
@@ -463,7 +457,7 @@ def main(argv: list) -> int:
             for imp in imps:
                 if imp == "python":
                     if rnd == 0:
-                        cmd = [PY, os.path.join(ROOT, "tools", "bench_onnx_load.py"), "--repeat", str(repeat)]
+                        cmd = settings.module_argv("gauntlet.bench.onnx_load") + ["--repeat", str(repeat)]
                         parts[imp].append(run_child(cmd + ["--warmup", "1", paths[name]]))
                     continue
                 runs = -(-repeat // ROUNDS)
@@ -510,7 +504,7 @@ def main(argv: list) -> int:
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(md)
     print(md)
-    plot = subprocess.run([PY, os.path.join(ROOT, "tools", "bench_plot.py"), os.path.join(out, "results.json"),
+    plot = subprocess.run(settings.module_argv("gauntlet.bench.plot") + [os.path.join(out, "results.json"),
                            os.path.join(out, "perf.png")])
     if publish:
         docs = os.path.join(ROOT, "docs")

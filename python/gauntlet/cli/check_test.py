@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The `onnximport check` contract (docs/cli.md, "check"): one tab-separated
 line per file, FILE<TAB>ok or FILE<TAB>KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>MESSAGE, and exit
 0 (all imported), 1 (any refused) or 2 (usage error). Inputs are written byte by byte here
@@ -13,10 +12,9 @@ import subprocess
 import sys
 import tempfile
 
-from cliwire import deep_type_model, minimal_model
+from gauntlet.cli.wire import deep_type_model, minimal_model
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools"))
-from gauntlet.kinds import KINDS  # noqa: E402
+from gauntlet.kinds import KINDS
 failures = []
 
 

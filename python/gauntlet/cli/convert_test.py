@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """`onnximport convert` (issue 18, docs/cli.md "convert"): exit codes, usage errors, the
 .onnx output with aligned external data read back by `check` and `dump`, `.ort` output
 and back to `.onnx` with equal dumps, a target folder that is a link out or a link at OUT refused
@@ -14,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-from cliwire import field_len, identity_graph, minimal_model, model, raw_initializer, value_info
+from gauntlet.cli.wire import field_len, identity_graph, minimal_model, model, raw_initializer, value_info
 
 failures = []
 

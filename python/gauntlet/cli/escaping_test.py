@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Untrusted bytes in the CLI's output (issue 21, docs/cli.md "Escaping"): file names and
 node names with TAB, newline, ESC, BEL, invalid UTF-8 and invisible control characters.
 `check` must keep one line of two or five fields per file whose fields decode back to the
@@ -13,8 +12,8 @@ import subprocess
 import sys
 import tempfile
 
-from cliescape import problems, unescape
-from cliwire import identity_graph, minimal_model, model
+from gauntlet.cli.escape import problems, unescape
+from gauntlet.cli.wire import identity_graph, minimal_model, model
 
 # File-name pieces (a file name is any bytes but / and NUL).
 NAMES = [b"tab\there", b"new\nline", b"cr\rreturn", b"esc\x1b[31mred", b"bell\x07", b"del\x7f",

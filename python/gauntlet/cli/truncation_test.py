@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """A mapped model file truncated by another process during `dump` (issue 21, docs/cli.md
 "A file that shrinks"): the CLI refuses that file as Io instead of dying of SIGBUS. The
 CLI stops itself between the import and the dump (ONNXIMPORT_TEST_STOP_AFTER_IMPORT), this
@@ -13,8 +12,8 @@ import sys
 import tempfile
 import time
 
-from cliescape import problems
-from cliwire import identity_graph, model, raw_initializer
+from gauntlet.cli.escape import problems
+from gauntlet.cli.wire import identity_graph, model, raw_initializer
 
 PAYLOAD = 4 << 20  # well above the 1 MiB mapping threshold: the file is mapped
 failures = []

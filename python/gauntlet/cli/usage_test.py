@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Strict command lines (issue 20 and 21, docs/cli.md "Options"): every usage error of
 every subcommand exits 2 with nothing on stdout and a reason on stderr; `--` ends the
 options; `--help` and `--version` only alone; `-` reads the model from standard input
@@ -12,9 +11,9 @@ import subprocess
 import sys
 import tempfile
 
-from cliwire import deep_type_model, field_int, field_len, identity_graph, minimal_model, model
+from gauntlet.cli.wire import deep_type_model, field_int, field_len, identity_graph, minimal_model, model
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gauntlet.settings import ROOT
 failures = []
 
 

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """`make corpus-release`: the hostile corpus as a tarball for importer authors (issue 20).
 
-    tools/corpus_release.py [--out FILE] [--corpus DIR]
+    python/gauntlet/corpus/release.py [--out FILE] [--corpus DIR]
 
 Writes FILE (default build/release/onnx-gauntlet-hostile-corpus.tar.gz) holding, under
 onnx-gauntlet-hostile-corpus/:
@@ -14,7 +13,7 @@ onnx-gauntlet-hostile-corpus/:
 The bytes depend on the content only: entries sorted by path, times, owners and modes
 fixed (0644, 0755 for folders and executables), gzip without a name or a time. Two runs
 give the same bytes (ctest corpus_release_deterministic). The manifest is checked first
-(tools/gauntlet/manifest.py): a case naming a rule docs/rules.md does not define stops it.
+(python/gauntlet/manifest.py): a case naming a rule docs/rules.md does not define stops it.
 """
 import argparse
 import gzip
@@ -22,11 +21,9 @@ import hashlib
 import io
 import os
 import stat
-import sys
 import tarfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gauntlet import manifest, paths  # noqa: E402
+from gauntlet import manifest, settings
 
 TOP = "onnx-gauntlet-hostile-corpus"
 FIXED_TIME = 0
@@ -34,9 +31,9 @@ FIXED_TIME = 0
 
 def entries(corpus):
     """(archive path, source path) of everything in the release, sorted by archive path."""
-    items = [("README.md", os.path.join(paths.ROOT, "hostile", "RELEASE.md")),
-             ("docs/rules.md", paths.RULES_PAGE),
-             ("tools/run_corpus.sh", paths.RUN_CORPUS)]
+    items = [("README.md", os.path.join(settings.ROOT, "hostile", "RELEASE.md")),
+             ("docs/rules.md", settings.RULES_PAGE),
+             ("tools/run_corpus.sh", settings.RUN_CORPUS)]
     for dirpath, dirnames, filenames in os.walk(corpus):  # does not follow links to folders
         rel = os.path.relpath(dirpath, corpus)
         for name in dirnames + filenames:
@@ -83,8 +80,8 @@ def build(corpus, out):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=os.path.join(paths.build_dir(), "release", f"{TOP}.tar.gz"))
-    ap.add_argument("--corpus", default=paths.COMMITTED_CORPUS, help="the corpus folder (default: hostile/corpus)")
+    ap.add_argument("--out", default=os.path.join(settings.build_dir(), "release", f"{TOP}.tar.gz"))
+    ap.add_argument("--corpus", default=settings.COMMITTED_CORPUS, help="the corpus folder (default: hostile/corpus)")
     args = ap.parse_args()
     files = build(args.corpus, args.out)
     with open(args.out, "rb") as f:

@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """`make corpus-release` (issue 20): two runs give the same bytes, the tarball holds what its
 README promises, SHA256SUMS matches the contents, links stay links, and the runner in it
 works on the corpus in it with no repository around.
 
-    test_release.py IMPORTER   (build/bin/onnximport)
+    python3 -m gauntlet test corpus.release_test IMPORTER   (build/bin/onnximport)
 """
 import hashlib
 import json
@@ -13,9 +12,9 @@ import sys
 import tarfile
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-RELEASE = os.path.join(ROOT, "tools", "corpus_release.py")
+from gauntlet import settings
+
+RELEASE = settings.module_argv("gauntlet.corpus.release")
 TOP = "onnx-gauntlet-hostile-corpus"
 
 
@@ -29,7 +28,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         outs = [os.path.join(tmp, f"run{i}", "corpus.tar.gz") for i in (1, 2)]
         for out in outs:
-            subprocess.run([sys.executable, RELEASE, "--out", out], check=True)
+            subprocess.run(RELEASE + ["--out", out], check=True)
         data = [open(o, "rb").read() for o in outs]
         if data[0] != data[1]:
             fail("two runs of corpus_release.py wrote different bytes")

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The committed fuzzing data is consistent (issue 19), ctest `fuzz_corpus_records`: every
 target with corpus/TARGET.options has its dictionary and seed folder, no seed is longer
 than the target's max_len (libFuzzer and AFL++ would only see a cut copy), and every
@@ -6,13 +5,11 @@ line of corpus/campaigns.jsonl is a complete record whose filed findings exist i
 corpus/regression/ with a note naming their signature."""
 import json
 import os
-import sys
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools", "fuzzing"))
-import options  # noqa: E402
-import paths  # noqa: E402
+from gauntlet.settings import ROOT
+from gauntlet.fuzz import options
+from gauntlet.fuzz import paths
 
 FIELDS = ("date", "campaign", "commit", "target", "engine", "jobs", "cpu_seconds", "execs", "edges_before",
           "edges_after", "features_before", "features_after", "corpus_before", "corpus_after", "new_inputs",
@@ -55,6 +52,3 @@ class Corpus(unittest.TestCase):
                 with open(note, encoding="utf-8") as f:
                     self.assertIn("signature: " + finding["signature"], f.read())
 
-
-if __name__ == "__main__":
-    sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)

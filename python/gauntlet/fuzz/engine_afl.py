@@ -12,8 +12,8 @@ import os
 import shutil
 import threading
 
-import engine
-import options as options_mod
+from gauntlet.fuzz import engine
+from gauntlet.fuzz import options as options_mod
 
 SCHEDULES = ("explore", "coe", "rare", "lin", "quad", "exploit")
 

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """`make nightly [HOURS=H] [JOBS=N] [ENGINE=libfuzzer|afl]` (issue 19): the nightly fuzz
 campaign on one machine, as a team runs it from cron.
 
@@ -26,13 +25,13 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import budget  # noqa: E402
-import engine  # noqa: E402
-import options as options_mod  # noqa: E402
-import paths  # noqa: E402
-import records  # noqa: E402
-import triage  # noqa: E402
+from gauntlet import settings
+from gauntlet.fuzz import budget
+from gauntlet.fuzz import engine
+from gauntlet.fuzz import options as options_mod
+from gauntlet.fuzz import paths
+from gauntlet.fuzz import records
+from gauntlet.fuzz import triage
 
 
 def say(line):
@@ -66,11 +65,11 @@ def parse_args(argv):
 
 
 def build(args, names):
-    cmd = [os.path.join(paths.ROOT, "tools", "setup_fuzz.sh")] + (["--afl"] if args.engine == "afl" else [])
+    cmd = [os.path.join(settings.TOOLS, "setup_fuzz.sh")] + (["--afl"] if args.engine == "afl" else [])
     if any(n in paths.TEST_ONLY_TARGETS for n in names):
         cmd.append("--test-targets")
-    say("building: " + " ".join(os.path.relpath(c, paths.ROOT) if c.startswith("/") else c for c in cmd))
-    return subprocess.run(cmd, cwd=paths.ROOT).returncode == 0
+    say("building: " + " ".join(os.path.relpath(c, settings.ROOT) if c.startswith("/") else c for c in cmd))
+    return subprocess.run(cmd, cwd=settings.ROOT).returncode == 0
 
 
 class Target:
@@ -115,7 +114,7 @@ class Target:
 
 def fuzz_slice(t, seconds, args, stopper):
     if args.engine == "afl":
-        import engine_afl
+        from gauntlet.fuzz import engine_afl
         return engine_afl.afl(t.name, paths.afl_binary(t.name), t.binary, t.flags, seconds, args.jobs, t.new,
                               t.corpus, t.work, stopper, t.corpus_root, nice=args.nice)
     return engine.libfuzzer(t.binary, t.flags, seconds, args.jobs, t.new, [t.corpus], t.work, stopper,

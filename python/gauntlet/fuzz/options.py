@@ -4,7 +4,7 @@ and ClusterFuzzLite apply the same way); the dictionary is named relative to cor
 OSS-Fuzz ships it next to the binary, and is made absolute here."""
 import os
 
-from paths import CORPUS
+from gauntlet.fuzz.paths import CORPUS
 
 
 def read_options(target, corpus_dir=CORPUS, wanted="libfuzzer"):

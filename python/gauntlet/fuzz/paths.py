@@ -1,10 +1,10 @@
-"""Where the nightly fuzz campaign (issue 19) finds and keeps things: one place for the
-paths and the interpreter, so every file under tools/fuzzing/ agrees on them."""
+"""Where the fuzz campaign finds and keeps things, so every module of gauntlet.fuzz agrees
+on them (the repository and the interpreter come from gauntlet.settings)."""
 import glob
 import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PYTHON = "/usr/bin/python3"  # Debian's, with python3-onnx and python3-yaml
+from gauntlet.settings import ROOT
+
 CORPUS = os.path.join(ROOT, "corpus")
 REGRESSION = os.path.join(CORPUS, "regression")
 CAMPAIGNS = os.path.join(CORPUS, "campaigns.jsonl")

@@ -9,7 +9,7 @@ import json
 import os
 import subprocess
 
-from paths import ROOT
+from gauntlet.fuzz.paths import ROOT
 
 # What the fuzz binaries are built from: a change elsewhere (tools/, docs/) does not
 # make a campaign's binaries differ from the recorded commit.

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """harness/fuzz/onnx_reference.proto against the installed onnx.proto (issue 19), ctest
 `fuzz_reference_schema`: protoc compiles both and every message, field (number, label,
 type, type name, default, oneof, packed), enum value and reserved range must be the same,
@@ -11,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gauntlet.settings import ROOT
 OURS = os.path.join(ROOT, "harness", "fuzz", "onnx_reference.proto")
 INSTALLED = os.environ.get("ONNX_PROTO", "/usr/include/onnx/onnx.proto")
 
@@ -81,9 +80,11 @@ def main():
     if diff:
         print("\n".join(diff))
         print(f"{len(diff)} differences between {OURS} and {INSTALLED}")
+        print("0 passed, 1 failed")
         return 1
     print(f"onnx_reference.proto: {len(ours['messages'])} messages, {n_fields} top-level fields, "
           f"the same descriptors as {INSTALLED}")
+    print("1 passed, 0 failed")
     return 0
 
 

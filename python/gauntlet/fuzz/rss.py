@@ -1,13 +1,12 @@
-#!/usr/bin/python3
 """Resident memory of one fuzzing process over time (issue 19: "each target's RSS stays
 flat over a campaign"). Runs the libFuzzer binary of TARGET on a copy of its corpus for
 SECONDS with the target's options ([asan] ones included; plus any extra libFuzzer flags after --), samples
 VmRSS and VmHWM from /proc/PID/status every STEP seconds, and prints one line per sample
 and a closing line: start, peak, end, executions.
 
-  tools/fuzzing/rss.py fuzz_model --seconds 600 [--step 10] [-- -rss_limit_mb=1024]
-  ASAN_OPTIONS=quarantine_size_mb=16 tools/fuzzing/rss.py fuzz_model --seconds 600
-  ASAN_OPTIONS=atexit=1:print_stats=1 tools/fuzzing/rss.py ...   (also prints ASan's breakdown at exit)
+  python/gauntlet/fuzz/rss.py fuzz_model --seconds 600 [--step 10] [-- -rss_limit_mb=1024]
+  ASAN_OPTIONS=quarantine_size_mb=16 python/gauntlet/fuzz/rss.py fuzz_model --seconds 600
+  ASAN_OPTIONS=atexit=1:print_stats=1 python/gauntlet/fuzz/rss.py ...   (also prints ASan's breakdown at exit)
 
 docs/fuzzing.md holds what it measured.
 """
@@ -20,9 +19,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import options as options_mod  # noqa: E402
-import paths  # noqa: E402
+from gauntlet.fuzz import options as options_mod
+from gauntlet.fuzz import paths
 
 
 def status_kb(pid, key):

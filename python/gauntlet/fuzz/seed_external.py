@@ -1,10 +1,9 @@
-#!/usr/bin/python3
 """Seeds of fuzz_external (issue 19): models whose metadata_props carry their side files
 (`file:NAME` = bytes, `link:NAME` = a link's target; harness/fuzz/fuzz_external.cpp),
 one per rule of spec section 5 that a location, an offset or a length can break, and the
 accepted cases around them. Writes corpus/fuzz_external/NAME (or the folder given).
 
-  tools/fuzzing/seed_external.py [OUT_DIR]
+  python/gauntlet/fuzz/seed_external.py [OUT_DIR]
 """
 import os
 import sys
@@ -12,8 +11,7 @@ import sys
 import onnx
 from onnx import TensorProto, helper
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import paths  # noqa: E402
+from gauntlet.fuzz import paths
 
 WEIGHTS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # 62 bytes of text
 

@@ -1,16 +1,13 @@
-#!/usr/bin/python3
 """What corpus/campaigns.jsonl adds up to, per target: campaigns, CPU-seconds as the kernel
 counted them, executions, edges and features after the last campaign, the longest
 campaign's peak RSS (with its first and last libFuzzer `rss:`), and open findings.
 
-  tools/fuzzing/summary.py [RECORDS]      (default corpus/campaigns.jsonl)
+  python/gauntlet/fuzz/summary.py [RECORDS]      (default corpus/campaigns.jsonl)
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import paths  # noqa: E402
-import records  # noqa: E402
+from gauntlet.fuzz import paths
+from gauntlet.fuzz import records
 
 
 def main():

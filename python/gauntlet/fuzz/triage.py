@@ -15,7 +15,7 @@ import re
 import shutil
 import subprocess
 
-from paths import CORPUS, REGRESSION, ROOT
+from gauntlet.fuzz.paths import CORPUS, REGRESSION, ROOT
 
 FRAME = re.compile(r"^\s*#(\d+) 0x[0-9a-f]+ in (.+?)(?: (/\S+|\(\S+\)))?$")
 BUILD_ID = re.compile(r" \(BuildId: [0-9a-f]+\)$")

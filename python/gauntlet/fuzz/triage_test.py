@@ -1,10 +1,9 @@
-#!/usr/bin/python3
 """The nightly campaign's triage and budget (issue 19), ctest `nightly_triage`.
 
 Signatures of canned sanitizer reports; the budget's shares; then the real thing on the
 planted target (harness/fuzz/fuzz_planted.cpp, compiled here with clang++ and libFuzzer):
 two different inputs with the planted crash are filed once, minimized; a short
-tools/fuzzing/nightly.py run finds the crash, files it and exits 1 with the reproducer
+python/gauntlet/fuzz/nightly.py run finds the crash, files it and exits 1 with the reproducer
 printed, and a second run knows it (not filed again) and still exits 1.
 Exit 77 (ctest: skipped) when clang++ or its libFuzzer runtime is missing.
 """
@@ -19,10 +18,10 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools", "fuzzing"))
-import budget  # noqa: E402
-import engine  # noqa: E402
-import triage  # noqa: E402
+from gauntlet import settings
+from gauntlet.fuzz import budget
+from gauntlet.fuzz import engine
+from gauntlet.fuzz import triage
 
 INVARIANT = """FUZZ INVARIANT BROKEN: g.value_index.size() == g.values.size(): value_index size
 ==42== ERROR: libFuzzer: deadly signal
@@ -174,7 +173,7 @@ class Planted(unittest.TestCase):
         work = os.path.join(self.tmp, "nightly")
         reg = os.path.join(work, "regression")
         record = os.path.join(work, "campaigns.jsonl")
-        cmd = [sys.executable, os.path.join(ROOT, "tools", "fuzzing", "nightly.py"), "--no-build",
+        cmd = settings.module_argv("gauntlet.fuzz.nightly", sys.executable) + ["--no-build",
                "--targets", "fuzz_planted", "--hours", "0.003", "--corpus-root", os.path.join(work, "corpus"),
                "--regression", reg, "--record", record]
         env = dict(os.environ, FUZZ_BUILD=self.tmp)
@@ -193,8 +192,3 @@ class Planted(unittest.TestCase):
         self.assertGreater(recs[0]["cpu_seconds"], 0)
         self.assertGreater(recs[0]["execs"], 0)
 
-
-if __name__ == "__main__":
-    result = unittest.main(exit=False).result
-    skipped_all = result.testsRun and len(result.skipped) == 2 and not (result.failures or result.errors)
-    sys.exit(1 if result.failures or result.errors else 77 if skipped_all else 0)

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The ClusterFuzzLite workflow files and build (issue 19), ctest `fuzz_workflows`; no
 network. Each .github/workflows/cflite_*.yml parses as YAML and has the keys GitHub
 Actions needs (name, on, permissions, jobs; each job runs-on and steps); every job builds
@@ -13,12 +12,11 @@ clone, no download.
 import glob
 import os
 import re
-import sys
 import unittest
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gauntlet.settings import ROOT
 WORKFLOWS = os.path.join(ROOT, ".github", "workflows")
 BUILD = "google/clusterfuzzlite/actions/build_fuzzers@v1"
 RUN = "google/clusterfuzzlite/actions/run_fuzzers@v1"
@@ -125,6 +123,3 @@ class Workflows(unittest.TestCase):
         self.assertNotRegex(script, r"\b(git clone|curl|wget)\b")
         self.assertIn("harness/fuzz/onnx_reference.proto", script)
 
-
-if __name__ == "__main__":
-    sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)

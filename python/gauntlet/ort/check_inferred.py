@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Checks the .ort writer's type inference against the types the models declare.
 
 usage: check_inferred.py --build BUILD [--subset N] DATA_DIR
@@ -22,8 +21,8 @@ import sys
 
 import onnx
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from conformance import find_models, subset  # noqa: E402
+from gauntlet import settings
+from gauntlet.ort.conformance import find_models, subset
 
 HEADER = re.compile(r'^( *)(input|output|value_info) "((?:[^"\\]|\\.)*)"$')
 
@@ -90,11 +89,12 @@ def read_back(dump_path):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
-    ap.add_argument("--build", required=True)
+    ap.add_argument("--build")
     ap.add_argument("--subset", type=int)
-    ap.add_argument("data")
+    ap.add_argument("data", nargs="?")
     args = ap.parse_args(argv[1:])
-    build, data = os.path.abspath(args.build), os.path.abspath(args.data)
+    build = settings.build_dir(args.build)
+    data = settings.backend_data(build, "ort inferred", args.data)
     rels = subset(find_models(data), args.subset)
     out = os.path.join(build, "ort-infer-check", os.path.basename(data.rstrip("/")))
     shutil.rmtree(out, ignore_errors=True)

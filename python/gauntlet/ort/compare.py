@@ -11,7 +11,7 @@ difference is not rounded before it is compared.
 """
 import numpy as np
 
-from test_data import type_name
+from gauntlet.ort.test_data import type_name
 
 RTOL, ATOL = 1e-3, 1e-7
 

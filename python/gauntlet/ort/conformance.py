@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Conformance of the .ort reader against ONNX Runtime (issue 17).
 
 usage: conformance.py --build BUILD [--peer DIR] [--subset N] DATA_DIR
@@ -23,10 +22,10 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import dumptree  # noqa: E402
-import normalize  # noqa: E402
-from write_all import write_all  # noqa: E402
+from gauntlet import settings
+from gauntlet.ort import dumptree
+from gauntlet.ort import normalize
+from gauntlet.ort.write_all import write_all
 
 SKIP = 77
 
@@ -88,14 +87,14 @@ def write_diff(out, rel, ta, tb):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
-    ap.add_argument("--build", required=True)
+    ap.add_argument("--build")
     ap.add_argument("--peer")
     ap.add_argument("--subset", type=int)
-    ap.add_argument("data")
+    ap.add_argument("data", nargs="?")
     args = ap.parse_args(argv[1:])
-    build, data = os.path.abspath(args.build), os.path.abspath(args.data)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    candidates = [args.peer] if args.peer else [os.path.join(build, "peer"), os.path.join(root, "build", "peer")]
+    build = settings.build_dir(args.build)
+    data = settings.backend_data(build, "ort conformance", args.data)
+    candidates = [args.peer] if args.peer else [os.path.join(build, "peer"), os.path.join(settings.ROOT, "build", "peer")]
     peers = [os.path.join(c, "node_modules", "onnxruntime-node") for c in candidates]
     peer = next((p for p in peers if os.path.isdir(p)), peers[0])
     if not shutil.which("node") or not os.path.isdir(peer):

@@ -8,7 +8,7 @@ explains stays, and the model fails.
 import hashlib
 import struct
 
-from dumptree import Line
+from gauntlet.ort.dumptree import Line
 
 NO_VERSION = "9223372036854775807"  # ONNX Runtime's "no model_version" (INT64_MAX)
 

@@ -1,11 +1,11 @@
-"""What our own .ort writer changes, applied to the two dumps before tools/ort/roundtrip.py
+"""What our own .ort writer changes, applied to the two dumps before python/gauntlet/ort/roundtrip.py
 compares them: only the normalizations the format or ONNX Runtime's loader forces
 (docs/ort-normalizations.md, "Our writer"). Shares the tree helpers of normalize.py.
 
 normalize(onnx_tree, ort_tree) -> set of the normalization names that changed something.
 """
-from dumptree import Line
-from normalize import (fold_constants, graphs_in, keep_declared_value_info, keep_untyped_io_untyped, renumber_nodes,
+from gauntlet.ort.dumptree import Line
+from gauntlet.ort.normalize import (fold_constants, graphs_in, keep_declared_value_info, keep_untyped_io_untyped, renumber_nodes,
                        walk)
 
 

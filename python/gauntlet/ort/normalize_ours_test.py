@@ -1,13 +1,10 @@
-#!/usr/bin/python3
 """The round-trip comparison can fail: normalize_ours.py explains only what our .ort
 writer's format forces, and any other difference between two dumps stays a failure.
 Run by ctest (ort_roundtrip_can_fail); exit 1 on the first wrong verdict."""
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import dumptree  # noqa: E402
-import normalize_ours  # noqa: E402
+from gauntlet.ort import dumptree
+from gauntlet.ort import normalize_ours
 
 ONNX = """onnx-gauntlet-dump 1
 ir_version 8

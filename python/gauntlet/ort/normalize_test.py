@@ -1,13 +1,10 @@
-#!/usr/bin/python3
 """The conformance comparison can fail: the normalizations of normalize.py explain only
 what ONNX Runtime does, and any other difference between two dumps stays a failure.
 Run by ctest (ort_conformance_can_fail); exit 1 on the first wrong verdict."""
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import dumptree  # noqa: E402
-import normalize  # noqa: E402
+from gauntlet.ort import dumptree
+from gauntlet.ort import normalize
 
 ONNX = """onnx-gauntlet-dump 1
 ir_version 8

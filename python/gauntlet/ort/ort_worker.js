@@ -1,5 +1,5 @@
 // What every long-lived ONNX Runtime worker of this project shares (write_ort.js,
-// run_models.js, tools/report/peer_ort.js): loading npm onnxruntime-node from the peer
+// run_models.js, python/gauntlet/report/peer_ort.js): loading npm onnxruntime-node from the peer
 // folder, the session options, and the line protocol. The Python side starts the worker
 // once, so node startup and loading libonnxruntime.so are paid once, and restarts it
 // after a crash or a timeout.

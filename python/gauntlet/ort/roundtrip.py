@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Round trip through our .ort writer (issue 18, conformance 3, the .ort half).
 
 usage: roundtrip.py --build BUILD [--subset N] [--external ALIGNMENT] DATA_DIR
@@ -24,10 +23,10 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import dumptree  # noqa: E402
-import normalize_ours  # noqa: E402
-from conformance import find_models, subset, write_diff  # noqa: E402
+from gauntlet import settings
+from gauntlet.ort import dumptree
+from gauntlet.ort import normalize_ours
+from gauntlet.ort.conformance import find_models, subset, write_diff
 
 
 def read(path):
@@ -45,7 +44,7 @@ def link_subset(data, rels, into):
 
 def check_offsets(ort_file, alignment):
     """(every external_data_offset a multiple of alignment, how many are set), from flatc's JSON."""
-    schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "importer", "schema", "ort.fbs")
+    schema = os.path.join(settings.ROOT, "importer", "schema", "ort.fbs")
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(["flatc", "--json", "--raw-binary", "--strict-json", "-o", tmp, schema, "--", ort_file],
                        check=True, stdout=subprocess.DEVNULL)
@@ -90,12 +89,13 @@ def compare(out, rel, applied, alignment):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
-    ap.add_argument("--build", required=True)
+    ap.add_argument("--build")
     ap.add_argument("--subset", type=int)
     ap.add_argument("--external", type=int, metavar="ALIGNMENT")
-    ap.add_argument("data")
+    ap.add_argument("data", nargs="?")
     args = ap.parse_args(argv[1:])
-    build, data = os.path.abspath(args.build), os.path.abspath(args.data)
+    build = settings.build_dir(args.build)
+    data = settings.backend_data(build, "ort roundtrip", args.data)
     rels = subset(find_models(data), args.subset)
     if not rels:
         print("ort_roundtrip: no model.onnx under " + data, file=sys.stderr)

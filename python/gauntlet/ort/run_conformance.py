@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """ONNX Runtime runs it (issue 18, conformance 1 and 2): each backend test model is loaded
 in ONNX Runtime, fed its test_data_set_0 inputs, and its outputs compared with the
 expected ones within the backend test's tolerance (compare.py).
@@ -20,7 +19,7 @@ refused it: the format cannot hold it) has no file and is listed as not-written,
 writer's message.
 
 Outcomes: passed; failed (the first mismatching element); not-written; known (a listed deviation of
-ONNX Runtime, tools/ort/known-deviations.txt or --known FILE, with its reason);
+ONNX Runtime, python/gauntlet/ort/known-deviations.txt or --known FILE, with its reason);
 cannot-load and cannot-run (ONNX Runtime's own error: listed, not failures; for a file
 of ours, or a missing one, only when ONNX Runtime cannot run the original either);
 not-comparable (the test needs what ONNX Runtime's Node.js API lacks, with the reason).
@@ -38,15 +37,12 @@ import time
 from google.protobuf.message import DecodeError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "report"))
-sys.path.insert(0, os.path.dirname(HERE))
-from compare import ATOL, RTOL, compare  # noqa: E402
-from conformance import find_models, subset  # noqa: E402
-from gauntlet import known, paths  # noqa: E402
-from peers import Worker  # noqa: E402
-import run_report  # noqa: E402
-import test_data  # noqa: E402
+from gauntlet.ort.compare import ATOL, RTOL, compare
+from gauntlet.ort.conformance import find_models, subset
+from gauntlet import known, settings
+from gauntlet.report.peers import Worker
+from gauntlet.ort import run_report
+from gauntlet.ort import test_data
 
 SKIP = 77
 KNOWN = os.path.join(HERE, "known-deviations.txt")
@@ -157,8 +153,8 @@ def run_all(worker, args, rels):
 
 
 def peer_module(args):
-    candidates = [args.peer] if args.peer else [os.path.join(paths.build_dir(), "peer"),
-                                                os.path.join(paths.ROOT, "build", "peer")]
+    candidates = [args.peer] if args.peer else [os.path.join(settings.build_dir(), "peer"),
+                                                os.path.join(settings.ROOT, "build", "peer")]
     modules = [os.path.join(c, "node_modules", "onnxruntime-node") for c in candidates]
     return next((m for m in modules if os.path.isdir(m)), modules[0])
 
@@ -176,7 +172,7 @@ def writer_refusals(table):
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("data", nargs="?", default=paths.SHARED_BACKEND_DATA)
+    ap.add_argument("data", nargs="?")
     ap.add_argument("--models-from", help="where DIR/<rel>/NAME live (default: DATA)")
     ap.add_argument("--file", default="model.onnx")
     ap.add_argument("--subset", type=int)
@@ -184,16 +180,16 @@ def parse_args(argv):
     ap.add_argument("--peer", help="the folder tools/install_peer.sh installed into")
     ap.add_argument("--out", help="default BUILD/ort-run/<data set>-<file>[-subsetN]")
     ap.add_argument("--known", action="append",
-                    help="a list of known deviations, again for more (default tools/ort/known-deviations.txt)")
+                    help="a list of known deviations, again for more (default python/gauntlet/ort/known-deviations.txt)")
     ap.add_argument("--expect-refused", action="store_true")
     ap.add_argument("--not-written", metavar="TABLE", help="a round trip's table.tsv (its unsupported rows)")
     args = ap.parse_args(argv[1:])
-    args.data = os.path.abspath(args.data)
+    args.data = settings.backend_data(settings.build_dir(), "ort run", args.data)
     args.models_from = os.path.abspath(args.models_from or args.data)
     args.not_written = writer_refusals(args.not_written) if args.not_written else {}
     if args.subset is not None and args.subset < 1:
         ap.error("--subset takes a positive count")
-    args.out = os.path.abspath(args.out or os.path.join(paths.build_dir(), "ort-run", "%s-%s%s" % (
+    args.out = os.path.abspath(args.out or os.path.join(settings.build_dir(), "ort-run", "%s-%s%s" % (
         os.path.basename(args.data.rstrip("/")), args.file, "-subset%d" % args.subset if args.subset else "")))
     return args
 

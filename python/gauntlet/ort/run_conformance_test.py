@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """The ONNX Runtime run (run_conformance.py) can fail.
 
-usage: test_run_conformance.py compare   the comparison and the tensor conversions alone
-       test_run_conformance.py runner    the whole runner on small models made here, one
+usage: python3 -m gauntlet test ort.run_conformance_test compare   the comparison and the tensor conversions alone
+       python3 -m gauntlet test ort.run_conformance_test runner    the whole runner on small models made here, one
                                          with a planted wrong expected output (exit 77,
                                          a skip, without node or the npm peer)
 Run by ctest (ort_run_compare, ort_run_can_fail).
@@ -19,10 +18,10 @@ import onnx
 from onnx import helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import run_conformance  # noqa: E402
-import test_data  # noqa: E402
-from compare import compare  # noqa: E402
+from gauntlet import settings
+from gauntlet.ort import run_conformance
+from gauntlet.ort import test_data
+from gauntlet.ort.compare import compare
 
 F32, F16, BOOL, STR, I64 = 1, 10, 9, 8, 7
 
@@ -151,7 +150,7 @@ class Runner(unittest.TestCase):
         with open(known, "w", encoding="utf-8") as f:
             f.write(known_lines)
         out = os.path.join(self.root, "out")
-        proc = subprocess.run([sys.executable, os.path.join(HERE, "run_conformance.py"), "--known", known,
+        proc = subprocess.run(settings.module_argv("gauntlet.ort.run_conformance", sys.executable) + ["--known", known,
                                "--out", out, *extra, self.data], capture_output=True, text=True, timeout=300)
         with open(os.path.join(out, "table.tsv"), encoding="utf-8") as f:
             table = {r[0]: r[1:] for r in (line.rstrip("\n").split("\t") for line in f)}
@@ -195,7 +194,7 @@ class Runner(unittest.TestCase):
         self.assertIn("(the original too: ", table["node/test_unknown_operator"][1])
 
     def test_our_external_ort_must_be_refused_for_its_external_data(self):
-        cli = os.path.join(os.environ.get("BUILD", os.path.join(HERE, "..", "..", "build")), "bin", "onnximport")
+        cli = os.path.join(settings.build_dir(), "bin", "onnximport")
         if not os.access(cli, os.X_OK):
             self.skipTest("no %s to write external .ort files with (set BUILD)" % cli)
         ours = os.path.join(self.root, "ours-external")
@@ -225,19 +224,14 @@ class Runner(unittest.TestCase):
         self.assertIn("ONNX Runtime runs the original model.onnx, not this file", table["node/test_and"][1])
 
 
-def main(argv):
-    if len(argv) != 2 or argv[1] not in ("compare", "runner"):
-        print(__doc__, file=sys.stderr)
-        return 2
-    if argv[1] == "runner":
+def cases(argv):
+    """The suite `gauntlet test ort.run_conformance_test compare|runner` runs."""
+    if len(argv) != 1 or argv[0] not in ("compare", "runner"):
+        raise SystemExit(__doc__)
+    if argv[0] == "runner":
         module = run_conformance.peer_module(run_conformance.parse_args(["run_conformance.py"]))
         if not shutil.which("node") or not os.path.isdir(module):
             print("skipped: node or the npm peer is missing (%s; tools/install_peer.sh installs it)" % module)
-            return 77
-    classes = (Compare, Tensors) if argv[1] == "compare" else (Runner,)
-    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromTestCase(c) for c in classes)
-    return 0 if unittest.TextTestRunner(verbosity=2).run(suite).wasSuccessful() else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+            raise SystemExit(77)
+    classes = (Compare, Tensors) if argv[0] == "compare" else (Runner,)
+    return unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromTestCase(c) for c in classes)

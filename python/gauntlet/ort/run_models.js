@@ -1,4 +1,4 @@
-// The ONNX Runtime side of tools/ort/run_conformance.py: a long-lived worker
+// The ONNX Runtime side of python/gauntlet/ort/run_conformance.py: a long-lived worker
 // (ort_worker.js) that loads a model file, feeds it the tensors it is given and hands
 // back the outputs, as ONNX Runtime returns them.
 //

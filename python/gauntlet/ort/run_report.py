@@ -1,4 +1,4 @@
-"""The table and the summary of tools/ort/run_conformance.py."""
+"""The table and the summary of python/gauntlet/ort/run_conformance.py."""
 import collections
 import os
 import re

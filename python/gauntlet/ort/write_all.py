@@ -1,4 +1,4 @@
-"""Drives tools/ort/write_ort.js: ONNX Runtime writes the .ort of each model.
+"""Drives python/gauntlet/ort/write_ort.js: ONNX Runtime writes the .ort of each model.
 
 write_all(peer_module, jobs, timeout) -> ({rel: None | error message}, version), where jobs
 is a list of (rel, src, dst). A worker that crashes or stops answering is restarted, and

@@ -1,4 +1,4 @@
-// The ONNX Runtime side of tools/ort_conformance.sh: a long-lived worker (ort_worker.js)
+// The ONNX Runtime side of python3 -m gauntlet ort conformance: a long-lived worker (ort_worker.js)
 // that asks ONNX Runtime (npm onnxruntime-node) to write the .ort of each model it is given.
 //
 // Request {"src": "model.onnx", "dst": "model.ort"}; answer {"ok": true} or

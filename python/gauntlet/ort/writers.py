@@ -1,12 +1,11 @@
-#!/usr/bin/python3
 """The writers' conformance (issue 18): our writers' outputs read back and run by ONNX Runtime.
 
 usage: writers.py --build BUILD [--subset N] [--peer DIR] [--parts P,P] [DATA]
 
 The parts, in this order (a run part uses the files of the round trip before it):
-  onnx-roundtrip          conformance 3, .onnx: tools/roundtrip.py (4096-aligned external data)
-  ort-roundtrip           conformance 3, .ort inline: tools/ort/roundtrip.py
-  ort-roundtrip-external  conformance 3, .ort external: tools/ort/roundtrip.py --external 4096
+  onnx-roundtrip          conformance 3, .onnx: python/gauntlet/sweep/roundtrip.py (4096-aligned external data)
+  ort-roundtrip           conformance 3, .ort inline: python/gauntlet/ort/roundtrip.py
+  ort-roundtrip-external  conformance 3, .ort external: python/gauntlet/ort/roundtrip.py --external 4096
   run-our-onnx            conformance 1: ONNX Runtime runs our .onnx on the test data
   run-our-ort             conformance 1: ONNX Runtime runs our inline .ort
   refuse-our-external-ort conformance 2: ONNX Runtime refuses our external .ort for its external
@@ -23,10 +22,9 @@ import re
 import subprocess
 import sys
 
+from gauntlet import settings
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOOLS = os.path.dirname(HERE)
-sys.path.insert(0, TOOLS)
-from gauntlet import paths  # noqa: E402
 CLOSING = re.compile(r"^(\d+) passed, (\d+) failed")
 SKIP = 77
 
@@ -36,8 +34,8 @@ def parts(build, data, subset, peer):
     ds = os.path.basename(data.rstrip("/"))
     sub = "-subset%d" % subset if subset else ""
     take = ["--subset", str(subset)] if subset else []
-    py = sys.executable
-    run = [py, os.path.join(HERE, "run_conformance.py")] + take + (["--peer", peer] if peer else [])
+    module = lambda name: settings.module_argv("gauntlet." + name)
+    run = module("ort.run_conformance") + take + (["--peer", peer] if peer else [])
     # ONNX Runtime's own deviations, and those of our files that only a .onnx load undoes.
     known = lambda ours: ["--known", os.path.join(HERE, "known-deviations.txt"),
                           "--known", os.path.join(HERE, "known-deviations-%s.txt" % ours)]
@@ -46,10 +44,10 @@ def parts(build, data, subset, peer):
                               "--not-written", os.path.join(ort_dir(mode), "table.tsv")] + known("our-ort")
     run_out = lambda name: ["--out", os.path.join(build, "ort-run", "%s-%s%s" % (ds, name, sub))]
     return [
-        ("onnx-roundtrip", [py, os.path.join(TOOLS, "roundtrip.py"), "--build", build] + take + [data]),
-        ("ort-roundtrip", [py, os.path.join(HERE, "roundtrip.py"), "--build", build] + take + [data]),
+        ("onnx-roundtrip", module("sweep.roundtrip") + ["--build", build] + take + [data]),
+        ("ort-roundtrip", module("ort.roundtrip") + ["--build", build] + take + [data]),
         ("ort-roundtrip-external",
-         [py, os.path.join(HERE, "roundtrip.py"), "--build", build, "--external", "4096"] + take + [data]),
+         module("ort.roundtrip") + ["--build", build, "--external", "4096"] + take + [data]),
         ("run-our-onnx", run + run_out("our-onnx") + known("our-onnx") + [
             "--models-from", os.path.join(build, "roundtrip", ds + sub, "onnx"), "--file", "model.onnx", data]),
         ("run-our-ort", run + run_out("our-ort") + ort_files("inline") + [data]),
@@ -67,7 +65,7 @@ def main(argv):
     ap.add_argument("data", nargs="?")
     args = ap.parse_args(argv[1:])
     build = os.path.abspath(args.build)
-    data = os.path.abspath(args.data) if args.data else paths.backend_data(build, "writers")
+    data = settings.backend_data(build, "writers", args.data)
     all_parts = parts(build, data, args.subset, os.path.abspath(args.peer) if args.peer else None)
     wanted = args.parts.split(",") if args.parts else [name for name, _ in all_parts]
     unknown = set(wanted) - {name for name, _ in all_parts}

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Part of the report's render test (issue 8): the report must open without a network.
 
 Checks every HTML page under REPORT_DIR: no src/href/url() that names a network scheme,

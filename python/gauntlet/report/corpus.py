@@ -1,15 +1,13 @@
 """Reads the hostile corpus for the report and the matrix (ARCHITECTURE.md "Hostile corpus").
 
-The manifest is read strictly by tools/gauntlet/manifest.py (every case's rule_id must be
+The manifest is read strictly by python/gauntlet/manifest.py (every case's rule_id must be
 defined by docs/rules.md); this module turns its cases into the plain dicts the matrix and
 the report use. A folder without a manifest still works: every `<kind>-<case>.onnx` in it
 is a case, its expectation taken from the name.
 """
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gauntlet import kinds, manifest  # noqa: E402
+from gauntlet import kinds, manifest
 
 KINDS = kinds.PREFIXES
 MODEL_SUFFIXES = (".onnx", ".ort")

@@ -1,6 +1,5 @@
-#!/usr/bin/python3
 """Expected-failure lists (sweep/known/<peer>.txt) fail the matrix run when they are not
-current, in both directions, on real runs of tools/report/matrix.py over a small corpus:
+current, in both directions, on real runs of python/gauntlet/report/matrix.py over a small corpus:
 a listed case that behaves as the spec says is a stale entry (exit 1, the line to remove
 printed); an unlisted case that does not is new (exit 1, the line to add printed); a
 current list passes (exit 0). Also gauntlet/known.py's parser and comparison, and which
@@ -12,27 +11,24 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-from gauntlet import known, paths  # noqa: E402
+from gauntlet import known, settings
 
-MATRIX = os.path.join(ROOT, "tools", "report", "matrix.py")
+MATRIX = settings.module_argv("gauntlet.report.matrix")
 CASES = ["accept-ir-version-3.onnx", "malformed-key-field-zero.onnx", "invalidmodel-no-graph.onnx"]
 IMPORTER = None
 
 
 def small_corpus(folder):
-    with open(os.path.join(paths.COMMITTED_CORPUS, "manifest.json"), encoding="utf-8") as f:
+    with open(os.path.join(settings.COMMITTED_CORPUS, "manifest.json"), encoding="utf-8") as f:
         m = json.load(f)
     m["cases"] = [k for k in m["cases"] if k["file"] in CASES]
     m["side_files"] = []
     os.makedirs(folder)
     for name in CASES:
-        shutil.copyfile(os.path.join(paths.COMMITTED_CORPUS, name), os.path.join(folder, name))
+        shutil.copyfile(os.path.join(settings.COMMITTED_CORPUS, name), os.path.join(folder, name))
     with open(os.path.join(folder, "manifest.json"), "w", encoding="utf-8") as f:
         json.dump(m, f)
 
@@ -49,7 +45,7 @@ class KnownLists(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def run_matrix(self, importer):
-        return subprocess.run([paths.PYTHON, MATRIX, "--corpus", self.corpus, "--importer", importer,
+        return subprocess.run(MATRIX + ["--corpus", self.corpus, "--importer", importer,
                                "--out", os.path.join(self.tmp, "out", "matrix.json"), "--no-valid",
                                "--peers", "onnximport", "--known-dir", self.known, "--timeout", "30"],
                               capture_output=True, text=True, timeout=300)
@@ -96,8 +92,7 @@ class KnownModule(unittest.TestCase):
         self.assertEqual(known.compare(listed, {}, {"c.onnx"}), ([], []))
 
     def test_every_importer_of_the_matrix_has_a_list(self):
-        sys.path.insert(0, os.path.join(ROOT, "tools", "report"))
-        import matrix
+        from gauntlet.report import matrix
         for imp, _label in matrix.IMPORTERS:
             self.assertIsNotNone(known.load(imp), f"sweep/known/{imp}.txt is missing")
 
@@ -107,8 +102,7 @@ class WhatTheMatrixJudges(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        sys.path.insert(0, os.path.join(ROOT, "tools", "report"))
-        import matrix
+        from gauntlet.report import matrix
         cls.matrix = matrix
 
     def case(self, file, rule_id="O3", options=None, expected="refuse"):
@@ -143,15 +137,16 @@ class WhatTheMatrixJudges(unittest.TestCase):
         self.assertFalse(self.matrix.matches(case, {"outcome": "accepted"}, "onnxruntime"))
 
     def test_the_committed_corpus_has_ort_cases_on_both_sides_for_onnx_runtime(self):
-        cases = [k for k in self.matrix.load_corpus(paths.COMMITTED_CORPUS)[0] if k["file"].endswith(".ort")]
+        cases = [k for k in self.matrix.load_corpus(settings.COMMITTED_CORPUS)[0] if k["file"].endswith(".ort")]
         judged = [k for k in cases if self.matrix.applies(k, "onnxruntime")]
         self.assertGreater(len(judged), 0)
         self.assertLess(len(judged), len(cases))
 
 
-if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        print("usage: test_known_lists.py IMPORTER", file=sys.stderr)
-        sys.exit(2)
-    IMPORTER = os.path.abspath(sys.argv.pop(1))
-    unittest.main()
+
+def configure(argv):
+    """ARGS of `gauntlet test report.known_lists_test IMPORTER`: the CLI under test."""
+    global IMPORTER
+    if len(argv) != 1:
+        raise SystemExit("usage: python3 -m gauntlet test report.known_lists_test IMPORTER")
+    IMPORTER = os.path.abspath(argv[0])

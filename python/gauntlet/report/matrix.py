@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The cross-importer matrix (issues 8 and 20), in the spirit of JSONTestSuite's parsing matrix.
 
 Every case of the hostile corpus, and a set of valid models (the corpus's `accept-` cases
@@ -20,7 +19,7 @@ once); a hash equal to the canary's, or to /etc/passwd's, marks the result "read
 the folder" with the case and the hash. Cases flagged `endless` (/dev/zero, a FIFO) are
 bounded by the time-out and shown as such.
 
-Each peer has an expected-failure list, sweep/known/<peer>.txt (tools/gauntlet/known.py):
+Each peer has an expected-failure list, sweep/known/<peer>.txt (python/gauntlet/known.py):
 the run fails when a listed case now behaves as the spec says or an unlisted one does
 not, and prints the line to remove or add.
 
@@ -39,18 +38,15 @@ import json
 import os
 import shutil
 import stat
-import subprocess
 import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
-from corpus import load_corpus  # noqa: E402
-from gauntlet import known as known_mod, paths  # noqa: E402
-from peers import PEER_COLUMNS, _one_line, peer_specs, run_ours, run_peer  # noqa: E402,F401 (run_ours: make_report)
+from gauntlet.report.corpus import load_corpus
+from gauntlet import known as known_mod, settings
+from gauntlet.report.peers import PEER_COLUMNS, _one_line, peer_specs, run_ours, run_peer  # noqa: F401 (run_ours: make_report)
 
 CANARY = "onnx-gauntlet-canary.bin"
 
@@ -144,20 +140,15 @@ def summarize(cases, importers):
 
 def backend_data_dir(build, explicit=None):
     """(label, folder) of the backend test data: the explicit folder, the shared 1.23 data
-    when present, else the data set of the installed onnx (tools/gen_backend_data.py)."""
+    when present, else the data set of the installed onnx (gauntlet.settings.backend_data)."""
     def label(folder):
         name = os.path.basename(os.path.normpath(folder))
         return name if name.startswith("backend") else f"backend-{name}"
 
     if explicit:
         return label(explicit), explicit
-    if os.path.isdir(paths.SHARED_BACKEND_DATA):
-        return "backend-1.23", paths.SHARED_BACKEND_DATA
-    proc = subprocess.run([paths.PYTHON, paths.GEN_BACKEND_DATA, build], capture_output=True, text=True, timeout=900)
-    data = proc.stdout.strip().splitlines()[-1] if proc.returncode == 0 and proc.stdout.strip() else None
-    if not data or not os.path.isdir(data):
-        raise RuntimeError(f"tools/gen_backend_data.py failed (exit {proc.returncode}): {proc.stderr[-300:]}")
-    return label(data), data
+    data = settings.backend_data(build, "matrix")
+    return ("backend-1.23" if data == settings.SHARED_BACKEND_DATA else label(data)), data
 
 
 def valid_models(label, data_dir, count):
@@ -246,11 +237,11 @@ def check_known(rows, importers, known_dir, update=False, say=print, strip=None)
         if update:
             known_mod.write(imp, {**unsteady, **deviations}, [
                 f"Expected failures of {imp}: the cases it does not handle as docs/rules.md says, one a line.",
-                "Written by tools/report/matrix.py --update-known; make report fails when this list is not current."],
+                "Written by python3 -m gauntlet matrix --update-known; make report fails when this list is not current."],
                 known_dir)
         listed = known_mod.load(imp, known_dir)
         if listed is None:
-            out[imp] = {"list": os.path.relpath(path, paths.ROOT), "status": "missing", "listed": 0, "stale": [],
+            out[imp] = {"list": os.path.relpath(path, settings.ROOT), "status": "missing", "listed": 0, "stale": [],
                         "new": [known_mod.line(c, r) for c, r in sorted(deviations.items())]}
         else:
             # A listed time-out of a case that is not endless is as unsteady as the
@@ -258,7 +249,7 @@ def check_known(rows, importers, known_dir, update=False, say=print, strip=None)
             endless = {row["file"] for row in rows if row.get("endless")}
             judged = {c for c in ran if not (listed.get(c, "").startswith("timeout") and c not in endless)}
             stale, new = known_mod.compare(listed, deviations, judged)
-            out[imp] = {"list": os.path.relpath(path, paths.ROOT), "listed": len(listed), "stale": stale, "new": new,
+            out[imp] = {"list": os.path.relpath(path, settings.ROOT), "listed": len(listed), "stale": stale, "new": new,
                         "status": "current" if not stale and not new else "stale"}
         k = out[imp]
         for ln in k["stale"]:
@@ -271,7 +262,7 @@ def check_known(rows, importers, known_dir, update=False, say=print, strip=None)
 # ---------------------------------------------------------------- the matrix
 
 def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print, valid=None, peers=None,
-               known_dir=paths.KNOWN_DIR, update_known=False, corpus_dir=None):
+               known_dir=settings.KNOWN_DIR, update_known=False, corpus_dir=None):
     """The matrix document for hostile `cases` and `valid` models ({"label", "models", "total"}
     or None). `ours` may carry this importer's hostile results already (make_report.py runs
     them for the hostile table first); they are not run twice. The canary is written into
@@ -408,7 +399,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", required=True, help="folder of <kind>-<case>.onnx files and manifest.json")
     ap.add_argument("--importer", required=True, help="path to build/bin/onnximport")
-    ap.add_argument("--peer-dir", default=os.path.join(paths.build_dir(), "peer"),
+    ap.add_argument("--peer-dir", default=os.path.join(settings.build_dir(), "peer"),
                     help="where tools/install_peer.sh installed the npm peers")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per file and importer")
     ap.add_argument("--out", required=True, help="matrix.json to write")
@@ -418,7 +409,7 @@ def main():
     ap.add_argument("--valid-count", type=int, default=150, help="backend models in the valid-model sample")
     ap.add_argument("--no-valid", action="store_true", help="no backend models (the accept cases still count as valid)")
     ap.add_argument("--peers", default=None, help="comma-separated subset of onnximport," + ",".join(PEER_COLUMNS))
-    ap.add_argument("--known-dir", default=paths.KNOWN_DIR, help="expected-failure lists (default sweep/known)")
+    ap.add_argument("--known-dir", default=settings.KNOWN_DIR, help="expected-failure lists (default sweep/known)")
     ap.add_argument("--update-known", action="store_true", help="rewrite the lists from this run")
     args = ap.parse_args()
 
@@ -430,7 +421,7 @@ def main():
     cases, _ = load_corpus(work_corpus)
     valid = None
     if not args.no_valid:
-        label, data = backend_data_dir(paths.build_dir(), args.valid_data)
+        label, data = backend_data_dir(settings.build_dir(), args.valid_data)
         models, total = valid_models(label, data, args.valid_count)
         valid = {"label": label, "data_dir": data, "models": models, "total": total}
     log_dir = args.log_dir or out_dir

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Matrix worker for the Python onnx package (issues 8 and 20, cross-importer matrix).
 
 One long-lived process answering one request per line, so importing onnx is paid once.
@@ -18,13 +17,11 @@ A verdict is {"outcome": "accepted"|"refused", "message": ...}. It writes {"read
 the process; the driver (matrix.py) sees that and restarts it.
 """
 import hashlib
-import os
 import json
 import sys
 
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/
-from gauntlet.text import one_line  # noqa: E402
+from gauntlet.text import one_line
 
 
 def tensor_bytes(numpy_helper, t):

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Matrix worker for OpenCV's ONNX importer (issue 20): cv2.dnn.readNetFromONNX.
 
 Same protocol as peer_onnx.py: a request {"path": ...} per line, an answer per line:
@@ -9,13 +8,11 @@ shows. Writes {"ready": true, "version": ...} once cv2 is imported. OpenCV abort
 some inputs; the driver restarts the worker.
 """
 import hashlib
-import os
 import json
 import sys
 
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/
-from gauntlet.text import one_line  # noqa: E402
+from gauntlet.text import one_line
 
 
 def main():

@@ -1,5 +1,5 @@
 // Matrix worker for ONNX Runtime (issue 8, cross-importer matrix): a long-lived worker
-// (tools/ort/ort_worker.js) that creates a session for each file it is given.
+// (python/gauntlet/ort/ort_worker.js) that creates a session for each file it is given.
 //
 // Request {"path": ...} (or the path as a JSON string); answer
 // {"outcome":"accepted"|"refused","message":...,"tensors":...}. A session without inputs

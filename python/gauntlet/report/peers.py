@@ -10,14 +10,11 @@ import resource
 import select
 import signal
 import subprocess
-import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-from gauntlet import paths  # noqa: E402
+from gauntlet import settings
 
-PYTHON = paths.PYTHON
 ONNX_PROTO = "/usr/include/onnx/onnx.proto"  # Debian libonnx-dev: the schema the libprotobuf peers use too
 # Worker name -> the matrix columns it fills.
 PEER_COLUMNS = {
@@ -209,11 +206,11 @@ def peer_specs(peer_dir):
     specs = {}
     onnx_deb, cv_deb, proto_deb = deb_version("python3-onnx"), deb_version("python3-opencv"), deb_version("libonnx-dev")
     specs["python-onnx"] = {
-        "argv": [PYTHON, os.path.join(HERE, "peer_onnx.py")],
+        "argv": settings.module_argv("gauntlet.report.peer_onnx"),
         "requests": [("noext", [("onnx.load-noext", "noext")]), ("load", [("onnx.load", "load"), ("onnx.checker", "check")])],
         "version": lambda v: f"onnx {v} (Debian python3-onnx {onnx_deb or '?'})"}
     if cv_deb:
-        specs["opencv"] = {"argv": [PYTHON, os.path.join(HERE, "peer_opencv.py")], "requests": [("load", [("opencv", None)])],
+        specs["opencv"] = {"argv": settings.module_argv("gauntlet.report.peer_opencv"), "requests": [("load", [("opencv", None)])],
                            "version": lambda v: f"OpenCV {v} (Debian python3-opencv {cv_deb})"}
     else:
         specs["opencv"] = {"reason": "Debian python3-opencv is not installed (tools/install_deps.sh python3-opencv)"}

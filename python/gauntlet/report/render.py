@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Renders the conformance report (issue 8) from report.json into a page a person opens.
 
     render.py REPORT_DIR        reads REPORT_DIR/report.json, writes into REPORT_DIR:
@@ -18,8 +17,7 @@ import sys
 from html import escape
 from xml.sax.saxutils import quoteattr
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import svg  # noqa: E402
+from gauntlet.report import svg
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#222;background:#fafafa}
@@ -203,7 +201,7 @@ def render_sweep(report, out_dir):
     sw = report.get("sweep", {})
     parts = ['<section id="sweep"><h2>Sweep: our dump against the onnx package\'s dump</h2>',
              "<p>Every <code>model.onnx</code> of the backend test data is imported and dumped by this importer "
-             "and by <code>tools/onnx_dump.py</code> (onnx.load and the message fields), and the two dumps are "
+             "and by <code>python/gauntlet/sweep/onnx_dump.py</code> (onnx.load and the message fields), and the two dumps are "
              "compared byte for byte (spec section 8).</p>"]
     runs = sw.get("runs", [])
     if not runs:
@@ -217,7 +215,7 @@ def render_sweep(report, out_dir):
             parts.append(f'<p>per-model table: <a href="{escape(os.path.relpath(run["table"], out_dir))}">table.tsv</a></p>')
         parts.append(f'<p>{escape(run.get("data_dir", ""))}: <strong>{run["passed"]} passed, {run["failed"]} failed'
                      f'{", " + str(run["skipped"]) + " skipped" if run.get("skipped") else ""}</strong>'
-                     f'</p><p>closing line of tools/sweep.sh: <code>{escape(run.get("closing_line", ""))}</code></p>')
+                     f'</p><p>closing line of python3 -m gauntlet sweep: <code>{escape(run.get("closing_line", ""))}</code></p>')
         models = run.get("models", [])
         # Failures first: they are what a reader came for; passes fold away.
         order = {"failed": 0, "skipped": 1, "passed": 2}
@@ -580,10 +578,10 @@ def render_ort(report):
         parts.append("<h3>ONNX Runtime runs the backend models</h3>")
         parts.append(not_run(r) if r.get("status") != "run" else
                      f'<p>{r.get("passed", 0)} passed, {r.get("failed", 0)} failed '
-                     '(<code>tools/ort_conformance.sh run</code>; the log lists what ONNX Runtime cannot run).</p>')
+                     '(<code>python3 -m gauntlet ort run</code>; the log lists what ONNX Runtime cannot run).</p>')
     w = o.get("writers")
     if w:
-        parts.append("<h3>Our writers' outputs</h3><p><code>tools/ort_conformance.sh writers --parts PART</code>: "
+        parts.append("<h3>Our writers' outputs</h3><p><code>python3 -m gauntlet ort writers --parts PART</code>: "
                      "read back by our reader, run or refused by ONNX Runtime.</p>"
                      "<table id=\"ort-writers\"><tr><th>part</th><th>passed</th><th>failed</th><th>closing line</th></tr>")
         for r in w:

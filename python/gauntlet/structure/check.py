@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The importer's structural rules (issue 16), checked on the source tree:
 
 - layers include only the layers below them (importer/src/README.md): wire/ only wire/
@@ -18,7 +17,9 @@ import shutil
 import subprocess
 import sys
 
-ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2])
+from gauntlet import settings
+
+ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else settings.ROOT)
 SRC = ROOT / "importer" / "src"
 INCLUDE = ROOT / "importer" / "include" / "onnximport"
 

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The structural dump (sweep/DUMP_FORMAT.md) written from the Python onnx package: the
 reference side of the backend-test sweep (spec section 8).
 
@@ -33,8 +32,7 @@ ATTRIBUTE_TYPE_NAMES = [
     "GRAPHS", "SPARSE_TENSOR", "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS",
 ]
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tools/
-from gauntlet.data_types import BITS  # noqa: E402
+from gauntlet.data_types import BITS
 
 # The typed field that serves each element type (spec section 3); int32_data otherwise.
 TYPED_FIELD = {1: "float_data", 14: "float_data", 11: "double_data", 15: "double_data",

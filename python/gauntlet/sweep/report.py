@@ -1,11 +1,10 @@
-#!/usr/bin/python3
 """Compares the two sides of the backend-test sweep (spec section 8) and writes the
 per-model table.
 
 usage: report.py OUT_DIR CPP_SECONDS PY_SECONDS
 
 OUT_DIR holds cpp/ (written by dump-all: <rel>.dump or <rel>.refused) and py/ (written by
-tools/onnx_dump.py --dir: <rel>.dump, <rel>.skipped or <rel>.failed). Writes
+python/gauntlet/sweep/onnx_dump.py --dir: <rel>.dump, <rel>.skipped or <rel>.failed). Writes
 OUT_DIR/table.tsv (model, status, detail), OUT_DIR/skipped.txt (model and reason),
 OUT_DIR/diffs/<rel>.diff (the unified diff from tools/compare_onnx_dump.sh) and prints the
 summary; its last line is `N passed, N failed` (`, N skipped` when any were skipped).
@@ -15,8 +14,10 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-COMPARE = os.path.join(ROOT, "tools", "compare_onnx_dump.sh")
+from gauntlet import settings
+from gauntlet.text import one_line
+
+COMPARE = os.path.join(settings.TOOLS, "compare_onnx_dump.sh")
 
 
 def outcomes(side_dir):
@@ -34,9 +35,6 @@ def read(path):
     with open(path, "rb") as f:
         return f.read()
 
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-from gauntlet.text import one_line  # noqa: E402
 
 
 def first_difference(a, b):

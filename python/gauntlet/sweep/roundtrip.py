@@ -1,11 +1,10 @@
-#!/usr/bin/python3
 """Round trip of the .onnx writer (issue 18, conformance 3, the .onnx half).
 
 usage: roundtrip.py --build BUILD [--subset N] [--alignment N] [--threshold BYTES]
                     [--timeout SECONDS] [DATA_DIR]
 
 For every DATA_DIR/<rel>/model.onnx (default ../shared/data/onnx-backend-1.23 beside the
-repository, else the data set tools/gen_backend_data.py generates), `onnximport convert`
+repository, else the data set python/gauntlet/sweep/gen_backend_data.py generates), `onnximport convert`
 writes <rel>/model.onnx with its tensors of more than BYTES (default 0: all of them) in
 <rel>/model.data at offsets that are multiples of N (default 4096). Then:
   1. our reader imports the copy (build/bin/dump-all) and its dump equals the original's
@@ -13,7 +12,7 @@ writes <rel>/model.onnx with its tensors of more than BYTES (default 0: all of t
      external source read as raw (the bytes' SHA-256 still compared);
   2. every external_data offset in the copy's dump is a multiple of N;
   3. the Python onnx package (/usr/bin/python3) loads the copy with its external data
-     (onnx.load, under a time-out per model) and tools/onnx_dump.py of the copy equals
+     (onnx.load, under a time-out per model) and python/gauntlet/sweep/onnx_dump.py of the copy equals
      that of the original, set aside the same way (models onnx cannot represent or load
      in the original are skipped there, with the reason counted).
 Writes BUILD/roundtrip/<data set>/: onnx/ (the copies), dumps, table.tsv and diffs/.
@@ -32,10 +31,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(HERE, "ort"))
-from conformance import find_models, subset  # noqa: E402  the same models, the same subsets
-sys.path.insert(0, HERE)
-from gauntlet import paths  # noqa: E402
+from gauntlet.ort.conformance import find_models, subset  # the same models, the same subsets
+from gauntlet import settings
 STORAGE_LINE = re.compile(r"^\s*(data_location|external_data) ")
 OFFSET_LINE = re.compile(r'^\s*external_data "offset" "(\d+)"$')
 
@@ -81,7 +78,7 @@ def python_check(data, out, rels, timeout):
     """Runs the onnx package in one child process (python_worker below); rel -> result."""
     jobs = [{"rel": r, "original": os.path.join(data, r, "model.onnx"),
              "copy": os.path.join(out, "onnx", r, "model.onnx")} for r in rels]
-    cmd = ["/usr/bin/python3", os.path.abspath(__file__), "--python-worker", str(timeout)]
+    cmd = settings.module_argv("gauntlet.sweep.roundtrip") + ["--python-worker", str(timeout)]
     try:
         r = subprocess.run(cmd, input=json.dumps(jobs), capture_output=True, text=True,
                            timeout=timeout * len(jobs) * 3 + 60)
@@ -99,9 +96,8 @@ def python_check(data, out, rels, timeout):
 def python_worker(timeout):
     """In the child: onnx.load each copy with its external data, compare onnx_dump's dumps."""
     import signal
-    sys.path.insert(0, HERE)
     import onnx
-    import onnx_dump
+    from gauntlet.sweep import onnx_dump
 
     def on_alarm(_signum, _frame):
         raise TimeoutError("onnx.load took more than %d s" % timeout)
@@ -175,7 +171,7 @@ def main(argv):
     ap.add_argument("data", nargs="?")
     args = ap.parse_args(argv[1:])
     build = os.path.abspath(args.build)
-    data = os.path.abspath(args.data) if args.data else paths.backend_data(build, "roundtrip")
+    data = settings.backend_data(build, "roundtrip", args.data)
     rels = subset(find_models(data), args.subset)
     if not rels:
         print("roundtrip: no model.onnx under " + data, file=sys.stderr)

@@ -1,13 +1,10 @@
-#!/usr/bin/python3
-"""tools/roundtrip.py's comparison can fail (ctest roundtrip_can_fail): setting storage
+"""python/gauntlet/sweep/roundtrip.py's comparison can fail (ctest roundtrip_can_fail): setting storage
 aside (data_location, external_data, an external source read as raw) must not hide a
 changed hash, size, type, dims, name, a typed tensor turned raw, or a lost tensor; and its
 alignment check must catch an offset that is not a multiple. Ends `N passed, N failed`."""
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import roundtrip  # noqa: E402
+from gauntlet.sweep import roundtrip
 
 ORIGINAL = """onnx-gauntlet-dump 1
 graph

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Self-tests of the backend-test sweep (spec section 8, issue 5). Models are built here
 with the Python onnx package, so the tests need no data set.
 
@@ -31,11 +30,11 @@ import numpy as np
 import onnx
 from onnx import AttributeProto, TensorProto, helper
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PY = "/usr/bin/python3"
-ONNX_DUMP = os.path.join(ROOT, "tools", "onnx_dump.py")
-COMPARE = os.path.join(ROOT, "tools", "compare_onnx_dump.sh")
-SWEEP = os.path.join(ROOT, "tools", "sweep.sh")
+from gauntlet import settings
+
+ONNX_DUMP = settings.module_argv("gauntlet.sweep.onnx_dump")
+COMPARE = os.path.join(settings.TOOLS, "compare_onnx_dump.sh")
+SWEEP = settings.module_argv("gauntlet") + ["sweep"]
 DOMAIN = "test.gauntlet"
 SKIP_EXIT = 77  # ctest's SKIP_RETURN_CODE for the sweep tests
 
@@ -97,8 +96,7 @@ TYPED = {
     27: ([5], "int32_data", [63, 1, 0x45, 33, 2]),
     28: ([6], "int32_data", [0, 0x3F, 0x7F, 21, 42, -1]),
 }
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-from gauntlet.data_types import BITS  # noqa: E402
+from gauntlet.data_types import BITS
 
 
 def typed_tensor(code):
@@ -293,7 +291,7 @@ def run_dumps(build_dir, path):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if cpp.returncode != 0:
         raise AssertionError("onnximport dump refused %s: %s" % (path, cpp.stderr.decode()))
-    py = subprocess.run([PY, ONNX_DUMP, path], stdout=subprocess.PIPE, check=True)
+    py = subprocess.run(ONNX_DUMP + [path], stdout=subprocess.PIPE, check=True)
     return cpp.stdout, py.stdout
 
 
@@ -503,7 +501,7 @@ def cmd_skip_newer(build_dir):
                   % onnx.__version__)
             return SKIP_EXIT
         env = dict(os.environ, BUILD=build_dir)
-        r = subprocess.run([SWEEP, data], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        r = subprocess.run(SWEEP + [data], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
         text = r.stdout.decode("utf-8", "replace")
         print(text, end="")
         lines = text.strip().splitlines()

@@ -1,0 +1,1 @@
+"""Performance side by side (docs/performance.md): the runs, A/B of builds and the plot."""

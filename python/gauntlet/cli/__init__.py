@@ -1,0 +1,1 @@
+"""The CLI contract tests (docs/cli.md) and the protobuf bytes they build."""

@@ -1,0 +1,1 @@
+"""The hostile corpus as a release for importer authors (hostile/RELEASE.md)."""

@@ -1,0 +1,1 @@
+"""The structure rules `make test` enforces (docs/harness.md, "Structure rules")."""
