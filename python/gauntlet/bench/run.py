@@ -51,8 +51,7 @@ from gauntlet.bench import ort as bench_ort
 
 from gauntlet import settings
 
-ROOT = settings.ROOT
-PY = settings.PYTHON
+from gauntlet.settings import ROOT
 MiB = 1024 * 1024
 
 # (label, command suffix) per importer; "ours-plain-map" is the mapping without madvise.

@@ -16,8 +16,6 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 from gauntlet import settings
 from gauntlet.fuzz import budget
 from gauntlet.fuzz import engine
@@ -125,7 +123,7 @@ def compile_planted(out_dir):
     binary = os.path.join(out_dir, "bin", "fuzz_planted")
     os.makedirs(os.path.dirname(binary))
     proc = subprocess.run([clang, "-g", "-O1", "-fsanitize=address,fuzzer",
-                           os.path.join(ROOT, "harness", "fuzz", "fuzz_planted.cpp"), "-o", binary],
+                           os.path.join(settings.ROOT, "harness", "fuzz", "fuzz_planted.cpp"), "-o", binary],
                           capture_output=True, text=True)
     return binary if proc.returncode == 0 else None
 

@@ -12,8 +12,7 @@ The parts, in this order (a run part uses the files of the round trip before it)
                           data, with its message (one without external tensors runs as inline)
 A model our .ort writer refused as Unsupported (the format cannot hold it) is not-written in the
 run parts, with the writer's message: listed, not failed.
-DATA defaults as for the other tools (the shared onnx-backend-1.23, else the data set generated
-from the installed Python onnx). Each part prints its own closing line; the last line sums them,
+DATA is a folder or a named set, by default as for the other commands (gauntlet.settings.backend_data). Each part prints its own closing line; the last line sums them,
 `N passed, N failed`. Exit 1 when a part failed, 77 when every run part skipped (no node or peer).
 """
 import argparse

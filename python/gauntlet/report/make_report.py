@@ -35,7 +35,7 @@ from gauntlet.report import matrix as matrix_mod
 from gauntlet.report import render as render_mod
 from gauntlet import known as known_mod, settings
 
-ROOT = settings.ROOT
+from gauntlet.settings import ROOT
 GAUNTLET = settings.module_argv("gauntlet")
 PUBLISHED_CASE_LIMIT = 1 << 20  # case files larger than this are not copied into the report
 T0 = time.monotonic()

@@ -1,4 +1,4 @@
-"""The importer's structural rules (issue 16), checked on the source tree:
+"""The structural rules, checked on the source tree (`python3 -m gauntlet structure [TREE]`):
 
 - layers include only the layers below them (importer/src/README.md): wire/ only wire/
   and core/, and fuzz_wire builds from wire/ and core/ alone;
@@ -8,7 +8,9 @@
 - no function in importer/src over 60 lines (universal-ctags gives each one's extent);
 - the README's Performance section stays under 250 words;
 - a script's usage is its whole leading comment block, never a fixed line range of itself;
-- no line of the C++ sources over 120 columns.
+- no line of the C++ sources over 120 columns;
+- the harness's Python: no sys.path edit, modules of at most 400 lines and functions of at
+  most 60, one definition of the settings (python_rules.py).
 
 Prints one line per broken rule and ends with 'N passed, N failed'."""
 import pathlib
@@ -18,10 +20,11 @@ import subprocess
 import sys
 
 from gauntlet import settings
+from gauntlet.structure import python_rules
 
-ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else settings.ROOT)
-SRC = ROOT / "importer" / "src"
-INCLUDE = ROOT / "importer" / "include" / "onnximport"
+TREE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else settings.ROOT)
+SRC = TREE / "importer" / "src"
+INCLUDE = TREE / "importer" / "include" / "onnximport"
 
 # Which folders of importer/src each folder may include ("" is a file at the top).
 ALLOWED = {
@@ -68,11 +71,11 @@ def check_layers():
         for inc in quoted_includes(path):
             target = inc.split("/")[0] if "/" in inc else ""
             check(target in ALLOWED[layer] or inc.endswith("_generated.h"),
-                  f"{path.relative_to(ROOT)} ({layer}/) includes {inc}")
+                  f"{path.relative_to(TREE)} ({layer}/) includes {inc}")
         if layer == "wire":
             for inc in re.findall(r"^\s*#include\s+<([^>]+)>", path.read_text(), re.M):
-                check(not inc.startswith("onnx"), f"{path.relative_to(ROOT)} (wire/) includes <{inc}>")
-    fuzz_wire = ROOT / "harness" / "fuzz" / "fuzz_wire.cpp"
+                check(not inc.startswith("onnx"), f"{path.relative_to(TREE)} (wire/) includes <{inc}>")
+    fuzz_wire = TREE / "harness" / "fuzz" / "fuzz_wire.cpp"
     for inc in quoted_includes(fuzz_wire):
         check(inc.split("/")[0] in ("wire", "core") or inc == "fuzz_check.hpp",
               f"fuzz_wire.cpp includes {inc}: it tests the wire reader alone")
@@ -81,7 +84,7 @@ def check_layers():
 def check_hermetic():
     for path in sources(SRC):
         text = path.read_text()
-        name = path.relative_to(ROOT)
+        name = path.relative_to(TREE)
         check("PROT_WRITE" not in text, f"{name} maps something writable")
         check("const_cast" not in text, f"{name} uses const_cast")
         check("std::atomic" not in text, f"{name} keeps process-wide state (std::atomic)")
@@ -110,7 +113,7 @@ def check_function_lengths():
 
 
 def check_readme():
-    text = (ROOT / "README.md").read_text()
+    text = (TREE / "README.md").read_text()
     m = re.search(r"^## Performance\n(.*?)(?=^## |\Z)", text, re.M | re.S)
     check(m is not None, "README.md has no Performance section")
     if m:
@@ -120,16 +123,16 @@ def check_readme():
 
 def check_usage_texts():
     fixed_range = re.compile(r"sed -n '\d+,\d+p' \"\$0\"")
-    scripts = sorted(ROOT.glob("tools/**/*.sh")) + sorted(ROOT.glob("sweep/**/*.sh")) + [ROOT / ".ci" / "run"]
+    scripts = sorted(TREE.glob("tools/**/*.sh")) + sorted(TREE.glob("sweep/**/*.sh")) + [TREE / ".ci" / "run"]
     for path in scripts:
-        check(not fixed_range.search(path.read_text()), f"{path.relative_to(ROOT)} prints a fixed line range as usage")
+        check(not fixed_range.search(path.read_text()), f"{path.relative_to(TREE)} prints a fixed line range as usage")
 
 
 def check_line_lengths():
     for folder in CXX_FOLDERS:
-        for path in sources(ROOT / folder):
+        for path in sources(TREE / folder):
             long = [n for n, line in enumerate(path.read_text().splitlines(), 1) if len(line) > MAX_COLUMNS]
-            check(not long, f"{path.relative_to(ROOT)}: lines over {MAX_COLUMNS} columns: {long[:10]}")
+            check(not long, f"{path.relative_to(TREE)}: lines over {MAX_COLUMNS} columns: {long[:10]}")
 
 
 check_layers()
@@ -138,5 +141,8 @@ check_function_lengths()
 check_readme()
 check_usage_texts()
 check_line_lengths()
+for problem in python_rules.problems(TREE):
+    check(False, problem)
+check(len(python_rules.python_files(TREE)) > 50, "the Python rules found almost no Python files")
 print(f"{checks - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -8,7 +8,7 @@ usage: onnx_dump.py MODEL                  the dump on stdout (exit 3: skipped, 
 Only onnx.load and the message fields are used. Typed tensor fields are converted to the raw
 layout here (spec section 3) and hashed with hashlib. A model holding a field or enum value
 this onnx package does not know is not dumped but skipped with that reason: guessing would
-risk a silent pass. Runs under Debian's python3-onnx with /usr/bin/python3.
+risk a silent pass. Runs under Debian's python3-onnx (gauntlet.settings.PYTHON).
 """
 import hashlib
 import os

@@ -3,15 +3,15 @@
 usage: roundtrip.py --build BUILD [--subset N] [--alignment N] [--threshold BYTES]
                     [--timeout SECONDS] [DATA_DIR]
 
-For every DATA_DIR/<rel>/model.onnx (default ../shared/data/onnx-backend-1.23 beside the
-repository, else the data set python/gauntlet/sweep/gen_backend_data.py generates), `onnximport convert`
+For every DATA_DIR/<rel>/model.onnx (a folder or a named set; by default the backend data of
+gauntlet.settings.backend_data), `onnximport convert`
 writes <rel>/model.onnx with its tensors of more than BYTES (default 0: all of them) in
 <rel>/model.data at offsets that are multiples of N (default 4096). Then:
   1. our reader imports the copy (build/bin/dump-all) and its dump equals the original's
      once storage is set aside: data_location and external_data lines dropped, an
      external source read as raw (the bytes' SHA-256 still compared);
   2. every external_data offset in the copy's dump is a multiple of N;
-  3. the Python onnx package (/usr/bin/python3) loads the copy with its external data
+  3. the Python onnx package (Debian's, settings.PYTHON) loads the copy with its external data
      (onnx.load, under a time-out per model) and python/gauntlet/sweep/onnx_dump.py of the copy equals
      that of the original, set aside the same way (models onnx cannot represent or load
      in the original are skipped there, with the reason counted).
@@ -29,10 +29,9 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-from gauntlet.ort.conformance import find_models, subset  # the same models, the same subsets
 from gauntlet import settings
+from gauntlet.ort.conformance import find_models, subset  # the same models, the same subsets
+
 STORAGE_LINE = re.compile(r"^\s*(data_location|external_data) ")
 OFFSET_LINE = re.compile(r'^\s*external_data "offset" "(\d+)"$')
 

@@ -1,0 +1,70 @@
+"""The Python structure rules fail on each planted violation, and pass on a clean tree."""
+import pathlib
+import tempfile
+import textwrap
+import unittest
+
+from gauntlet.structure import python_rules
+
+CLEAN = '''"""A module of the package."""
+from gauntlet import settings
+
+
+def build():
+    return settings.build_dir()
+'''
+
+
+class PlantedViolations(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = pathlib.Path(self.tmp.name)
+        (self.root / "python" / "gauntlet").mkdir(parents=True)
+        self.plant("python/gauntlet/clean.py", CLEAN)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def plant(self, rel, text):
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+    def problems(self, debt=frozenset()):
+        return python_rules.problems(self.root, set(debt))
+
+    def test_a_clean_tree_passes(self):
+        self.assertEqual(self.problems(), [])
+
+    def test_a_sys_path_edit_fails(self):
+        self.plant("tools/script.py", "import sys\nsys.path.insert(0, 'tools')\n")
+        self.assertEqual(self.problems(), ["tools/script.py edits sys.path"])
+
+    def test_a_second_root_and_interpreter_fail(self):
+        self.plant("python/gauntlet/x.py", "ROOT = '.'\nPY = '" + "/usr/bin/" + "python3'\n")
+        found = self.problems()
+        self.assertEqual(len(found), 2, found)
+        self.assertIn("assigns ROOT", found[0])
+        self.assertIn("writes the interpreter's path", found[1])
+
+    def test_a_second_backend_resolver_fails(self):
+        self.plant("python/gauntlet/x.py", "def backend" "_data(build):\n    return build\n")
+        self.assertIn("resolves the backend data", self.problems()[0])
+
+    def test_a_long_function_and_a_long_module_fail(self):
+        body = "".join("    x%d = %d\n" % (i, i) for i in range(60))
+        self.plant("python/gauntlet/long.py", "def f():\n" + body + "\n" * 400)
+        found = self.problems()
+        self.assertEqual(len(found), 2, found)
+        self.assertIn("long.py has 461 lines", found[0])
+        self.assertIn("f has 61 lines", found[1])
+
+    def test_listed_debt_excuses_a_size_and_goes_stale_when_paid(self):
+        self.plant("python/gauntlet/long.py", "\n" * 401)
+        self.assertEqual(self.problems({"python/gauntlet/long.py"}), [])
+        self.plant("python/gauntlet/long.py", "\n")
+        self.assertIn("within its limit now", self.problems({"python/gauntlet/long.py"})[0])
+
+    def test_the_debt_list_excuses_nothing_but_sizes(self):
+        self.plant("python/gauntlet/x.py", "import sys\nsys.path.append('x')\n")
+        self.assertEqual(len(self.problems({"python/gauntlet/x.py"})), 2)  # the edit, and a stale line
