@@ -12,21 +12,16 @@ import subprocess
 import sys
 import tempfile
 
+from gauntlet.cli.expect import closing, expect
 from gauntlet.cli.wire import deep_type_model, minimal_model
 
 from gauntlet.kinds import KINDS
-failures = []
 
 
 def run(binary, *args):
     p = subprocess.run([binary, *args], capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
 
-
-def expect(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def check_error_line(line, path, kind, offset, field_path):
@@ -39,6 +34,31 @@ def check_error_line(line, path, kind, offset, field_path):
     expect(cols[2] == offset, f"{path}: offset {offset}, got {cols[2]!r}")
     expect(cols[3] == field_path, f"{path}: field path {field_path}, got {cols[3]!r}")
     expect(cols[4] != "" and "\n" not in cols[4], f"{path}: a one-line message, got {cols[4]!r}")
+
+
+def check_json(binary, files, lines):
+    """--json: one object per file with the same facts as the lines (docs/cli.md schema)."""
+    rc, out, _ = run(binary, "check", "--json", *files)
+    expect(rc == 1, f"check --json mixed: exit 1, got {rc}")
+    records = [json.loads(line) for line in out.splitlines()]
+    expect(len(records) == len(lines) == 5, f"check --json mixed: five records, got {out!r}")
+    expect(records[:1] == [{"file": files[0], "status": "ok"}], f"check --json: the ok record, got {records[:1]}")
+    for record, line in zip(records[1:], lines[1:]):
+        _, kind, offset, path, message = line.split("\t")
+        expected = {"file": record.get("file"), "status": "refused", "kind": kind,
+                    "offset": None if offset == "-" else int(offset), "field_path": None if path == "-" else path,
+                    "message": message}
+        expect(record == expected and record["kind"] in KINDS, f"check --json: {record} against {line!r}")
+
+
+def check_max_nesting(binary, deep):
+    """--max-nesting: the same file is refused at 8 and accepted at 9."""
+    rc, out, _ = run(binary, "check", "--max-nesting", "8", deep)
+    expect(rc == 1, f"--max-nesting 8: exit 1, got {rc}")
+    check_error_line(out.rstrip("\n"), deep, "Malformed", str(len(deep_type_model(9)) - 2),
+                     "ModelProto.graph.input[0].type.sequence_type.elem_type.sequence_type.elem_type.sequence_type.elem_type")
+    rc, out, _ = run(binary, "check", "--max-nesting", "9", deep)
+    expect(rc == 0 and out == f"{deep}\tok\n", f"--max-nesting 9: accepted, got {rc} {out!r}")
 
 
 def main():
@@ -78,32 +98,10 @@ def main():
             check_error_line(lines[3], missing, "Io", "-", "-")
             check_error_line(lines[4], d, "Io", "-", "-")
 
-        # --json: one object per file with the same facts as the lines (docs/cli.md schema).
-        rc, out, _ = run(binary, "check", "--json", ok, malformed, no_ir, missing, d)
-        expect(rc == 1, f"check --json mixed: exit 1, got {rc}")
-        records = [json.loads(line) for line in out.splitlines()]
-        expect(len(records) == len(lines) == 5, f"check --json mixed: five records, got {out!r}")
-        expect(records[:1] == [{"file": ok, "status": "ok"}], f"check --json: the ok record, got {records[:1]}")
-        for record, line in zip(records[1:], lines[1:]):
-            _, kind, offset, path, message = line.split("\t")
-            expected = {"file": record.get("file"), "status": "refused", "kind": kind,
-                        "offset": None if offset == "-" else int(offset), "field_path": None if path == "-" else path,
-                        "message": message}
-            expect(record == expected and record["kind"] in KINDS, f"check --json: {record} against {line!r}")
+        check_json(binary, [ok, malformed, no_ir, missing, d], lines)
+        check_max_nesting(binary, deep)
 
-        # --max-nesting: the same file is refused at 8 and accepted at 9.
-        rc, out, _ = run(binary, "check", "--max-nesting", "8", deep)
-        expect(rc == 1, f"--max-nesting 8: exit 1, got {rc}")
-        check_error_line(out.rstrip("\n"), deep, "Malformed", str(len(deep_type_model(9)) - 2),
-                         "ModelProto.graph.input[0].type.sequence_type.elem_type.sequence_type.elem_type.sequence_type.elem_type")
-        rc, out, _ = run(binary, "check", "--max-nesting", "9", deep)
-        expect(rc == 0 and out == f"{deep}\tok\n", f"--max-nesting 9: accepted, got {rc} {out!r}")
-
-    if failures:
-        print(f"{len(failures)} CLI check(s) failed")
-        return 1
-    print("onnximport check: CLI contract holds")
-    return 0
+    return closing()
 
 
 if __name__ == "__main__":

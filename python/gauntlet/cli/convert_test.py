@@ -13,15 +13,10 @@ import subprocess
 import sys
 import tempfile
 
+from gauntlet.cli.expect import closing, expect
 from gauntlet.cli.wire import field_len, identity_graph, minimal_model, model, raw_initializer, value_info
 
-failures = []
 
-
-def expect(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def run(binary, *args):
@@ -181,8 +176,7 @@ def main(argv):
         refusals_leave_nothing(binary, tmp)
         usage_errors(binary, tmp)
         progress_for_large_inputs(binary, tmp)
-    print("%d failed" % len(failures) if failures else "all passed")
-    return 1 if failures else 0
+    return closing()
 
 
 if __name__ == "__main__":

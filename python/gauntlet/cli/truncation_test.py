@@ -12,17 +12,12 @@ import sys
 import tempfile
 import time
 
+from gauntlet.cli.expect import closing, expect
 from gauntlet.cli.escape import problems
 from gauntlet.cli.wire import identity_graph, model, raw_initializer
 
 PAYLOAD = 4 << 20  # well above the 1 MiB mapping threshold: the file is mapped
-failures = []
 
-
-def expect(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def wait_stopped(pid, seconds=30):
@@ -74,11 +69,7 @@ def main():
             lines = err.rstrip(b"\n").split(b"\n")
             expect(len(lines) == 1 and lines[0].startswith(b"onnximport: Io: ") and b"shrank" in lines[0]
                    and not problems(lines[0]), f"{what}: one Io refusal on stderr, got {err!r}")
-    if failures:
-        print(f"{len(failures)} truncation check(s) failed")
-        return 1
-    print("onnximport dump: a file truncated while mapped is refused as Io")
-    return 0
+    return closing()
 
 
 if __name__ == "__main__":

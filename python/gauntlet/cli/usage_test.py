@@ -11,16 +11,11 @@ import subprocess
 import sys
 import tempfile
 
+from gauntlet.cli.expect import closing, expect
 from gauntlet.cli.wire import deep_type_model, field_int, field_len, identity_graph, minimal_model, model
 
 from gauntlet.settings import ROOT
-failures = []
 
-
-def expect(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def run(binary, *args, stdin=b"", cwd=None):
@@ -150,11 +145,7 @@ def main():
         options_anywhere(binary, d, deep)
         standard_input(binary, d, ok)
         ort_companion(binary, d)
-    if failures:
-        print(f"{len(failures)} usage check(s) failed")
-        return 1
-    print("onnximport: strict command lines, standard input and --version hold")
-    return 0
+    return closing()
 
 
 if __name__ == "__main__":
