@@ -57,13 +57,13 @@ def parts(build, data, subset, peer):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", required=True)
+    ap.add_argument("--build", help="the build folder (default: $BUILD or build)")
     ap.add_argument("--subset", type=int)
     ap.add_argument("--peer")
     ap.add_argument("--parts", help="comma-separated parts (default: all, in order)")
     ap.add_argument("data", nargs="?")
     args = ap.parse_args(argv[1:])
-    build = os.path.abspath(args.build)
+    build = settings.build_dir(args.build)
     data = settings.backend_data(build, "writers", args.data)
     all_parts = parts(build, data, args.subset, os.path.abspath(args.peer) if args.peer else None)
     wanted = args.parts.split(",") if args.parts else [name for name, _ in all_parts]

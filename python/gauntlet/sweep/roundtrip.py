@@ -162,14 +162,14 @@ def main(argv):
     if len(argv) == 3 and argv[1] == "--python-worker":
         return python_worker(int(argv[2]))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
-    ap.add_argument("--build", required=True)
+    ap.add_argument("--build", help="the build folder (default: $BUILD or build)")
     ap.add_argument("--subset", type=int)
     ap.add_argument("--alignment", type=int, default=4096)
     ap.add_argument("--threshold", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=30)
     ap.add_argument("data", nargs="?")
     args = ap.parse_args(argv[1:])
-    build = os.path.abspath(args.build)
+    build = settings.build_dir(args.build)
     data = settings.backend_data(build, "roundtrip", args.data)
     rels = subset(find_models(data), args.subset)
     if not rels:
