@@ -1,10 +1,10 @@
 // fuzz_planted: a test-only target with a planted bug (issue 19), for the tests of the
-// nightly campaign itself (harness/nightly/test_triage.py, `make nightly-selftest`).
+// nightly campaign itself (python/gauntlet/fuzz/triage_test.py).
 // An input that starts with "PLANT" is copied into a heap buffer of its own size and the
 // byte one past the end is read: ASan reports a heap-buffer-overflow, always from the
 // same frames whatever follows the prefix, so every such input has one stack signature
 // and a campaign must file it once. It links no importer code and is never fuzzed by
-// default (tools/fuzzing/paths.py TEST_ONLY_TARGETS).
+// default (python/gauntlet/fuzz/paths.py TEST_ONLY_TARGETS).
 //
 // Oracle: none; the bug is the point.
 #include <cstddef>
