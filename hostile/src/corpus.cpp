@@ -127,6 +127,7 @@ json Corpus::manifest() const {
         j["file"] = k->file;
         j["expect"] = k->accept ? "accept" : "refuse";
         if (!k->accept) j["kind"] = k->kind;
+        if (!k->accept) j["phase"] = refusal_phase(*k);
         j["section"] = k->rule.section;
         j["rule_id"] = k->rule.id;
         j["rule"] = rule_text(k->rule.id);
@@ -248,6 +249,7 @@ Corpus build_corpus() {
     add_external_cases(c);
     add_io_cases(c);
     add_published_cases(c);
+    add_published_2026_cases(c);
     add_ort_cases(c);
     return c;
 }

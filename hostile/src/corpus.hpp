@@ -94,6 +94,10 @@ private:
     std::vector<Entry> entries_;
 };
 
+/// The phase in which a careful importer refuses `k` (`wire`, `message`, `tensor`, `graph`,
+/// `external`, `ort-verify`, `ort-semantic`; docs/rules.md); "" for an accepted case.
+std::string refusal_phase(const Case& k);
+
 /// Lower-case hex SHA-256 of bytes (for tensor facts).
 std::string sha256_hex(std::string_view bytes);
 
@@ -105,6 +109,7 @@ void add_graph_cases(Corpus& c);     // section 4
 void add_external_cases(Corpus& c);  // section 5
 void add_io_cases(Corpus& c);        // sections 6 and 7
 void add_published_cases(Corpus& c); // other importers' published loader bugs not covered above
+void add_published_2026_cases(Corpus& c);  // the shapes published in 2026 (loader-bugs.md, December 2026)
 void add_ort_cases(Corpus& c);       // the .ort format (issue 17, loader-bugs.md's .ort checklist)
 
 /// Every case of every section.

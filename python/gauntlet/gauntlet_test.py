@@ -48,6 +48,17 @@ class StrictManifest(unittest.TestCase):
         k["kind"] = "Io" if k["kind"] != "Io" else "Malformed"
         self.assertEqual(len(manifest.check(self.m, self.rules)), 1)
 
+    def test_a_refusal_without_its_phase_is_found(self):
+        k = next(c for c in self.m["cases"] if c["expect"] == "refuse")
+        k["phase"] = "parse"
+        problems = manifest.check(self.m, self.rules)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("phase 'parse'", problems[0])
+
+    def test_every_phase_is_used(self):
+        used = {c.get("phase") for c in self.m["cases"] if c["expect"] == "refuse"}
+        self.assertEqual(used, set(manifest.PHASES))
+
     def test_kinds_from_names(self):
         self.assertEqual(kinds.expected_from_name("externaldata-x.onnx"), ("refuse", "ExternalData"))
         self.assertEqual(kinds.expected_from_name("accept-x.onnx"), ("accept", None))

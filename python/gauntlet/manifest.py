@@ -17,6 +17,10 @@ class ManifestError(ValueError):
     pass
 
 
+# The phase in which a careful importer refuses a case (docs/rules.md, "Phases of refusal").
+PHASES = ("wire", "message", "tensor", "graph", "external", "ort-verify", "ort-semantic")
+
+
 def read(corpus_dir, rules=None):
     """The manifest of corpus_dir as a dict, checked; `rules` ({id: text}) defaults to docs/rules.md."""
     path = os.path.join(corpus_dir, "manifest.json")
@@ -49,6 +53,8 @@ def check(m, rules):
             problems.append(f"{file}: expect is {expect!r}")
         elif named is None or named[0] != expect or (expect == "refuse" and named[1] != kind):
             problems.append(f"{file}: the name does not say expect={expect} kind={kind}")
+        if expect == "refuse" and k.get("phase") not in PHASES:
+            problems.append(f"{file}: phase {k.get('phase')!r} is not one of {', '.join(PHASES)}")
         rule_id = k.get("rule_id")
         if rule_id not in rules:
             problems.append(f"{file}: rule_id {rule_id!r} is not defined in docs/rules.md")

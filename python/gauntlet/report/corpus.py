@@ -20,7 +20,8 @@ def load_corpus(directory):
 
     Each item: file, path, expected ('accept'|'refuse'), expected_kind (or None), rule_id,
     rule (one line: section, ID and text), description, facts (dict), options (dict of
-    import options, may be empty), endless (following the reference reads forever or blocks).
+    import options, may be empty), endless (following the reference reads forever or blocks),
+    phase (refusals: where a careful importer refuses it, docs/rules.md).
     """
     cases, meta = [], {}
     if os.path.exists(os.path.join(directory, "manifest.json")):
@@ -32,7 +33,7 @@ def load_corpus(directory):
                 "expected_kind": k.get("kind") if k["expect"] == "refuse" else None,
                 "rule_id": k["rule_id"], "rule": f"§{k['section']} {k['rule_id']}: {k['rule']}",
                 "description": k.get("why", ""), "facts": k.get("facts") or {}, "options": k.get("options") or {},
-                "endless": bool(k.get("endless")),
+                "endless": bool(k.get("endless")), "phase": k.get("phase"),
             })
     else:
         for name in sorted(os.listdir(directory)):
