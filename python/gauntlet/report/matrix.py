@@ -47,6 +47,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 from gauntlet.report.corpus import load_corpus
 from gauntlet import known as known_mod, settings
 from gauntlet.report.peers import PEER_COLUMNS, _one_line, peer_specs, run_ours, run_peer  # noqa: F401 (run_ours: make_report)
+from gauntlet.report.peers_more import MORE_IMPORTERS, MORE_ORT_READERS
+from gauntlet.report.reads import judge_reads
 
 CANARY = "onnx-gauntlet-canary.bin"
 
@@ -59,10 +61,11 @@ IMPORTERS = [
     ("opencv", "OpenCV dnn: cv2.dnn.readNetFromONNX"),
     ("protobufjs", "protobufjs: onnx.ModelProto.decode (Debian's onnx.proto)"),
     ("onnxruntime", "ONNX Runtime (npm onnxruntime-node): InferenceSession.create"),
+    *MORE_IMPORTERS,
 ]
 
 
-ORT_READERS = ("onnximport", "onnxruntime")
+ORT_READERS = ("onnximport", "onnxruntime", *MORE_ORT_READERS)
 ORT_EXTERNAL_RULES = ("O7", "O14")
 
 
@@ -78,7 +81,7 @@ def applies(case, importer):
     """
     options = case.get("options") or {}
     if case["file"].endswith(".ort") and (importer not in ORT_READERS or
-                                          (importer == "onnxruntime" and case.get("rule_id") in ORT_EXTERNAL_RULES)):
+                                          (importer != "onnximport" and case.get("rule_id") in ORT_EXTERNAL_RULES)):
         return False
     if importer == "onnximport":
         return options.get("import") != "bytes"
@@ -110,7 +113,7 @@ def summarize(cases, importers):
             continue
         s = {"cases": 0, "match": 0, "mismatch": 0,
              "accepted_spec_refuses": 0, "refused_spec_accepts": 0, "wrong_kind": 0,
-             "crashed": 0, "timeout": 0, "not_judged": 0, "read_outside": 0}
+             "crashed": 0, "timeout": 0, "not_judged": 0, "read_outside": 0, "read_differently": 0}
         for case in cases:
             r = case["results"].get(imp)
             if r is None:
@@ -126,6 +129,8 @@ def summarize(cases, importers):
             s["match" if r["match"] else "mismatch"] += 1
             if r["outcome"] in ("crashed", "timeout"):
                 s[r["outcome"]] += 1
+            elif r.get("read_differently"):
+                s["read_differently"] += 1
             elif case["expected"] == "refuse" and r["outcome"] == "accepted":
                 s["accepted_spec_refuses"] += 1
             elif case["expected"] == "accept" and r["outcome"] == "refused":
@@ -206,6 +211,8 @@ def deviation_reason(row, r, strip=None):
     if row["expected"] == "refuse" and o == "accepted":
         ro = r.get("read_outside")
         return "accepted" + (f"; read outside the folder: {ro['target']}" if ro else "")
+    if r.get("read_differently"):
+        return "accepted, read differently: " + _one_line(r["read_differently"], 120)
     if row["expected"] == "accept" and o == "refused":
         return "refused: " + _one_line(r.get("message", ""), 80)
     return f"refused as {r.get('kind')}, the spec says {row.get('expected_kind')}"
@@ -322,12 +329,13 @@ def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print
         out = []
         for case in items:
             row = {k: case.get(k) for k in ("file", "path", "expected", "expected_kind", "rule_id", "rule", "description",
-                                            "facts", "options", "endless")}
+                                            "facts", "options", "endless", "phase")}
             row["results"] = {}
             for imp, r in results[case["file"]].items():
                 r = dict(r)
                 r["match"] = matches(case, r, imp)
                 row["results"][imp] = r
+            judge_reads(row["results"], case.get("facts"), case["expected"] == "accept" and not case.get("options"))
             mark_outside(row, proofs)
             out.append(row)
         return out

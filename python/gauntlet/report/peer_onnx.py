@@ -4,7 +4,8 @@ One long-lived process answering one request per line, so importing onnx is paid
 A request is a JSON object {"path": ..., "mode": "load" | "noext"}; the answer is one JSON
 object per line:
   noext: {"noext": verdict}: onnx.load(path, load_external_data=False), the protobuf parse
-         alone, which never opens another file;
+         alone, which never opens another file; an accepted verdict carries `read`, what
+         was read (read_summary.py, docs/matrix.md);
   load:  {"load": verdict, "check": verdict, "tensors": {...}}: onnx.load(path) (external
          data read from the model's folder, as a user gets it), then
          onnx.checker.check_model(model, full_check=True); `tensors` holds the SHA-256 of
@@ -14,7 +15,9 @@ object per line:
          bytes read from outside the folder.
 A verdict is {"outcome": "accepted"|"refused", "message": ...}. It writes {"ready": true,
 "version": ...} once onnx is imported. A crash of the C++ protobuf or checker code ends
-the process; the driver (matrix.py) sees that and restarts it.
+the process; the driver (matrix.py) sees that and restarts it. Run with
+PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python in its environment, the same worker is the
+pure-Python protobuf peer (peers_npm.py).
 """
 import hashlib
 import json
@@ -22,6 +25,7 @@ import sys
 
 
 from gauntlet.text import one_line
+from gauntlet.report.read_summary import summarize
 
 
 def tensor_bytes(numpy_helper, t):
@@ -54,8 +58,12 @@ def main():
     import onnx.checker
     from onnx import numpy_helper
 
+    from google.protobuf.internal import api_implementation
+
     out = sys.stdout
-    out.write(json.dumps({"ready": True, "version": onnx.__version__}) + "\n")
+    # The protobuf backend in the version: the pure-Python peer must prove it is one.
+    version = f"{onnx.__version__}, protobuf {api_implementation.Type()}"
+    out.write(json.dumps({"ready": True, "version": version}) + "\n")
     out.flush()
     for line in sys.stdin:
         if not line.strip():
@@ -65,8 +73,12 @@ def main():
         answer = {}
         if mode == "noext":
             try:
-                onnx.load(path, load_external_data=False)
+                model = onnx.load(path, load_external_data=False)
                 answer["noext"] = {"outcome": "accepted", "message": ""}
+                try:
+                    answer["noext"]["read"] = summarize(model)
+                except Exception as e:  # noqa: BLE001 - a summary is evidence, never a verdict
+                    answer["noext"]["read_error"] = one_line(f"{type(e).__name__}: {e}")
             except Exception as e:  # every refusal, whatever the class
                 answer["noext"] = {"outcome": "refused", "message": one_line(f"{type(e).__name__}: {e}")}
         else:

@@ -14,6 +14,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 from gauntlet import settings
+from gauntlet.report.peers_more import MORE_COLUMNS, more_specs
 
 ONNX_PROTO = "/usr/include/onnx/onnx.proto"  # Debian libonnx-dev: the schema the libprotobuf peers use too
 # Worker name -> the matrix columns it fills.
@@ -22,6 +23,7 @@ PEER_COLUMNS = {
     "opencv": ("opencv",),
     "protobufjs": ("protobufjs",),
     "onnxruntime": ("onnxruntime",),
+    **MORE_COLUMNS,
 }
 
 # A hostile file may declare huge tensors; a peer that believes it must not take the
@@ -30,10 +32,10 @@ PEER_COLUMNS = {
 ADDRESS_SPACE_LIMIT = 8 << 30
 
 
-def _limit_memory():
+def _limit_memory(limit=ADDRESS_SPACE_LIMIT):
     os.setsid()  # own process group, so a timeout kills the worker and its children
     try:
-        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_LIMIT, ADDRESS_SPACE_LIMIT))
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ValueError, OSError):
         pass
 
@@ -93,8 +95,9 @@ def run_ours(importer, path, timeout, options=None):
 class Worker:
     """A long-lived peer process speaking one JSON line per request and per answer."""
 
-    def __init__(self, name, argv, log_path, startup_timeout=60, cwd=None):
+    def __init__(self, name, argv, log_path, startup_timeout=60, cwd=None, address_space=ADDRESS_SPACE_LIMIT):
         self.name = name
+        self.address_space = address_space
         self.argv = argv
         self.cwd = cwd
         self.log_path = log_path
@@ -127,7 +130,7 @@ class Worker:
         self.buffer = b""
         self.proc = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
-            preexec_fn=_limit_memory, cwd=self.cwd,
+            preexec_fn=lambda: _limit_memory(self.address_space), cwd=self.cwd,
         )
         line = self._read_line(self.startup_timeout)
         if line is None:
@@ -189,8 +192,11 @@ def _verdict(answer, seconds, key=None):
     if "timeout" in answer:
         return {"outcome": "timeout", "message": answer["timeout"], "seconds": round(seconds, 4)}
     part = answer[key] if key else answer
-    return {"outcome": part.get("outcome", "crashed"), "message": part.get("message", ""),
-            "seconds": round(seconds, 4)}
+    verdict = {"outcome": part.get("outcome", "crashed"), "message": part.get("message", ""),
+               "seconds": round(seconds, 4)}
+    if isinstance(part.get("read"), dict):  # what it read (docs/matrix.md)
+        verdict["read"] = part["read"]
+    return verdict
 
 
 def deb_version(package):
@@ -227,11 +233,14 @@ def peer_specs(peer_dir):
                                 "version": lambda v: f"onnxruntime-node {v} (npm, --ignore-scripts)"}
     else:
         specs["onnxruntime"] = {"reason": f"onnxruntime-node is not installed in {peer_dir} (tools/install_peer.sh installs it)"}
+    specs.update(more_specs(peer_dir, onnx_deb))
     return specs
 
 
 def run_peer(name, spec, cases, log_dir, cwd, timeout, results, progress):
-    worker = Worker(name, spec["argv"], os.path.join(log_dir, f"peer_{name}.log"), cwd=cwd)
+    worker = Worker(name, spec["argv"], os.path.join(log_dir, f"peer_{name}.log"), cwd=cwd,
+                    address_space=spec.get("address_space", ADDRESS_SPACE_LIMIT))
+    started = time.monotonic()
     try:
         worker.start()
     except Exception as e:  # noqa: BLE001 - any start failure means "not run"
@@ -246,6 +255,8 @@ def run_peer(name, spec, cases, log_dir, cwd, timeout, results, progress):
                 results[case["file"]][column] = v
         progress(name)
     worker.close()
-    return {"status": "run", "version": spec["version"](worker.version), "restarts": worker.restarts}
+    # Wall-clock seconds of this worker over every case (docs/matrix.md, time per peer).
+    return {"status": "run", "version": spec["version"](worker.version), "restarts": worker.restarts,
+            "seconds": round(time.monotonic() - started, 1)}
 
 
