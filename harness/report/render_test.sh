@@ -92,6 +92,22 @@ shown = re.findall(r"<tr><td>([^<]+)</td>", table.group(1)) if table else []
 sys.exit(0 if shown == want and (want or report.get("ort", {}).get("status") != "run") else 1)
 PY
 
+# The matrix findings page (docs/matrix.md, "Findings"): it loads and shows both views.
+if [ -f "$report/findings.html" ]; then
+  timeout 300 "${chrome[@]}" --window-size=1400,1400 --screenshot="$report/findings.png" \
+    --dump-dom "file://$report/findings.html" >"$work/findings.html" 2>"$work/chrome-findings.log"
+  check "chromium loads findings.html, which has the classes and the pruned view" \
+    bash -c 'grep -q "<section id=\"findings-classes\">" "$1" && grep -q "<section id=\"findings-pruned\">" "$1"' \
+    _ "$work/findings.html"
+  check "no console messages on findings.html" bash -c '! grep -q ":CONSOLE" "$1"' _ "$work/chrome-findings.log"
+  check "a screenshot of the findings is kept at $report/findings.png" \
+    bash -c '[ "$(stat -c %s "$1")" -gt 20000 ]' _ "$report/findings.png"
+else  # only a matrix that did not run has no findings
+  check "no findings.html: the matrix did not run" /usr/bin/python3 -c \
+    'import json, sys; sys.exit(json.load(open(sys.argv[1])).get("matrix", {}).get("status") == "run")' \
+    "$report/report.json"
+fi
+
 check "a screenshot is kept at $report/screenshot.png" \
   bash -c '[ "$(head -c 8 "$1" | od -An -tx1 | tr -d " \n")" = "89504e470d0a1a0a" ] && [ "$(stat -c %s "$1")" -gt 20000 ]' \
   _ "$report/screenshot.png"

@@ -112,13 +112,14 @@ class WhatTheMatrixJudges(unittest.TestCase):
     def test_an_ort_case_is_judged_only_for_the_ort_readers(self):
         ort = self.case("malformed-ort-x.ort")
         judged = [imp for imp, _ in self.matrix.IMPORTERS if self.matrix.applies(ort, imp)]
-        self.assertEqual(judged, ["onnximport", "onnxruntime"])
+        self.assertEqual(judged, ["onnximport", "onnxruntime", "ort-web", "ort-web-js"])
         self.assertIsNone(self.matrix.matches(ort, {"outcome": "accepted"}, "onnx.load"))
 
     def test_ort_external_data_rules_are_not_judged_for_onnx_runtime(self):
         for rule in self.matrix.ORT_EXTERNAL_RULES:
             case = self.case("externaldata-ort-x.ort", rule_id=rule)
-            self.assertFalse(self.matrix.applies(case, "onnxruntime"), rule)
+            for ort_reader in ("onnxruntime", "ort-web", "ort-web-js"):
+                self.assertFalse(self.matrix.applies(case, ort_reader), rule)
             self.assertTrue(self.matrix.applies(case, "onnximport"), rule)
         self.assertTrue(self.matrix.applies(self.case("x.onnx", rule_id="O7"), "onnxruntime"),
                         "an .onnx case is judged for ONNX Runtime whatever its rule id")

@@ -49,6 +49,7 @@ from gauntlet import known as known_mod, settings
 from gauntlet.report.peers import PEER_COLUMNS, _one_line, peer_specs, run_ours, run_peer  # noqa: F401 (run_ours: make_report)
 from gauntlet.report.peers_more import MORE_IMPORTERS, MORE_ORT_READERS
 from gauntlet.report.reads import judge_reads
+from gauntlet.report.findings import findings
 
 CANARY = "onnx-gauntlet-canary.bin"
 
@@ -77,7 +78,7 @@ def applies(case, importer):
     not judged. `import: bytes` cannot be asked of a command line that opens files, so
     that case is judged by the hostile test suite (hostile_tests), not here. A .ort case
     is judged only for the importers that read .ort, and its external data (rules O7 and
-    O14, this project's extension) not for ONNX Runtime, whose loader has no reader for it.
+    O14, this project's extension) not for the ONNX Runtime readers, whose loaders have no reader for it.
     """
     options = case.get("options") or {}
     if case["file"].endswith(".ort") and (importer not in ORT_READERS or
@@ -207,7 +208,8 @@ def deviation_reason(row, r, strip=None):
     if o == "timeout":
         return "timeout" + (" (reads forever: bounded by the time-out)" if row.get("endless") else "")
     if o == "crashed":
-        return "crashed: " + _one_line(r.get("message", ""), 80)
+        # Without the worker log's path, which names this run's folder.
+        return "crashed: " + _one_line(r.get("message", "").split(" (all of it: ")[0], 80)
     if row["expected"] == "refuse" and o == "accepted":
         ro = r.get("read_outside")
         return "accepted" + (f"; read outside the folder: {ro['target']}" if ro else "")
@@ -336,6 +338,9 @@ def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print
                 r["match"] = matches(case, r, imp)
                 row["results"][imp] = r
             judge_reads(row["results"], case.get("facts"), case["expected"] == "accept" and not case.get("options"))
+            for r in row["results"].values():  # what was read stays only as evidence of a difference
+                if not r.get("read_differently"):
+                    r.pop("read", None)
             mark_outside(row, proofs)
             out.append(row)
         return out
@@ -369,6 +374,7 @@ def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print
             "cases": valid_rows,
         },
     }
+    doc["findings"] = findings(doc)
     doc["known"] = check_known(hostile_rows + valid_rows, importers, known_dir, update_known, say,
                                strip=[work] + ([valid["data_dir"]] if valid and valid.get("data_dir") else []))
     for imp, s in doc["summary"].items():

@@ -1,5 +1,5 @@
 // What every JavaScript matrix worker shares (docs/matrix.md): the line protocol of
-// tools/ort/ort_worker.js, a package's version, and one answer per file: accepted with what
+// python/gauntlet/ort/ort_worker.js, a package's version, and one answer per file: accepted with what
 // was read, or refused with the reader's own message.
 'use strict';
 

@@ -88,6 +88,8 @@ def judge_reads(row_results, facts, valid_or_accept):
         return
     ref = row_results.get(REFERENCE) or {}
     reference = ref.get("read") if ref.get("outcome") == "accepted" else None
+    if reference and against_facts(reference, facts):
+        reference = None  # a reference that misreads the case judges no one: the facts alone do
     for column, r in row_results.items():
         if r.get("outcome") != "accepted" or not isinstance(r.get("read"), dict):
             continue

@@ -111,6 +111,18 @@ class Reference(unittest.TestCase):
         self.assertIsNone(reads.first_difference(ref, {"tensor_data_type": {"absent": 3}}, ref))
 
 
+class MisreadingReference(unittest.TestCase):
+    def test_a_reference_that_contradicts_the_manifest_judges_no_one(self):
+        facts = {"initializer_count": 0}
+        merged = dict(reading(1), nodes=3, op_types=["Identity"] * 3)  # fields of two graphs merged
+        last = dict(reading(1), initializers=[])                       # the last graph only, as the rules say
+        row = {reads.REFERENCE: {"outcome": "accepted", "read": merged, "match": True},
+               "peer": {"outcome": "accepted", "read": last, "match": True}}
+        reads.judge_reads(row, facts, True)
+        self.assertIn("initializer_count", row[reads.REFERENCE]["read_differently"])
+        self.assertNotIn("read_differently", row["peer"])
+
+
 class Summarizers(unittest.TestCase):
     def test_python_and_javascript_agree(self):
         pbjs = os.path.join(PEER_DIR, "node_modules", "protobufjs")

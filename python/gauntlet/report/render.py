@@ -18,6 +18,7 @@ from html import escape
 from xml.sax.saxutils import quoteattr
 
 from gauntlet.report import svg
+from gauntlet.report.render_findings import render_findings_body
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#222;background:#fafafa}
@@ -55,7 +56,7 @@ def page(title, body, depth=0):
     up = "../" * depth
     nav = (f'<nav><a href="{up}index.html">summary</a><a href="{up}index.html#sweep">sweep</a>'
            f'<a href="{up}index.html#hostile">hostile</a><a href="{up}index.html#matrix">matrix</a>'
-           f'<a href="{up}index.html#fuzz">fuzz</a>'
+           f'<a href="{up}findings.html">findings</a><a href="{up}index.html#fuzz">fuzz</a>'
            f'<a href="{up}index.html#campaigns">campaigns</a></nav>')
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1">'
@@ -276,9 +277,12 @@ def outcome_cell(result, importer_id):
     text = OUTCOME_SHORT.get(o, o)
     if importer_id == "onnximport" and o == "refused" and result.get("kind"):
         text = result["kind"]
+    if result.get("read_differently"):  # docs/matrix.md: accepted, but not what the file holds
+        text, cls = "read differently", "cell-crash"
     if result["match"] is None:
         text += " (not judged)"
-    return f'<td class="{cls}" title={quoteattr(result.get("message", ""))}>{escape(text)}</td>'
+    title = result.get("read_differently") or result.get("message", "")
+    return f'<td class="{cls}" title={quoteattr(title)}>{escape(text)}</td>'
 
 
 def render_case_detail(case, importers, corpus_rel, published):
@@ -386,17 +390,19 @@ def render_matrix(report):
     for imp in imps:
         s = m["summary"].get(imp["id"])
         if s is None:
-            srows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="9" class="notrun">not run: '
+            srows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="10" class="notrun">not run: '
                          f'{escape(imp.get("reason") or "")}</td></tr>')
             continue
         srows.append(f'<tr><td>{escape(imp["label"])}</td><td>{escape(str(imp.get("version") or ""))}</td>'
                      f'<td class="num">{s["match"]}/{s["cases"]}</td><td class="num">{s["accepted_spec_refuses"]}</td>'
                      f'<td class="num">{s["refused_spec_accepts"]}</td><td class="num">{s["wrong_kind"]}</td>'
                      f'<td class="num">{s["crashed"]}</td><td class="num">{s["timeout"]}</td>'
-                     f'<td class="num">{s.get("not_judged", 0)}</td><td class="num">{s.get("read_outside", 0)}</td></tr>')
+                     f'<td class="num">{s.get("not_judged", 0)}</td><td class="num">{s.get("read_outside", 0)}</td>'
+                     f'<td class="num">{s.get("read_differently", 0)}</td></tr>')
     parts.append('<table id="matrix-summary"><tr><th>importer</th><th>version</th><th>as the spec says</th>'
                  '<th>accepted, spec refuses</th><th>refused, spec accepts</th><th>wrong kind</th><th>crashed</th>'
-                 '<th>timed out</th><th>not judged (option cases)</th><th>read outside the folder</th></tr>'
+                 '<th>timed out</th><th>not judged (option cases)</th><th>read outside the folder</th>'
+                 '<th>accepted, read differently</th></tr>'
                  + "".join(srows) + "</table>")
     head = "".join(f'<th title={quoteattr(i["label"])}>{escape(i["id"])}</th>' for i in imps)
     rows = []
@@ -409,6 +415,9 @@ def render_matrix(report):
         rel = f'details/hostile/{safe_name(case["file"])}.html'
         rows.append(f'<tr><td><a href="{rel}">{escape(case["file"])}</a></td><td>{escape(expected)}</td>{cells}'
                     f'<td class="{"cell-mismatch" if outside else "cell-none"}">{escape(outside)}</td></tr>')
+    if m.get("findings"):
+        parts.append('<p>The findings, each divergence class with its smallest reproducer: '
+                     '<a href="findings.html">findings.html</a>.</p>')
     parts.append(render_read_outside(m))
     parts.append(f'<table id="matrix-table"><tr><th>case</th><th>expected</th>{head}<th>read outside the folder</th></tr>'
                  f'{"".join(rows)}</table>')
@@ -650,6 +659,9 @@ def render(out_dir):
             + render_hostile(report, out_dir) + render_matrix(report) + render_fuzz(report, out_dir)
             + render_campaigns(report) + render_ort(report))
     write(os.path.join(out_dir, "index.html"), page(title, body))
+    findings = render_findings_body(report.get("matrix", {}), safe_name)
+    if findings is not None:
+        write(os.path.join(out_dir, "findings.html"), page("onnx-gauntlet: matrix findings", findings))
     write(os.path.join(out_dir, "junit.xml"), junit(report))
     return os.path.join(out_dir, "index.html")
 

@@ -1,0 +1,102 @@
+"""The matrix's findings (docs/matrix.md, "Findings"): what the outcome table means, in two
+views, as JSONTestSuite shows its parsers.
+
+- classes: each way an importer departs from the rules, once per importer and rule, with
+  its smallest reproducing file, the rule and the importer's own message; crashes, reads
+  outside the folder, hangs and "read differently" first.
+- pruned: the cases grouped by identical outcome rows across every importer that ran, the
+  largest group first.
+"""
+import os
+
+# Class names, in the order the findings list them.
+CLASSES = ("crashed", "read outside the folder", "hang (timed out)", "accepted, read differently",
+           "accepts what the spec refuses", "refuses what the spec accepts", "refused with another kind")
+
+
+def result_class(row, r):
+    """The class of one result, or None when it is as the spec says or not judged. A crash,
+    a read outside the folder and a hang count whatever the options."""
+    if r["outcome"] == "crashed":
+        return CLASSES[0]
+    if r.get("read_outside"):
+        return CLASSES[1]
+    if r["outcome"] == "timeout":
+        return CLASSES[2]
+    if r.get("match") is not False:
+        return None
+    if r.get("read_differently"):
+        return CLASSES[3]
+    if row["expected"] == "refuse" and r["outcome"] == "accepted":
+        return CLASSES[4]
+    if row["expected"] == "accept" and r["outcome"] == "refused":
+        return CLASSES[5]
+    return CLASSES[6]
+
+
+def _message(r):
+    if r.get("read_outside"):
+        return f"read {r['read_outside']['target']} into {r['read_outside']['tensor']}"
+    return r.get("read_differently") or r.get("message") or ""
+
+
+def _size(row):
+    try:
+        return os.lstat(row["path"]).st_size
+    except (OSError, KeyError, TypeError):
+        return float("inf")
+
+
+def classes(rows, importer_ids):
+    """One entry per (class, importer, rule): its count and smallest reproducer."""
+    found = {}
+    for row in rows:
+        for imp in importer_ids:
+            r = row["results"].get(imp)
+            cls = result_class(row, r) if r else None
+            if cls is None:
+                continue
+            key = (CLASSES.index(cls), importer_ids.index(imp), row.get("rule_id") or "")
+            entry = found.setdefault(key, {"class": cls, "importer": imp, "rule_id": row.get("rule_id"),
+                                           "rule": row.get("rule"), "cases": 0, "size": float("inf")})
+            entry["cases"] += 1
+            size = _size(row)
+            if size < entry["size"] or "reproducer" not in entry:
+                entry.update(size=size, reproducer=row["file"], valid=bool(row.get("valid")), message=_message(r))
+    out = []
+    for _key, entry in sorted(found.items()):
+        entry["size"] = None if entry["size"] == float("inf") else entry["size"]
+        out.append(entry)
+    return out
+
+
+def cell(r):
+    """The outcome of one result as the pruned view compares it."""
+    if r is None:
+        return "-"
+    if r.get("read_outside"):
+        return "read outside"
+    if r.get("read_differently"):
+        return "read differently"
+    return r["outcome"]
+
+
+def pruned(rows, importer_ids):
+    """Groups of cases whose outcomes agree, importer by importer."""
+    groups = {}
+    for row in rows:
+        outcomes = tuple(cell(row["results"].get(imp)) for imp in importer_ids)
+        key = (row["expected"], outcomes)
+        group = groups.setdefault(key, {"expected": row["expected"], "outcomes": dict(zip(importer_ids, outcomes)),
+                                        "cases": []})
+        group["cases"].append(row["file"])
+    return sorted(groups.values(), key=lambda g: (-len(g["cases"]), g["expected"], g["cases"][0]))
+
+
+def findings(doc):
+    """The findings section of a matrix document (matrix.run_matrix)."""
+    ran = [i["id"] for i in doc["importers"] if i.get("status") == "run"]
+    rows = doc["cases"] + (doc.get("valid") or {}).get("cases", [])
+    found = classes(rows, ran)
+    return {"importers": ran, "classes": found, "pruned": pruned(rows, ran),
+            "counts": {c: sum(e["cases"] for e in found if e["class"] == c) for c in CLASSES}}
