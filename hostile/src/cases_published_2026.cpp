@@ -87,7 +87,8 @@ void add_converter_cases(Corpus& c) {
              {{"node_count", 2}, {"ir_version", 9}});
     c.accept("op-gemm-rank-1-operands", r::operators, "Gemm whose A and B are rank-1 initializers",
              with_nodes({ob::node("Gemm", {"A", "B"}, {"g"}, "gemm")},
-                        {ob::tensor_raw("A", 1, {2}, floats_le({1, 2})), ob::tensor_raw("B", 1, {2}, floats_le({3, 4}))}),
+                        {ob::tensor_raw("A", 1, {2}, floats_le({1, 2})),
+                         ob::tensor_raw("B", 1, {2}, floats_le({3, 4}))}),
              {{"node_count", 2}, {"tensor_dims", {{"A", {2}}, {"B", {2}}}}});
     c.accept("op-cast-softmax-missing-inputs", r::operators, "Cast and Softmax nodes with no inputs",
              with_nodes({ob::node("Cast", {}, {"c"}, "cast").message(f::n_attr, ob::attr_int("to", 1)),
@@ -99,7 +100,8 @@ void add_ort_load_fix_cases(Corpus& c) {
     c.accept("op-inputs-to-operator-without-inputs", r::operators,
              "a Constant (whose schema has no inputs) given the graph input X",
              with_nodes({ob::node("Constant", {"X"}, {"k"}, "const")
-                             .message(f::n_attr, ob::attr_tensor("value", ob::tensor_raw("v", 1, {1}, floats_le({1}))))}),
+                             .message(f::n_attr,
+                                      ob::attr_tensor("value", ob::tensor_raw("v", 1, {1}, floats_le({1}))))}),
              {{"node_count", 2}});
     c.accept("op-graph-attribute-on-relu", r::operators, "a Relu carrying a graph attribute `body`",
              with_nodes({ob::node("Relu", {"X"}, {"r"}, "relu")
