@@ -244,7 +244,9 @@ def run_peer(name, spec, cases, log_dir, cwd, timeout, results, progress):
     try:
         worker.start()
     except Exception as e:  # noqa: BLE001 - any start failure means "not run"
-        return {"status": "not run", "reason": str(e)}
+        # An end of output at start (EOFError) has no message of its own: the log has the why.
+        why = f"{type(e).__name__} {e}".strip()
+        return {"status": "not run", "reason": f"{why} (the worker's log: {worker.log_path})"}
     for case in cases:
         for mode, columns in spec["requests"]:
             answer, seconds = worker.request({"path": os.path.abspath(case["path"]), "mode": mode}, timeout)

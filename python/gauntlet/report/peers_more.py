@@ -68,7 +68,8 @@ def _npm_spec(name, peer_dir):
 def more_specs(peer_dir, onnx_deb):
     """name -> the spec peers.run_peer takes, or {reason} when it cannot run here."""
     specs = {"python-onnx-pure": {
-        "argv": ["env", "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python", *settings.module_argv("gauntlet.report.peer_onnx")],
+        "argv": ["env", "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python",
+                 *settings.module_argv("gauntlet.report.peer_onnx")],
         "requests": [("noext", [("onnx.load-pure", "noext")])],
         "version": lambda v: f"onnx {v} (Debian python3-onnx {onnx_deb or '?'})"}}
     for name in NPM_WORKERS:
