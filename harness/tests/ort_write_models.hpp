@@ -10,12 +10,13 @@
 namespace write_test {
 
 /// Attributes of kinds 1..10, -0.0 and a doc string included; a subgraph that reads an
-/// outer value (an implicit input of its node).
+/// outer value (an implicit input of its node). An operator of another domain than ai.onnx
+/// (the writer checks no arity or attribute against its signature).
 inline WireWriter ort_attributes_node() {
     using A = P::Attribute;
     WireWriter sub = WireWriter().message(P::Graph::node, tb::node("Identity", {"X"}, {"sub_out"}))
                          .message(P::Graph::output, tb::value_info("sub_out"));
-    WireWriter n = tb::node("Custom", {"X", ""}, {"C"}, "custom");
+    WireWriter n = tb::node("LabelEncoder", {"X", ""}, {"C"}, "custom");
     auto attr = [&](std::string_view name, WireWriter a) {
         n.message(P::Node::attribute, a.bytes_field(A::name, name));
     };
@@ -30,7 +31,7 @@ inline WireWriter ort_attributes_node() {
     attr("tensors", WireWriter().message(A::tensors, typed_tensor("ts", 6, {2}, P::Tensor::int32_data, {-1, 9}))
                         .int_field(A::type, 9));
     attr("graphs", WireWriter().message(A::graphs, tb::minimal_graph()).int_field(A::type, 10));
-    n.bytes_field(P::Node::domain, "custom.domain").bytes_field(P::Node::doc_string, "node doc");
+    n.bytes_field(P::Node::domain, "ai.onnx.ml").bytes_field(P::Node::doc_string, "node doc");
     return n;
 }
 
@@ -75,7 +76,7 @@ inline std::string ort_rich_model() {
         .int_field(M::ir_version, 10).bytes_field(M::producer_name, "builder").bytes_field(M::producer_version, "1.0")
         .bytes_field(M::domain, "test.domain").int_field(M::model_version, 7).bytes_field(M::doc_string, "model doc")
         .message(M::graph, ort_rich_graph())
-        .message(M::opset_import, tb::opset("", 21)).message(M::opset_import, tb::opset("custom.domain", 1))
+        .message(M::opset_import, tb::opset("", 21)).message(M::opset_import, tb::opset("ai.onnx.ml", 4))
         .message(M::metadata_props, entry("mk", "mv"))
         .str();
 }

@@ -15,6 +15,8 @@
 #include <optional>
 #include <cstddef>
 #include <string>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -124,6 +126,40 @@ BOOST_AUTO_TEST_CASE(the_named_temporary_fallback_shows_only_a_hidden_name_and_c
     BOOST_TEST(write_through(t.root, faults, "again").has_value());
     BOOST_TEST(listing(t.root) == std::set<std::string>{"m.onnx"});
     BOOST_TEST(read_all(t.root / "m.onnx") == "whole");  // the failed rewrite replaced nothing
+}
+
+BOOST_AUTO_TEST_CASE(a_writer_killed_after_naming_its_temporary_leaves_it_only_until_the_next_write) {
+    // A child dies (no destructor runs) between prepare() and publish(), with a temporary name
+    // and with an unnamed file; a foreign file and a live writer's temporary are left alone.
+    TempDir t;
+    for (bool named : {true, false}) {
+        const pid_t child = ::fork();
+        BOOST_REQUIRE(child >= 0);
+        if (child == 0) {
+            WriteFaults faults;
+            faults.named_temporaries = named;
+            OutputDir out(t.root);
+            AtomicFile f(out, "m.onnx", &faults);
+            f.write(bytes("half"));
+            f.prepare();
+            ::_exit(0);
+        }
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        // Its temporary is left, nothing published; the first child's was removed by the second.
+        BOOST_TEST_REQUIRE(listing(t.root).size() == 1u);
+        BOOST_TEST(listing(t.root).begin()->starts_with(".m.onnx."));
+    }
+    write_text(t.root / ".notes.txt.tmp", "someone else's");
+    const fs::path live = t.root / ".other.onnx.0123456789abcdef.tmp";
+    write_text(live, "a writer still at work");
+    const int held = ::open(live.c_str(), O_RDONLY | O_CLOEXEC);
+    BOOST_REQUIRE(held >= 0);
+    BOOST_REQUIRE(::flock(held, LOCK_EX) == 0);
+    write_file(t.root, "x.onnx", "next");
+    BOOST_TEST(listing(t.root) == (std::set<std::string>{".notes.txt.tmp", ".other.onnx.0123456789abcdef.tmp",
+                                                         "x.onnx"}));
+    ::close(held);
 }
 
 BOOST_AUTO_TEST_CASE(a_file_size_limit_in_a_child_is_an_io_error_and_leaves_nothing) {

@@ -13,10 +13,12 @@
 
 #include <onnximport/dump.hpp>
 #include <onnximport/write.hpp>
+#include <onnximport/write_ort.hpp>
 
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -195,6 +197,37 @@ BOOST_AUTO_TEST_CASE(external_input_is_written_out_again_by_the_same_rules) {
     // And inline: the loaded bytes go back into raw_data.
     BOOST_TEST(storage_blind(dump_of(import_bytes(write_onnx_bytes(external_model), "inline", full()))) ==
                storage_blind(dump_of(original)));
+}
+
+BOOST_AUTO_TEST_CASE(no_output_replaces_the_input_or_a_file_it_reads) {
+    // docs/write.md, "The input survives": compared by device and inode, so a hard link to
+    // the input is refused as the input itself is; the input's bytes stay as they were.
+    TempDir t;
+    onnximport::write_onnx(rich(), t.root / "m.onnx", external(64));
+    fs::create_hard_link(t.root / "weights.bin", t.root / "alias.bin");
+    const std::string model_bytes = read_all(t.root / "m.onnx"), weights = read_all(t.root / "weights.bin");
+    Model input = import_file(t.root / "m.onnx", full());
+    const auto refused = [&](auto write) {
+        const ImportError e = refusal_of(write);
+        BOOST_TEST(to_string(e.kind()) == "Unsupported");
+        BOOST_TEST(e.message().find("the input model or a file it reads") != std::string::npos, e.message());
+    };
+    WriteOptions as_model = external(64), as_alias = external(64);
+    as_model.external_data = "m.onnx";
+    as_alias.external_data = "alias.bin";
+    refused([&] { onnximport::write_onnx(input, t.root / "out.onnx", as_model); });
+    refused([&] { onnximport::write_onnx(input, t.root / "out.onnx", external(64)); });
+    refused([&] { onnximport::write_onnx(input, t.root / "out.onnx", as_alias); });
+    refused([&] { onnximport::write_onnx(input, t.root / "m.onnx"); });
+    write_text(t.root / "small.onnx", tb::minimal_model());  // a model the .ort writer takes
+    fs::create_hard_link(t.root / "small.onnx", t.root / "small.ort");
+    const Model small = import_file(t.root / "small.onnx", full());
+    refused([&] { onnximport::write_ort_file(small, t.root / "small.ort"); });
+    BOOST_TEST(read_all(t.root / "m.onnx") == model_bytes);
+    BOOST_TEST(read_all(t.root / "weights.bin") == weights);
+    BOOST_TEST(read_all(t.root / "small.ort") == tb::minimal_model());
+    BOOST_TEST(listing(t.root) ==
+               (std::set<std::string>{"alias.bin", "m.onnx", "small.onnx", "small.ort", "weights.bin"}));
 }
 
 BOOST_AUTO_TEST_CASE(external_tensors_that_were_not_loaded_are_refused) {

@@ -15,7 +15,7 @@ constexpr OptionSpec bench_specs[] = {{"--max-nesting", true}, {"--external-dir"
                                       {"--ort-data", true},    {"--json", false},        {"--repeat", true}};
 constexpr OptionSpec convert_specs[] = {{"--max-nesting", true},   {"--external-dir", true}, {"--ort-data", true},
                                         {"--alignment", true},     {"--external-data", true}, {"--threshold", true},
-                                        {"--threads", true}};
+                                        {"--threads", true},       {"--onnxruntime-limits", false}};
 
 constexpr std::string_view check_help =
     "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--json] [--] "
@@ -42,11 +42,15 @@ constexpr std::string_view bench_help =
     "  Exit 0 when both modes were measured, 1 when either failed, 2 for a usage error.\n";
 constexpr std::string_view convert_help =
     "usage: onnximport convert [--alignment N] [--external-data FILE] [--threshold BYTES] [--threads N]\n"
-    "                          [--max-nesting N] [--external-dir DIR] [--ort-data FILE] [--] IN OUT\n"
+    "                          [--max-nesting N] [--external-dir DIR] [--ort-data FILE] [--onnxruntime-limits]\n"
+    "                          [--] IN OUT\n"
     "  Imports IN (.onnx or .ort) and writes OUT in the format of its extension (.onnx or .ort; for\n"
     "  .ort, FILE must be OUT.data).\n"
     "  --external-data FILE: tensors of more than BYTES (default 1024) go to FILE beside OUT, each at\n"
     "  an offset that is a multiple of N (a power of two, default 4096); --threads N read and write.\n"
+    "  --onnxruntime-limits: refuse a .ort beyond what ONNX Runtime's loader verifies by default\n"
+    "  (tables 64 deep, 1,000,000 tables) instead of writing it with a line on stderr.\n"
+    "  No output replaces IN or a file IN reads (compared by device and inode).\n"
     "  OUT and FILE appear whole or not at all; no link is followed. A progress line on stderr for\n"
     "  inputs over 64 MiB. Exit 0 when written, 1 when refused (the reason on stderr), 2 for a usage error.\n";
 

@@ -54,7 +54,8 @@ bool is_large(const std::string& operand) {
 
 int run_convert(const ParsedArgs& args) {
     const onnximport::ImportOptions options = import_options(args);
-    onnximport::WriteOptions write = write_options(args);
+    ConvertOptions convert{write_options(args), args.has("--onnxruntime-limits")};
+    onnximport::WriteOptions& write = convert.write;
     write.threads = options.threads;  // --threads: the reader's and the writer's
     if (args.operands.size() != 2) throw UsageError("convert: exactly IN and OUT");
     const std::string& in = args.operands[0];
@@ -67,7 +68,7 @@ int run_convert(const ParsedArgs& args) {
         if (!format->write)
             throw onnximport::ImportError(onnximport::ErrorKind::Unsupported, out.string(), std::nullopt, {},
                                           "writing " + std::string(format->extension) + " is not supported yet");
-        format->write(model, out, write);
+        format->write(model, out, convert);
     });
     if (refusal) {
         print_error(refusal->what());

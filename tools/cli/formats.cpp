@@ -15,16 +15,15 @@ namespace onnximport::cli {
 
 namespace {
 
-void write_onnx_file(const onnximport::Model& model, const std::filesystem::path& out,
-                     const onnximport::WriteOptions& options) {
-    onnximport::write_onnx(model, out, options);
+void write_onnx_file(const onnximport::Model& model, const std::filesystem::path& out, const ConvertOptions& options) {
+    onnximport::write_onnx(model, out, options.write);
 }
 
 /// .ort: --external-data, when given, must name OUT's companion file, by its name or as OUT
 /// plus `.data` (the one file the .ort reader looks for); --threshold keeps convert's
 /// meaning (more than BYTES).
-void write_ort_file(const onnximport::Model& model, const std::filesystem::path& out,
-                    const onnximport::WriteOptions& options) {
+void write_ort_file(const onnximport::Model& model, const std::filesystem::path& out, const ConvertOptions& convert) {
+    const onnximport::WriteOptions& options = convert.write;
     onnximport::OrtWriteOptions o;
     o.external = !options.external_data.empty();
     const std::string companion = out.filename().string() + ".data";
@@ -42,6 +41,11 @@ void write_ort_file(const onnximport::Model& model, const std::filesystem::path&
     o.untyped = [&](std::string_view value, std::string_view op) {
         if (untyped++ == 0)
             first = "'" + escape(value) + "'" + (op.empty() ? std::string(", a subgraph input") : " of " + escape(op));
+    };
+    o.onnxruntime_limits = convert.onnxruntime_limits;
+    o.beyond_onnxruntime_limits = [&](std::string_view why) {
+        std::cerr << "onnximport: convert: " << escape(out.string()) << " is beyond what ONNX Runtime's loader "
+                  << "verifies by default (" << why << "): ONNX Runtime will not load it; written anyway\n";
     };
     onnximport::write_ort_file(model, out, o);
     if (untyped)

@@ -12,10 +12,17 @@
 
 namespace onnximport::cli {
 
+/// What convert asks of a writer: the .onnx writer's options, which the .ort one maps to its
+/// own, and --onnxruntime-limits (.ort only).
+struct ConvertOptions {
+    onnximport::WriteOptions write;
+    bool onnxruntime_limits = false;
+};
+
 struct OutputFormat {
     std::string_view extension;  ///< ".onnx", with the dot
     /// Null: the format is known but its writer is not built yet.
-    void (*write)(const onnximport::Model&, const std::filesystem::path&, const onnximport::WriteOptions&);
+    void (*write)(const onnximport::Model&, const std::filesystem::path&, const ConvertOptions&);
 };
 
 std::span<const OutputFormat> output_formats();

@@ -30,10 +30,17 @@ struct OrtWriteOptions {
     /// tensor, no inference rule: docs/ort.md, "What is written"), with the operator that
     /// makes it (empty for a subgraph input). ONNX Runtime refuses such a file.
     std::function<void(std::string_view value, std::string_view op_type)> untyped;
+    /// A .ort beyond what ONNX Runtime's loader verifies by default (tables nested more than
+    /// 64 deep, more than 1,000,000 tables; docs/ort.md, "No cap of ours") is written and
+    /// reported through `beyond_onnxruntime_limits` (why, in a phrase); with this set, it is
+    /// refused as Unsupported instead. Our reader reads it with ImportOptions' limits raised.
+    bool onnxruntime_limits = false;
+    std::function<void(std::string_view why)> beyond_onnxruntime_limits;
 };
 
 /// The .ort bytes of a resolved model, every tensor inline (options.external must be off).
-/// @throws ImportError(Unsupported) for what the format cannot hold (docs/ort.md)
+/// @throws ImportError(Unsupported) for what the format cannot hold or ONNX Runtime could not
+///         run (docs/ort.md), a buffer of 2^31 - 1 bytes or more
 /// @throws std::invalid_argument for an unresolved model or options.external set
 std::vector<uint8_t> write_ort_bytes(const Model& model, const OrtWriteOptions& options = {});
 

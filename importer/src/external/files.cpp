@@ -74,7 +74,7 @@ MappedFile& ExternalFiles::open(const TensorView& t, std::string_view location) 
     check_opened(t, o, q);
     // Note: a hard link inside the directory to a file that also has a name outside
     // it is accepted; from the directory it is an ordinary file (see safe_open.hpp).
-    const Storage::FileId id{static_cast<uint64_t>(o.st.st_dev), static_cast<uint64_t>(o.st.st_ino)};
+    const Storage::FileId id = FileId::of(o.st);
     auto [it, inserted] = s_.external_files.try_emplace(id);
     if (inserted) {
         // Mapped from the descriptor that was opened and fstat'ed: what was checked is

@@ -103,6 +103,7 @@ ModelInput ModelInput::open_file(const std::filesystem::path& path, const std::s
     const auto size = static_cast<uint64_t>(st.st_size);
     if (size > max_model_bytes) too_large(name, size);
     ModelInput in;
+    in.file_id_ = FileId::of(st);
     if (size == 0) {
         read_to_end(fd.get(), name, in.owned_);
         in.data_ = base_of(in.owned_.data());

@@ -3,6 +3,7 @@
 // about it. The decode path reads it and never writes it.
 #pragma once
 
+#include "io/file_id.hpp"
 #include "io/mapped_file.hpp"
 
 #include <onnximport/options.hpp>
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,6 +42,9 @@ public:
     /// The mapping that holds data(), or null when the input is not mapped.
     const MappedFile* mapping() const noexcept { return is_mapped() ? mapping_.get() : nullptr; }
 
+    /// The file the input was read from (a writer must not replace it), or none for bytes.
+    const std::optional<FileId>& file_id() const noexcept { return file_id_; }
+
     /// Drops the resident pages of the importer's own mapping (Model::close); views stay valid.
     void drop_pages() const noexcept;
 
@@ -49,6 +54,7 @@ private:
     std::unique_ptr<MappedFile> mapping_;
     std::unique_ptr<uint8_t[]> buffer_;
     std::vector<uint8_t> owned_;
+    std::optional<FileId> file_id_;
 };
 
 }  // namespace onnximport::detail

@@ -5,6 +5,7 @@
 
 #include "core/arena.hpp"
 #include "core/hash.hpp"
+#include "io/file_id.hpp"
 #include "io/input.hpp"
 #include "io/mapped_file.hpp"
 
@@ -30,18 +31,10 @@ struct Storage {
     /// The Workspace's block pool, or null: where large blocks are reused.
     std::shared_ptr<BlockPool> pool;
 
-    /// Identity of an opened file, from fstat of its descriptor: two locations (or links)
-    /// naming one file share one mapping.
-    struct FileId {
-        uint64_t dev = 0;
-        uint64_t ino = 0;
-        bool operator==(const FileId&) const = default;
-    };
-    struct FileIdHash {
-        size_t operator()(const FileId& f) const noexcept {
-            return std::hash<uint64_t>{}(f.ino ^ (f.dev * 0x9E3779B97F4A7C15ull));
-        }
-    };
+    /// Identity of an opened file (io/file_id.hpp): two locations (or links) naming one file
+    /// share one mapping.
+    using FileId = detail::FileId;
+    using FileIdHash = detail::FileIdHash;
     /// External-data files by (dev, inode), one mapping (or range reader) per file. Keyed
     /// by numbers the kernel assigns, not by input bytes.
     std::unordered_map<FileId, std::unique_ptr<MappedFile>, FileIdHash> external_files;

@@ -6,7 +6,10 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <dirent.h>
 #include <fcntl.h>
+#include <string_view>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +27,32 @@ std::string temporary_name(const std::string& leaf) {
     return "." + leaf.substr(0, 200) + "." + hex + ".tmp";
 }
 
+/// Whether `name` has temporary_name's form: a dot, a name, a dot, 16 hex digits, ".tmp".
+bool is_temporary_name(std::string_view name) {
+    constexpr size_t tail = 1 + 16 + 4;
+    if (name.size() < 2 + tail || name[0] != '.' || !name.ends_with(".tmp")) return false;
+    const std::string_view hex = name.substr(name.size() - 4 - 16, 16);
+    return name[name.size() - tail] == '.' && hex.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+/// Removes the temporaries a writer killed before its rename left in the folder (docs/write.md,
+/// "Temporaries"). A writer holds an flock on its file while it lives, so a temporary that can
+/// be locked has no writer left; one still locked is left alone.
+void remove_stale_temporaries(int folder) noexcept {
+    UniqueFd listing(::openat(folder, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    DIR* dir = listing ? ::fdopendir(listing.get()) : nullptr;
+    if (!dir) return;
+    (void)listing.release();  // the DIR owns it now
+    while (const dirent* e = ::readdir(dir)) {
+        if (!is_temporary_name(e->d_name)) continue;
+        UniqueFd f(::openat(folder, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+        struct stat st {};
+        if (f && ::fstat(f.get(), &st) == 0 && S_ISREG(st.st_mode) && ::flock(f.get(), LOCK_EX | LOCK_NB) == 0)
+            ::unlinkat(folder, e->d_name, 0);
+    }
+    ::closedir(dir);
+}
+
 /// linkat of an O_TMPFILE descriptor needs /proc/self/fd without CAP_DAC_READ_SEARCH.
 bool can_link_unnamed() { return ::access("/proc/self/fd", X_OK) == 0; }
 
@@ -31,12 +60,15 @@ bool can_link_unnamed() { return ::access("/proc/self/fd", X_OK) == 0; }
 
 AtomicFile::AtomicFile(const OutputDir& dir, std::string_view name, WriteFaults* faults,
                        const std::string& field_path)
-    : parent_(dir.parent_of(name, field_path)), display_(dir.display(name)), faults_(faults) {
+    : dir_(dir), parent_(dir.parent_of(name, field_path)), display_(dir.display(name)), faults_(faults) {
     check_name();
+    remove_stale_temporaries(parent_.fd);
     if (can_link_unnamed() && !(faults && faults->named_temporaries))
         fd_ = UniqueFd(::openat(parent_.fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666));
     // EOPNOTSUPP, EISDIR or EINVAL: a file system or kernel without O_TMPFILE.
     if (!fd_) create_named();
+    // Held until the descriptor closes (the process ending included): marks the file as live.
+    if (::flock(fd_.get(), LOCK_EX) != 0) fail_io(display_, "cannot lock the output file", errno);
 }
 
 AtomicFile::~AtomicFile() { discard(); }
@@ -49,6 +81,9 @@ void AtomicFile::check_name() const {
     }
     if (S_ISLNK(st.st_mode)) fail_request(display_, "the output file exists as a symbolic link; it is not replaced");
     if (!S_ISREG(st.st_mode)) fail_request(display_, "the output name exists and is not a regular file");
+    if (dir_.is_kept(st))
+        fail_request(display_, "the output name is the input model or a file it reads (the same device and inode); "
+                               "it is not replaced");
 }
 
 void AtomicFile::create_named() {

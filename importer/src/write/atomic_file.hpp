@@ -42,7 +42,8 @@ public:
 
     /// fsync, then a temporary name beside the final one: nothing is replaced yet.
     void prepare();
-    /// Refuses (Unsupported) when a link or a non-file now sits at the final name.
+    /// Refuses (Unsupported) when a link, a non-file or a file the model reads (the
+    /// OutputDir's kept files) now sits at the final name.
     void check_name() const;
     /// Renames the prepared file over its name and fsyncs the folder.
     void publish();
@@ -56,6 +57,7 @@ private:
     void create_named();
     void discard() noexcept;
 
+    const OutputDir& dir_;
     OutputDir::Parent parent_;
     std::string display_;
     std::string temp_name_;  ///< empty while unnamed (O_TMPFILE)

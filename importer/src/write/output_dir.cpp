@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace onnximport::detail {
 
@@ -25,7 +26,8 @@ UniqueFd open_folder_nofollow(int parent, const std::string& name, std::string_v
     return dir;
 }
 
-OutputDir::OutputDir(const std::filesystem::path& dir) : path_(dir.empty() ? "." : dir) {
+OutputDir::OutputDir(const std::filesystem::path& dir, std::vector<FileId> kept)
+    : path_(dir.empty() ? "." : dir), kept_(std::move(kept)) {
     const bool absolute = path_.is_absolute();
     fd_ = UniqueFd(::open(absolute ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!fd_) fail_io(path_.string(), "cannot open the output folder", errno);
@@ -44,6 +46,13 @@ OutputDir::OutputDir(const std::filesystem::path& dir) : path_(dir.empty() ? "."
 }
 
 std::string OutputDir::display(std::string_view name) const { return (path_ / std::string(name)).string(); }
+
+bool OutputDir::is_kept(const struct stat& st) const noexcept {
+    const FileId id = FileId::of(st);
+    for (const FileId& k : kept_)
+        if (k == id) return true;
+    return false;
+}
 
 OutputDir::Parent OutputDir::parent_of(std::string_view name, const std::string& field_path) const {
     if (auto why = check_location(name))

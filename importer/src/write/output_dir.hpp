@@ -10,19 +10,22 @@
 // must exist, are walked the same way.
 #pragma once
 
+#include "io/file_id.hpp"
 #include "io/unique_fd.hpp"
 
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace onnximport::detail {
 
 class OutputDir {
 public:
-    /// Opens `dir` (created by nobody: it must exist).
+    /// Opens `dir` (created by nobody: it must exist). `kept`: files no output may replace
+    /// (the model's input and the files it reads: files_read.hpp).
     /// @throws ImportError(Unsupported) for a link or a non-folder on the way; Io otherwise.
-    explicit OutputDir(const std::filesystem::path& dir);
+    explicit OutputDir(const std::filesystem::path& dir, std::vector<FileId> kept = {});
 
     /// The folder that holds `name` (relative, checked), as a descriptor to create in,
     /// and the last component of `name`. `field_path` names the model part in refusals.
@@ -38,10 +41,13 @@ public:
     /// The folder's path as given, for messages and the full path of a file.
     const std::filesystem::path& path() const noexcept { return path_; }
     std::string display(std::string_view name) const;
+    /// Whether the file of `st` is one no output may replace.
+    bool is_kept(const struct stat& st) const noexcept;
 
 private:
     std::filesystem::path path_;
     UniqueFd fd_;  ///< O_RDONLY | O_DIRECTORY: creates beneath it and can be fsync'ed
+    std::vector<FileId> kept_;
 };
 
 /// Opens the folder `name` beneath `parent` without following a link; for messages, `shown`.

@@ -8,6 +8,7 @@
 #include "write/blob_writer.hpp"
 #include "write/atomic_file.hpp"
 #include "write/onnx_encoder.hpp"
+#include "write/files_read.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
 #include "write/source_pages.hpp"
@@ -89,7 +90,7 @@ void write_onnx(const Model& model, const std::filesystem::path& path, const Wri
     ProtoEncoder e;
     const uint64_t model_size = plan(model, e, router, shown);
     Progress progress(options.progress, model_size + router.external_size());
-    OutputDir dir(path.parent_path());
+    OutputDir dir(path.parent_path(), files_read(model));
     std::optional<AtomicFile> data;
     if (router.external_size() > 0) data.emplace(dir, router.location(), faults, "WriteOptions.external_data");
     AtomicFile file(dir, path.filename().string(), faults);

@@ -1,8 +1,9 @@
 """`onnximport convert` (issue 18, docs/cli.md "convert"): exit codes, usage errors, the
 .onnx output with aligned external data read back by `check` and `dump`, `.ort` output
 and back to `.onnx` with equal dumps, a target folder that is a link out or a link at OUT refused
-with nothing written, and the progress line for an input over 64 MiB (rewritten in place on a
-terminal, only its last state in a log).
+with nothing written, no output or companion file that is the input or a file it reads (by
+device and inode, a hard link too) with the input untouched, and the progress line for an
+input over 64 MiB (rewritten in place on a terminal, only its last state in a log).
 
 usage: cli_convert.py PATH/TO/onnximport
 """
@@ -14,9 +15,7 @@ import sys
 import tempfile
 
 from gauntlet.cli.expect import closing, expect
-from gauntlet.cli.wire import field_len, identity_graph, minimal_model, model, raw_initializer, value_info
-
-
+from gauntlet.cli.wire import field_int, field_len, identity_graph, minimal_model, model, raw_initializer, value_info
 
 
 def run(binary, *args):
@@ -86,6 +85,31 @@ def refusals_leave_nothing(binary, tmp):
     ort_cases(binary, src, os.path.join(tmp, "out"))
 
 
+def the_input_survives(binary, tmp):
+    """No output replaces the input model or its external-data file (docs/write.md)."""
+    d = os.path.join(tmp, "survive")
+    os.mkdir(d)
+    plain, src = os.path.join(tmp, "survive-src.onnx"), os.path.join(d, "in.onnx")
+    write(plain, weights_model(4096))
+    rc, _, err = run(binary, "convert", "--external-data", "w.bin", "--threshold", "0", plain, src)
+    expect(rc == 0, f"an input with external data: exit 0; got {rc} {err!r}")
+    os.link(src, os.path.join(d, "hard.onnx"))
+    os.link(src, os.path.join(d, "hard.ort"))
+    before = {name: open(os.path.join(d, name), "rb").read() for name in ("in.onnx", "w.bin")}
+    cases = [["--external-data", "in.onnx", src, os.path.join(d, "o.onnx")],
+             ["--external-data", "w.bin", "--threshold", "0", src, os.path.join(d, "o.onnx")],
+             [src, src], [src, os.path.join(d, "hard.onnx")], [src, os.path.join(d, "hard.ort")]]
+    for args in cases:
+        rc, _, err = run(binary, "convert", *args)
+        expect(rc == 1 and "Unsupported" in err and "the input model or a file it reads" in err,
+               f"convert {args}: exit 1, refused as the input; got {rc} {err!r}")
+    after = {name: open(os.path.join(d, name), "rb").read() for name in ("in.onnx", "w.bin")}
+    expect(after == before, "the input model and its external data are unchanged")
+    expect(sorted(os.listdir(d)) == ["hard.onnx", "hard.ort", "in.onnx", "w.bin"], f"nothing else written: {os.listdir(d)}")
+    rc, _, err = run(binary, "check", src)
+    expect(rc == 0, f"the input still checks; got {rc} {err!r}")
+
+
 def ort_cases(binary, src, out):
     """.onnx -> .ort -> .onnx, dumps equal; external .ort only with its companion's name."""
     ort, back = os.path.join(out, "m.ort"), os.path.join(out, "back.onnx")
@@ -98,14 +122,23 @@ def ort_cases(binary, src, out):
     hashes = [sorted(line for line in d.splitlines() if "sha256" in line) for d in dumps]
     expect(hashes[0] == hashes[1], "the .ort holds the .onnx's tensors (the dumps differ only by docs/ort-normalizations.md)")
     expect(err == "", f"a .ort of typed values: nothing on stderr; got {err!r}")
-    # An operator without a type rule: the value is written untyped, and convert says so.
-    node = field_len(1, "X") + field_len(2, "U") + field_len(4, "Mystery")
+    # An operator without a type rule (Gradient): the value is written untyped, and convert says so.
+    training = "ai.onnx.preview.training"
+    node = field_len(1, "X") + field_len(2, "U") + field_len(4, "Gradient") + field_len(7, training)
     untyped_src = os.path.join(out, "..", "untyped.onnx")
     with open(untyped_src, "wb") as f:
-        f.write(model(field_len(1, node) + field_len(11, value_info("X")) + field_len(12, field_len(1, "U"))))
+        f.write(model(field_len(1, node) + field_len(11, value_info("X")) + field_len(12, field_len(1, "U"))) +
+                field_len(8, field_len(1, training) + field_int(2, 1)))
     rc, _, err = run(binary, "convert", untyped_src, os.path.join(out, "u.ort"))
-    expect(rc == 0 and "1 value(s) written without a type" in err and "'U' of Mystery" in err,
+    expect(rc == 0 and "1 value(s) written without a type" in err and "'U' of Gradient" in err,
            f"an untyped value: exit 0 and a note on stderr; got {rc} {err!r}")
+    # An operator outside onnx's: refused by name, nothing written.
+    custom = field_len(1, "X") + field_len(2, "U") + field_len(4, "Mystery")
+    with open(untyped_src, "wb") as f:
+        f.write(model(field_len(1, custom) + field_len(11, value_info("X")) + field_len(12, field_len(1, "U"))))
+    rc, _, err = run(binary, "convert", untyped_src, os.path.join(out, "c.ort"))
+    expect(rc == 1 and "Unsupported" in err and "operator Mystery at opset 21" in err and
+           not os.path.exists(os.path.join(out, "c.ort")), f"an unknown operator: exit 1, by name; got {rc} {err!r}")
     rc, _, err = run(binary, "convert", "--external-data", "other.data", src, os.path.join(out, "x.ort"))
     expect(rc == 1 and "Unsupported" in err and "x.ort.data" in err, f"a .ort companion under another name: {rc} {err!r}")
     expect(not os.path.exists(os.path.join(out, "x.ort")), "the refused .ort was not written")
@@ -174,6 +207,7 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="cli-convert-") as tmp:
         converts_with_aligned_external_data(binary, tmp)
         refusals_leave_nothing(binary, tmp)
+        the_input_survives(binary, tmp)
         usage_errors(binary, tmp)
         progress_for_large_inputs(binary, tmp)
     return closing()

@@ -10,6 +10,8 @@ The parts, in this order (a run part uses the files of the round trip before it)
   run-our-ort             conformance 1: ONNX Runtime runs our inline .ort
   refuse-our-external-ort conformance 2: ONNX Runtime refuses our external .ort for its external
                           data, with its message (one without external tensors runs as inline)
+  ort-resolver            our .ort's kernel type-string resolver equals ONNX Runtime's for every
+                          operator both carry: gauntlet ort resolver
 A model our .ort writer refused as Unsupported (the format cannot hold it) is not-written in the
 run parts, with the writer's message: listed, not failed.
 DATA is a folder or a named set, by default as for the other commands (gauntlet.settings.backend_data). Each part prints its own closing line; the last line sums them,
@@ -52,6 +54,8 @@ def parts(build, data, subset, peer):
         ("run-our-ort", run + run_out("our-ort") + ort_files("inline") + [data]),
         ("refuse-our-external-ort", run + run_out("our-ort-external") + ["--expect-refused"] +
          ort_files("external4096") + [data]),
+        ("ort-resolver", module("ort.resolver") + ["--build", build] + take + (["--peer", peer] if peer else []) +
+         [data]),
     ]
 
 

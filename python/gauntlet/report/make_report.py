@@ -352,7 +352,7 @@ def stage_sweep(args, stages):
 # ---------------------------------------------------------------- .ort
 
 WRITER_PARTS = ("onnx-roundtrip", "ort-roundtrip", "ort-roundtrip-external", "run-our-onnx", "run-our-ort",
-                "refuse-our-external-ort")
+                "refuse-our-external-ort", "ort-resolver")
 
 
 def stage_ort(args, stages):

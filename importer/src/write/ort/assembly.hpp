@@ -9,6 +9,7 @@
 #include "write/aligned_sink.hpp"
 #include "write/atomic_file.hpp"
 #include "write/progress.hpp"
+#include "write/ort/op_signatures.hpp"
 #include "write/ort/value_type.hpp"
 #include "write/source_pages.hpp"
 #include "write/tensor_router.hpp"
@@ -21,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,9 +33,11 @@ namespace onnximport::detail {
 
 namespace fb = ::onnximport::ortfb;
 
-/// The `ort_version` written: below 5, ONNX Runtime's full build rebuilds the kernel
-/// type-string resolver this writer cannot fill (docs/ort.md, "Version: 4, and why not 6").
-inline constexpr const char* written_ort_version = "4";
+/// The `ort_version` written: the lowest that holds the model (docs/ort.md, "Version"): 5
+/// brought the kernel type-string resolver minimal builds need, 6 the float8 types.
+inline const char* written_ort_version(bool uses_float8) noexcept { return uses_float8 ? "6" : "5"; }
+/// The float8 element types (FLOAT8E4M3FN..FLOAT8E5M2FNUZ), which need format version 6.
+inline constexpr int32_t first_float8_type = 17;
 /// The highest element type code the format's TensorDataType holds (FLOAT8E5M2FNUZ).
 inline constexpr int32_t max_ort_element_type = 20;
 /// A 32-bit offset format: the buffer stays below 2^31 - 1 bytes (FlatBuffers' maximum).
@@ -65,6 +69,9 @@ struct OrtAssembly {
     uint64_t max_buffer = max_ort_buffer;      ///< lowered only by tests
     std::deque<std::vector<std::byte>> owned;  ///< bytes made here (lifted Constants); stable
     const InferredTypes* inferred = nullptr;   ///< the types of undeclared values (put_session)
+    /// Every operator version a node is written as, by ONNX Runtime's op_id: the resolver's.
+    std::map<std::string, const OpSignature*> operators;
+    bool uses_float8 = false;  ///< an element type of format version 6 was written
 
     /// What the format cannot hold, at the current field path.
     [[noreturn]] void unsupported(const std::string& message, std::string_view leaf = {}) const {
@@ -101,7 +108,14 @@ void put_session(OrtAssembly& a, const ModelProto& m);
 
 StringOffsets put_strings(OrtAssembly& a, std::span<const std::string_view> names);
 /// The element type a tensor or a tensor type may carry: 1..20 (0 is kept for types).
-void check_element_type(const OrtAssembly& a, int32_t code, std::string_view leaf);
+void check_element_type(OrtAssembly& a, int32_t code, std::string_view leaf);
+
+/// The operator version a node of `op_type` runs at, recorded for the resolver.
+/// @throws ImportError(Unsupported) naming an operator outside the table, deprecated at the
+///         node's opset, or one ONNX Runtime runs only as a function (op_signatures.hpp)
+const OpSignature& node_operator(OrtAssembly& a, const Node& n, std::string_view op_type);
+/// The KernelTypeStrResolver of every operator recorded (InferenceSession field 3).
+flatbuffers::Offset<fb::KernelTypeStrResolver> put_resolver(OrtAssembly& a);
 
 /// Copies every inline tensor's bytes into the finished buffer, on `threads` threads.
 void fill_inline(std::span<const PlacedBytes> fills, uint8_t* buffer, uint64_t size, unsigned threads,

@@ -3,7 +3,8 @@
 // per input (its default before the operator's schema regroups them, which the writer does
 // not have). A node's implicit inputs are the outer values its subgraphs read (their
 // captures); an edge to one has the destination index inputs + its position, as ONNX
-// Runtime numbers them. since_version is the opset version imported for the node's domain.
+// Runtime numbers them. since_version is the operator's version at the opset imported for
+// the node's domain (put_resolver.cpp), the one ONNX Runtime's kernel look-up keys on.
 // A CastLike whose target type is known is written as its Cast (cast_like.hpp).
 #include "write/ort/put_node.hpp"
 
@@ -66,6 +67,7 @@ flatbuffers::Offset<fb::Node> put_node(OrtAssembly& a, const Node& n, uint32_t i
     const std::string_view d = ort_domain(n.domain);
     const auto domain = a.fbb.CreateString(d.data(), d.size());
     const std::string_view op = cast_to ? std::string_view("Cast") : n.op_type;
+    const OpSignature& signature = node_operator(a, n, op);
     const auto op_type = a.fbb.CreateString(op.data(), op.size());
     const auto doc = n.doc_string().empty() ? flatbuffers::Offset<flatbuffers::String>()
                                             : a.fbb.CreateString(n.doc_string().data(), n.doc_string().size());
@@ -73,7 +75,7 @@ flatbuffers::Offset<fb::Node> put_node(OrtAssembly& a, const Node& n, uint32_t i
     b.add_name(name);
     if (!doc.IsNull()) b.add_doc_string(doc);
     b.add_domain(domain);
-    b.add_since_version(static_cast<int32_t>(n.opset_version));
+    b.add_since_version(signature.since_version);
     b.add_index(index);
     b.add_op_type(op_type);
     b.add_inputs(inputs);

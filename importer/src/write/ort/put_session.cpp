@@ -1,7 +1,6 @@
-// The root (docs/ort.md, "Writing"): InferenceSession with ort_version "4" and the Model
-// table. No kernel type-string resolver: below version 5 ONNX Runtime's full build rebuilds the kernel
-// constraints from the operator schemas when it resolves the loaded graph; the writer has
-// no schemas to fill one. Model-local functions and training info have no table in the
+// The root (docs/ort.md, "Writing"): InferenceSession with the lowest ort_version that holds
+// the model (5, or 6 with float8 types), the Model table and the kernel type-string resolver
+// of every operator written (put_resolver.cpp). Model-local functions and training info have no table in the
 // format and are refused. The types of values no declaration types are inferred first,
 // for the whole model (infer_types.hpp): the NodeArgs of every graph read them.
 #include "write/ort/assembly.hpp"
@@ -78,10 +77,12 @@ void put_session(OrtAssembly& a, const ModelProto& m) {
     if (!graph_doc.IsNull()) b.add_graph_doc_string(graph_doc);
     b.add_metadata_props(metadata);
     const auto model = b.Finish();
-    const auto version = a.fbb.CreateString(written_ort_version);
+    const auto resolver = put_resolver(a);
+    const auto version = a.fbb.CreateString(written_ort_version(a.uses_float8));
     fb::InferenceSessionBuilder s(a.fbb);
     s.add_ort_version(version);
     s.add_model(model);
+    s.add_kernel_type_str_resolver(resolver);
     const auto root = s.Finish();
     a.check_room(16);
     a.fbb.Finish(root, fb::InferenceSessionIdentifier());

@@ -16,9 +16,10 @@ void OrtAssembly::check_room(uint64_t more) const {
                     std::to_string(more) + " more): a 32-bit offset format holds less; write it in external mode");
 }
 
-void check_element_type(const OrtAssembly& a, int32_t code, std::string_view leaf) {
+void check_element_type(OrtAssembly& a, int32_t code, std::string_view leaf) {
     if (code > max_ort_element_type || code < 0)
         a.unsupported("element type " + std::to_string(code) + " has no code in the .ort format (0..20)", leaf);
+    if (code >= first_float8_type) a.uses_float8 = true;
 }
 
 namespace {

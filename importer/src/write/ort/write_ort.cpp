@@ -9,11 +9,13 @@
 #include "write/atomic_file.hpp"
 #include "write/blob_writer.hpp"
 #include "write/ort/assembly.hpp"
+#include "write/files_read.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
 #include "write/write_error.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -37,19 +39,31 @@ size_t first_reservation(const Model& model) {
     return static_cast<size_t>(std::min<uint64_t>(held + held / 2 + (1 << 16), max_ort_buffer + 1));
 }
 
-/// What ONNX Runtime's loader and ours refuse is not written: a .onnx may nest subgraphs
-/// (max_nesting 128) or hold tables beyond the Verifier's defaults (fuzz_roundtrip).
-void check_verifies(const OrtAssembly& a) {
-    flatbuffers::Verifier verifier(a.fbb.GetBufferPointer(), a.fbb.GetSize());  // depth 64, 1,000,000 tables
-    if (!fb::VerifyInferenceSessionBuffer(verifier))
-        a.unsupported("the .ort would nest tables more than 64 deep or hold more than 1,000,000 tables, "
-                      "beyond what ONNX Runtime's loader (and ours, by default) verifies");
+/// What ONNX Runtime's loader verifies by default (FlatBuffers' Verifier defaults, which it
+/// uses): beyond them our writer still writes (nothing of ours needs the cap), and says so.
+constexpr uint32_t onnxruntime_max_depth = 64;
+constexpr uint32_t onnxruntime_max_tables = 1'000'000;
+
+bool verifies(const OrtAssembly& a, uint32_t max_depth, uint32_t max_tables) {
+    flatbuffers::Verifier verifier(a.fbb.GetBufferPointer(), a.fbb.GetSize(), max_depth, max_tables);
+    return fb::VerifyInferenceSessionBuffer(verifier);
+}
+
+/// Reports (or, with options.onnxruntime_limits, refuses) a buffer beyond ONNX Runtime's
+/// default limits. A .onnx may nest subgraphs (max_nesting 128) or hold tables beyond them.
+void check_onnxruntime_limits(const OrtAssembly& a) {
+    if (verifies(a, onnxruntime_max_depth, onnxruntime_max_tables)) return;
+    const bool too_deep = !verifies(a, onnxruntime_max_depth, std::numeric_limits<uint32_t>::max());
+    const std::string why = too_deep ? "it nests tables more than 64 deep" : "it holds more than 1,000,000 tables";
+    if (a.options.onnxruntime_limits)
+        a.unsupported("the .ort would be beyond what ONNX Runtime's loader verifies by default: " + why);
+    if (a.options.beyond_onnxruntime_limits) a.options.beyond_onnxruntime_limits(why);
 }
 
 /// The buffer finished and verified, the inline tensors' places reserved and not yet filled.
 void assemble(OrtAssembly& a, const Model& model) {
     put_session(a, model.proto());
-    check_verifies(a);
+    check_onnxruntime_limits(a);
 }
 
 uint64_t external_bytes(const OrtAssembly& a) noexcept {
@@ -68,7 +82,7 @@ void write_ort(const Model& model, const std::filesystem::path& path, const OrtW
     SourcePages source(model, options.threads);
     assemble(a, model);
     Progress progress(options.progress, a.fbb.GetSize() + external_bytes(a));
-    OutputDir dir(path.parent_path());
+    OutputDir dir(path.parent_path(), files_read(model));
     std::optional<AtomicFile> data;
     if (options.external) data.emplace(dir, path.filename().string() + ".data", faults);
     AtomicFile file(dir, path.filename().string(), faults);
