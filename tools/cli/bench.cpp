@@ -1,5 +1,6 @@
-// `onnximport bench FILE`: import timings, mapped and read, and each mode's peak resident
-// size, measured in a forked child per mode so that the peak is the import's alone (issue 7).
+// `onnximport bench FILE`: import timings, mapped and read (and with --memory, from bytes read
+// once beforehand), and each mode's peak resident size, measured in a forked child per mode so
+// that the peak is the import's alone (docs/cli.md, "bench").
 #include "commands.hpp"
 #include "escape.hpp"
 #include "input.hpp"
@@ -10,7 +11,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <iostream>
+#include <span>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -39,19 +44,44 @@ void resident_kib(long& rss, long& hwm) {
     std::fclose(f);
 }
 
+/// The bytes of `file`, read once before the clock: the memory mode times the import alone.
+/// @throws ImportError(Io), as import_file would for a file it cannot read
+std::vector<uint8_t> read_whole(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::vector<uint8_t> bytes;
+    if (in) bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!in && !in.eof())
+        throw onnximport::ImportError(onnximport::ErrorKind::Io, file, std::nullopt, {}, "cannot read the file");
+    return bytes;
+}
+
+/// Options for importing `file`'s bytes as import_file would the file: external data beside
+/// the file (unless --external-dir says otherwise), a .ort's companion file named after it.
+onnximport::ImportOptions memory_options(const std::string& file, onnximport::ImportOptions options) {
+    const std::filesystem::path path(file);
+    if (!options.external_data_dir) options.external_data_dir = path.parent_path().empty() ? "." : path.parent_path();
+    if (!options.ort_external_data) options.ort_external_data = path.filename().string() + ".data";
+    return options;
+}
+
 /// The child's work: a warm-up and `repeat` timed imports, which reuse one Workspace as a
-/// program importing many models would. "ok MEDIAN MIN MAX PEAK BASELINE" or "error " and
-/// the refusal's text, raw (the parent escapes it for the terminal).
-std::string measure(const std::string& file, onnximport::ImportOptions options, int repeat) {
+/// program importing many models would; from memory, of bytes read before the first.
+/// "ok MEDIAN MIN MAX PEAK BASELINE" or "error " and the refusal's text, raw (the parent
+/// escapes it for the terminal).
+std::string measure(const std::string& file, onnximport::ImportOptions options, bool from_memory, int repeat) {
     long baseline = 0, hwm = 0;
     resident_kib(baseline, hwm);
     onnximport::Workspace workspace;
     options.workspace = &workspace;
+    if (from_memory) options = memory_options(file, options);
+    std::vector<uint8_t> bytes;
     std::vector<double> ms;
     auto refusal = refusal_of(file, [&] {
+        if (from_memory) bytes = read_whole(file);
         for (int k = 0; k <= repeat; ++k) {  // run 0 is the warm-up
             auto t0 = std::chrono::steady_clock::now();
-            auto m = onnximport::import_file(file, options);
+            auto m = from_memory ? onnximport::import_bytes(std::span<const uint8_t>(bytes), file, options)
+                                 : onnximport::import_file(file, options);
             double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             if (k) ms.push_back(t);
         }
@@ -68,7 +98,8 @@ std::string measure(const std::string& file, onnximport::ImportOptions options, 
 }
 
 /// measure() in a forked child; its answer, or "error ..." when the child failed.
-std::string measure_in_child(const std::string& file, const onnximport::ImportOptions& options, int repeat) {
+std::string measure_in_child(const std::string& file, const onnximport::ImportOptions& options, bool from_memory,
+                             int repeat) {
     int fds[2];
     if (::pipe(fds) != 0) return "error pipe failed";
     std::cout.flush();
@@ -78,7 +109,7 @@ std::string measure_in_child(const std::string& file, const onnximport::ImportOp
         ::close(fds[0]);
         std::string out;
         try {
-            out = measure(file, options, repeat);
+            out = measure(file, options, from_memory, repeat);
         } catch (const std::exception& e) {
             out = std::string("error ") + e.what();
         }
@@ -128,16 +159,21 @@ int run_bench(const ParsedArgs& args) {
                            ? static_cast<int>(parse_integer("--repeat", args.values.find("--repeat")->second, 1, 10000))
                            : 5;
     const bool json = args.has("--json");
-    const std::pair<const char*, onnximport::LoadMode> modes[] = {{"map", onnximport::LoadMode::Map},
-                                                                 {"read", onnximport::LoadMode::Read}};
+    struct Mode {
+        const char* name;
+        onnximport::LoadMode load_mode;
+        bool from_memory;
+    };
+    std::vector<Mode> modes = {{"map", onnximport::LoadMode::Map, false}, {"read", onnximport::LoadMode::Read, false}};
+    if (args.has("--memory")) modes.push_back({"memory", onnximport::LoadMode::Auto, true});
     int rc = exit_ok;
     nlohmann::ordered_json record = nlohmann::ordered_json::object();
     set_name(record, "file", file);
     record["repeat"] = repeat;
     record["modes"] = nlohmann::ordered_json::object();
-    for (auto [name, mode] : modes) {
-        options.load_mode = mode;
-        const std::string answer = measure_in_child(file, options, repeat);
+    for (const auto& [name, load_mode, from_memory] : modes) {
+        options.load_mode = load_mode;
+        const std::string answer = measure_in_child(file, options, from_memory, repeat);
         Timing t;
         if (!parse_timing(answer, t)) {
             const std::string why = answer.substr(std::min<size_t>(answer.size(), 6));  // after "error "

@@ -137,14 +137,23 @@ def check_bench_json(binary, d):
                f"bench --json: file and both modes, got {record}")
     except (ValueError, KeyError, TypeError) as e:
         expect(False, f"bench --json: not the documented JSON ({e}): {p.stdout!r}")
+    # --memory adds a third mode, the import of bytes read before the clock.
+    p = run(binary, "bench", "--json", "--repeat", "2", "--memory", path)
+    try:
+        modes = json.loads(p.stdout)["modes"]
+        expect(p.returncode == 0 and set(modes) == {"map", "read", "memory"}
+               and all(m["median_ms"] >= 0 for m in modes.values()),
+               f"bench --json --memory: exit 0 and three modes, got {p.returncode} {modes}")
+    except (ValueError, KeyError, TypeError) as e:
+        expect(False, f"bench --json --memory: not the documented JSON ({e}): {p.stdout!r}")
     # A file that cannot be opened: each mode holds its error, the message naming the file.
     missing = path + b"-missing"
-    p = run(binary, "bench", "--json", "--repeat", "1", missing)
+    p = run(binary, "bench", "--json", "--repeat", "1", "--memory", missing)
     expect(p.returncode == 1 and not problems(p.stderr.replace(b"\n", b"")),
            f"bench --json of a missing file: exit 1, escaped stderr, got {p.returncode} {p.stderr!r}")
     try:
         modes = json.loads(p.stdout)["modes"]
-        expect(set(modes) == {"map", "read"} and all(m["error"].startswith("Io: ") for m in modes.values()),
+        expect(set(modes) == {"map", "read", "memory"} and all(m["error"].startswith("Io: ") for m in modes.values()),
                f"bench --json of a missing file: an Io error per mode, got {modes}")
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         expect(False, f"bench --json of a missing file: not the documented JSON ({e}): {p.stdout!r}")

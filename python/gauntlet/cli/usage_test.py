@@ -40,6 +40,7 @@ def usage_errors(binary, ok, deep):
         ["check", ok, "--help"], ["check", "--help", ok], ["check", "-h", ok],
         ["dump"], ["dump", ok, ok], ["dump", "--json", ok], ["dump", "--max-nesting"], ["dump", ok, "--ort-data"],
         ["bench"], ["bench", "-"], ["bench", ok, ok], ["bench", "--repeat", ok], ["bench", ok, "--repeat"],
+        ["bench", "--memory=1", ok], ["bench", "--memory", "--memory", ok], ["check", "--memory", ok],
     ]
     for value in ("7", "251", "x", "9x", "", " 9", "+9", "0x10", "9.0", "99999999999999999999"):
         cases.append(["check", "--max-nesting", value, deep])
