@@ -2,16 +2,18 @@
 // files (issue 19). The input is a ModelProto; its metadata_props entries with a key
 // `file:NAME` are side files (the value is the file's bytes) and `link:NAME` symbolic
 // links (the value is the link's target, as written). The target writes them into a
-// fresh folder `data/` of a per-process temporary directory (mkdtemp under $TMPDIR or
-// /tmp, removed at exit), beside a file `outside` that is not in the folder, and imports
+// fresh folder `data/` of a per-process temporary directory (fuzz_run_dir.hpp: under
+// $TMPDIR, /dev/shm or /tmp, removed at exit), beside a file `outside` that is not in the folder, and imports
 // the bytes with external_data_dir set to the folder twice: openat2 with mapped files,
 // then the user-space walk with pread (safe_open.hpp, external_data.hpp).
 //
 // Oracle (beyond the sanitizers and fuzz_common's walk of the model):
 //  - a refusal is an ImportError of a known kind naming the input, with an offset inside
 //    it (Io included: a location may name a folder or a loop of links);
-//  - both ways of opening and reading give the same answer: the same dump (which holds
-//    every tensor's SHA-256), or a refusal with the same kind, offset and field path;
+//  - both ways of opening and reading give the same answer: the same digest of the walk
+//    (fuzz_common.hpp's Walker, over every tensor byte), or a refusal with the same kind,
+//    offset and field path; on the inputs fuzz_share.hpp picks (a fixed share, by a hash
+//    of the bytes), also the same dump (which holds every name and every tensor's SHA-256);
 //  - an accepted external tensor's location resolves (realpath) inside the folder to a
 //    regular file the input wrote, and its bytes are that file's bytes from its offset
 //    (default 0), as many as the tensor holds, which is its length when one is given.
@@ -24,6 +26,7 @@
 // importer must refuse.)
 #include "fuzz_common.hpp"
 #include "fuzz_run_dir.hpp"
+#include "fuzz_share.hpp"
 
 #include "external/external_data.hpp"
 #include "external/safe_open.hpp"
@@ -210,23 +213,54 @@ void check_refusal(const ImportError& e, uint64_t size) {
     GAUNTLET_CHECK(!e.message().empty(), describe(e));
 }
 
-/// One import of the bytes: the dump when accepted, the refusal otherwise.
+/// One import of the bytes: the walk's digest (and the dump, when asked) when accepted,
+/// the refusal otherwise.
 struct Outcome {
     std::optional<ImportError> error;
+    uint64_t digest = 0;
     std::string dump;
 };
 
-Outcome import_once(std::span<const uint8_t> bytes, const ImportOptions& options, const ExternalCheck& check) {
+Outcome import_once(std::span<const uint8_t> bytes, const ImportOptions& options, const ExternalCheck& check,
+                    bool with_dump) {
     try {
         Model m = import_bytes(bytes, name, options);
         Walker w;
         w.model(m);
         check.model(m);
-        return {std::nullopt, dump_of(m)};
+        return {std::nullopt, w.hash, with_dump ? dump_of(m) : std::string()};
     } catch (const ImportError& e) {
         check_refusal(e, bytes.size());
-        return {e, {}};
+        return {e, 0, {}};
     }
+}
+
+/// The external-data folder, empty, and its real path. Emptied (removed and made again) only
+/// when the last input may have written into it: most inputs write nothing, and on a
+/// loaded disk the folder's churn cost more than the imports (docs/fuzzing.md).
+struct Folder {
+    fs::path path;
+    std::string real;
+    bool may_hold_files = true;
+
+    void empty() {
+        if (!may_hold_files) return;
+        std::error_code ec;
+        fs::remove_all(path, ec);
+        fs::create_directory(path, ec);
+        if (ec) fuzz_fail("cannot make the external-data folder", path.string());
+        char resolved[PATH_MAX];
+        if (!::realpath(path.c_str(), resolved)) fuzz_fail("realpath of the folder failed", path.string());
+        real = resolved;
+        may_hold_files = false;
+    }
+};
+
+/// True when the model asks for a side file or link (write_side_files may write).
+bool asks_for_side_files(const Model& m) {
+    for (const auto& e : m.proto().metadata_props)
+        if (e.key.starts_with("file:") || e.key.starts_with("link:")) return true;
+    return false;
 }
 
 }  // namespace
@@ -239,31 +273,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     plain.load_external_data = false;
     plain.resolve = false;
     std::map<std::string, std::string> files;
-    const fs::path folder = make_run_dir() / "data";
-    std::error_code ec;
-    fs::remove_all(folder, ec);
-    fs::create_directory(folder, ec);
-    if (ec) fuzz_fail("cannot make the external-data folder", folder.string());
+    static Folder folder{make_run_dir() / "data", {}, true};
+    folder.empty();
     try {
         Model m = import_bytes(bytes, name, plain);
-        files = write_side_files(m, folder);
+        folder.may_hold_files = asks_for_side_files(m);
+        files = write_side_files(m, folder.path);
     } catch (const ImportError& e) {
         check_error(e, name, size);
         ++stats.not_a_model;
         return 0;
     }
-    char real[PATH_MAX];
-    if (!::realpath(folder.c_str(), real)) fuzz_fail("realpath of the folder failed", folder.string());
-    const ExternalCheck check{folder, real, files};
+    const ExternalCheck check{folder.path, folder.real, files};
 
     ImportOptions options;
-    options.external_data_dir = folder;
+    options.external_data_dir = folder.path;
     options.external_open = ExternalOpen::Auto;
     options.map_external_files = true;
-    const Outcome first = import_once(bytes, options, check);
+    const bool expensive = gets_expensive_checks(bytes);
+    const Outcome first = import_once(bytes, options, check, expensive);
     options.external_open = ExternalOpen::Walk;
     options.map_external_files = false;
-    const Outcome second = import_once(bytes, options, check);
+    const Outcome second = import_once(bytes, options, check, expensive);
 
     if (first.error) ++stats.refused[std::string(to_string(first.error->kind()))];
     else ++stats.accepted;
@@ -277,6 +308,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                        std::string("openat2 and the walk disagree: ") +
                            (first.error ? "openat2 refuses, " + describe(*first.error)
                                         : "the walk refuses, " + describe(*second.error)));
+        GAUNTLET_CHECK(first.digest == second.digest, "openat2 with mapping and the walk with pread walk differently");
         GAUNTLET_CHECK(first.dump == second.dump, "openat2 with mapping and the walk with pread give different dumps");
     }
     return 0;

@@ -1,5 +1,8 @@
-// The one folder a fuzz target writes files in: made per process (mkdtemp under $TMPDIR or
-// /tmp) on first use, removed at exit and at a sanitizer's death.
+// The one folder a fuzz target writes files in: made per process (mkdtemp under $TMPDIR, else
+// /dev/shm where writable, else /tmp) on first use, removed at exit and at a sanitizer's death.
+// /dev/shm is a tmpfs: on this project's disk, the folder and file churn of one execution
+// (and the writers' fsync) cost fuzz_external and fuzz_roundtrip most of their time in /tmp
+// (docs/fuzzing.md, "What each execution checks").
 #pragma once
 
 #include "fuzz_check.hpp"
@@ -8,6 +11,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <unistd.h>
 
 // Present under a sanitizer: runs at a sanitizer's death, where atexit handlers do not.
 extern "C" void __sanitizer_set_death_callback(void (*)(void)) __attribute__((weak));
@@ -29,7 +33,8 @@ inline const std::filesystem::path& run_dir(const std::string& target) {
     std::filesystem::path& dir = run_dir_of_process();
     if (dir.empty()) {
         const char* tmp = std::getenv("TMPDIR");
-        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/gauntlet-" + target + "-XXXXXX";
+        const std::string parent = tmp && *tmp ? tmp : ::access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp";
+        std::string pattern = parent + "/gauntlet-" + target + "-XXXXXX";
         if (!mkdtemp(pattern.data())) fuzz_fail("mkdtemp failed", pattern);
         dir = pattern;
         std::atexit(remove_run_dir);
