@@ -8,13 +8,20 @@ namespace onnximport::detail {
 
 namespace {
 
-/// Resolves one subgraph of the node being read and adds what it captures from this
-/// graph to the node's reads: a node reads what its subgraphs read.
-void resolve_subgraph(Refusal& c, Scope& s, const OpsetTable& opsets, Graph& sub, ReadLists& reads) {
+/// Records that node f reads value v of its own graph (inlined: once per read).
+[[gnu::always_inline]] inline void record_read(const Scope& s, ReadLists& reads, uint32_t f, uint32_t v) {
+    reads.values.push_back(v);
+    const uint32_t p = s.producer[v];
+    if (p != no_producer && p >= f) reads.file_order_topological = false;
+}
+
+/// Resolves one subgraph of node f and adds what it captures from this graph to the node's
+/// reads: a node reads what its subgraphs read.
+void resolve_subgraph(Refusal& c, Scope& s, const OpsetTable& opsets, Graph& sub, uint32_t f, ReadLists& reads) {
     Scope inner(sub, &s, s.storage, s.scratch);
     resolve_graph(c, inner, opsets);
     for (const ValueRef& r : inner.capture_refs)
-        if (r.scope == &s) reads.values.push_back(r.value);
+        if (r.scope == &s) record_read(s, reads, f, r.value);
 }
 
 /// Inputs prepared per node, ahead of resolve_node (scope.hpp); later ones are prepared
@@ -30,17 +37,44 @@ void prepare_node(const Scope& s, uint32_t f, PreparedNode& prepared) {
     for (uint32_t k = 0; k < inputs.size() && k < prepared_per_node; ++k) prepared[k] = prepare_input(s, f, inputs[k]);
 }
 
+[[noreturn]] void refuse_node(Refusal& c, const Node& node, uint32_t f, const std::string& what) {
+    PathScope at(c.path, "node", f);
+    c.fail_at(ErrorKind::InvalidModel, node.offset, describe_node(node, f) + what);
+}
+
+/// The subgraphs of node f, resolved in scope, with the node's path (the node's own checks
+/// push it only when they refuse: it costs a push and a pop per node).
+void resolve_subgraphs(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f, ReadLists& reads) {
+    Node& node = s.graph.nodes[f];
+    PathScope at(c.path, "node", f);
+    for (size_t j = 0; j < node.attributes.size(); ++j) {
+        Attribute& a = node.attributes[j];
+        AttributeFields* fields = ModelAccess::fields(a);
+        if (!fields) continue;  // a GRAPHS attribute may hold no graph at all
+        if (a.type == AttributeType::Graph && fields->g) {
+            PathScope at_attribute(c.path, "attribute", static_cast<int64_t>(j));
+            PathScope at_graph(c.path, "g");
+            resolve_subgraph(c, s, opsets, *fields->g, f, reads);
+        } else if (a.type == AttributeType::Graphs) {
+            PathScope at_attribute(c.path, "attribute", static_cast<int64_t>(j));
+            List<Graph>& graphs = fields->graphs;
+            for (size_t k = 0; k < graphs.size(); ++k) {
+                PathScope at_graph(c.path, "graphs", static_cast<int64_t>(k));
+                resolve_subgraph(c, s, opsets, graphs[k], f, reads);
+            }
+        }
+    }
+}
+
 void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f, const PreparedNode& prepared,
                   ReadLists& reads) {
     Node& node = s.graph.nodes[f];
-    PathScope at(c.path, "node", f);
     node.file_index = f;
 
     const int64_t* version = opsets.find(node.domain);
     if (!version)
-        c.fail_at(ErrorKind::InvalidModel, node.offset,
-               describe_node(node, f) + " uses domain " + quoted_name(node.domain) +
-                   ", which the model does not import (opset_import)");
+        refuse_node(c, node, f,
+                    " uses domain " + quoted_name(node.domain) + ", which the model does not import (opset_import)");
     node.opset_version = *version;
 
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
@@ -49,30 +83,11 @@ void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f, co
         if (in.empty()) continue;  // an omitted optional input
         ValueRef r = find_input(s, in, k < prepared_per_node ? prepared[k] : prepare_input(s, f, in));
         if (!r.scope)
-            c.fail_at(ErrorKind::InvalidModel, node.offset,
-                   describe_node(node, f) + " reads " + quoted_name(in) +
-                       ", which is not defined in its graph or an enclosing one");
-        if (r.scope == &s) reads.values.push_back(r.value);
+            refuse_node(c, node, f,
+                        " reads " + quoted_name(in) + ", which is not defined in its graph or an enclosing one");
+        if (r.scope == &s) record_read(s, reads, f, r.value);
     }
-
-    if (!ModelAccess::has_subgraphs(node)) return;
-    for (size_t j = 0; j < node.attributes.size(); ++j) {
-        Attribute& a = node.attributes[j];
-        AttributeFields* fields = ModelAccess::fields(a);
-        if (!fields) continue;  // a GRAPHS attribute may hold no graph at all
-        if (a.type == AttributeType::Graph && fields->g) {
-            PathScope at_attribute(c.path, "attribute", static_cast<int64_t>(j));
-            PathScope at_graph(c.path, "g");
-            resolve_subgraph(c, s, opsets, *fields->g, reads);
-        } else if (a.type == AttributeType::Graphs) {
-            PathScope at_attribute(c.path, "attribute", static_cast<int64_t>(j));
-            List<Graph>& graphs = fields->graphs;
-            for (size_t k = 0; k < graphs.size(); ++k) {
-                PathScope at_graph(c.path, "graphs", static_cast<int64_t>(k));
-                resolve_subgraph(c, s, opsets, graphs[k], reads);
-            }
-        }
-    }
+    if (ModelAccess::has_subgraphs(node)) resolve_subgraphs(c, s, opsets, f, reads);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ OpsetTable::OpsetTable(const List<OperatorSetId>& imports, const HashKey& key) :
     }
 }
 
-const int64_t* OpsetTable::find(std::string_view domain) const {
+const int64_t* OpsetTable::find_named(std::string_view domain) const {
     std::string_view d = canonical(domain);
     if (d.empty()) return has_default_ ? &default_version_ : nullptr;
     auto it = others_.find(d);

@@ -12,15 +12,6 @@ namespace onnximport::detail {
 
 namespace {
 
-bool already_topological(const ReadLists& reads, std::span<const uint32_t> producer, uint32_t n) {
-    for (uint32_t f = 0; f < n; ++f)
-        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
-            uint32_t p = producer[reads.values[i]];
-            if (p != no_producer && p >= f) return false;
-        }
-    return true;
-}
-
 /// Called when Kahn's algorithm stopped early. Every node not emitted reads at least one
 /// value produced by another node not emitted, so following "first such producer" from
 /// any of them must come back to a node already seen: that node is on a cycle.
@@ -68,7 +59,7 @@ void find_cycle(const ReadLists& reads, std::span<const uint32_t> producer,
 NodeOrder order_nodes(const ReadLists& reads, std::span<const uint32_t> producer, Scratch& scratch) {
     NodeOrder out(scratch);
     const uint32_t n = static_cast<uint32_t>(reads.begin.size() - 1);
-    if (already_topological(reads, producer, n)) return out;
+    if (reads.file_order_topological) return out;
     out.reordered = true;
 
     // Edges producer -> reader, one per read (repeats included, and counted alike in

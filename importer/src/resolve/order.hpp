@@ -17,6 +17,9 @@ struct ReadLists {
     explicit ReadLists(Scratch& scratch) : begin(&scratch), values(&scratch) {}
     ScratchVector<uint32_t> begin;   ///< node count + 1 entries
     ScratchVector<uint32_t> values;  ///< indices into Graph::values
+    /// False once a node reads a value that it or a later node produces: the file order is
+    /// then not topological (recorded as the reads are, instead of a pass of its own).
+    bool file_order_topological = true;
 };
 
 struct NodeOrder {
