@@ -1,13 +1,15 @@
 // gauntlet_bench: the benchmark program of `make bench` (issue 7).
 //   gen DIR [--force]        writes the generated models into DIR once (model_gen.cpp)
 //   verify FILE              maps a generated big model and compares every weight
-//   run --importer ours|protobuf|protobuf-arena|protozero [--mode map|read|plain-map]
+//   run --importer ours|protobuf|protobuf-arena|protozero [--mode map|read|plain-map|memory]
 //       [--repeat N] [--warmup N] [--threads N] [--no-resolve] [--no-workspace] TARGET
 //                            imports TARGET (a file, or @LIST: one path per line, loaded one
 //                            after another) warmup+repeat times in this process and prints one
 //                            JSON object: times, resident sizes, heap bytes of the first import.
 //                            Ours reuses one Workspace across the repeats unless --no-workspace;
 //                            the peers parse the mapped file (pages faulted in before the clock).
+//                            Mode memory: import_bytes of each file's bytes, read into memory
+//                            once before the first clock (like with like against ParseFromArray).
 //   read-parse FILE          reads FILE and parses it with libprotobuf, once: the whole-process
 //                            peer of `onnximport check` (tools/bench_run.py times the process).
 //   gen-flood DIR [--force]  writes the hash-flooding models of issue 21 (flood_gen.cpp)
@@ -30,7 +32,9 @@
 #include <fcntl.h>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <span>
 #include <sstream>
 #include <string>
 #include <sys/mman.h>
@@ -103,6 +107,18 @@ uint64_t raw_payload(const onnximport::Graph& g) {
     return n;
 }
 
+/// The bytes of the memory mode, read once per file before its first clock.
+const std::vector<uint8_t>& bytes_in_memory(const std::string& path) {
+    static std::map<std::string, std::vector<uint8_t>> files;
+    auto [it, fresh] = files.try_emplace(path);
+    if (fresh) {
+        uint64_t size = 0;
+        auto buf = read_whole(path, size);
+        it->second.assign(buf.get(), buf.get() + size);
+    }
+    return it->second;
+}
+
 /// Mappings of the plain-map mode, released once the pass's models are gone.
 std::vector<std::pair<void*, size_t>>& plain_mappings() {
     static std::vector<std::pair<void*, size_t>> v;
@@ -117,6 +133,8 @@ void ours_one(const RunArgs& a, onnximport::Workspace* ws, const std::string& pa
     o.workspace = ws;
     o.load_mode = a.mode == "read" ? onnximport::LoadMode::Read : onnximport::LoadMode::Map;
     o.threads = a.threads;
+    const std::vector<uint8_t>* in_memory = a.mode == "memory" ? &bytes_in_memory(path) : nullptr;
+    if (in_memory) o.external_data_dir = std::filesystem::path(path).parent_path();
     HeapCounters h0 = heap_counters();
     auto t0 = Clock::now();
     try {
@@ -133,6 +151,8 @@ void ours_one(const RunArgs& a, onnximport::Workspace* ws, const std::string& pa
             o.external_data_dir = std::filesystem::path(path).parent_path();
             m = onnximport::import_bytes({static_cast<const uint8_t*>(addr), size}, path, o);
             plain_mappings().push_back({addr, size});  // unmapped after the pass
+        } else if (in_memory) {
+            m = onnximport::import_bytes(std::span<const uint8_t>(*in_memory), path, o);
         } else {
             m = onnximport::import_file(path, o);
         }
@@ -338,7 +358,7 @@ int usage() {
     std::cerr << "usage: gauntlet_bench gen DIR [--force]\n"
                  "       gauntlet_bench verify BIG_MODEL\n"
                  "       gauntlet_bench run --importer ours|protobuf|protobuf-arena|protozero\n"
-                 "                          [--mode map|read|plain-map] [--repeat N] [--warmup N]\n"
+                 "                          [--mode map|read|plain-map|memory] [--repeat N] [--warmup N]\n"
                  "                          [--threads N] [--no-resolve] [--no-workspace] FILE|@LIST\n"
                  "       gauntlet_bench read-parse FILE\n"
                  "       gauntlet_bench gen-flood DIR [--force]\n";

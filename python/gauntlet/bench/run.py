@@ -1,7 +1,7 @@
 """`make bench` (issues 7, 16, 21): every importer on every benchmark model, side by side.
 
 usage: bench_run.py [--build DIR] [--out DIR] [--repeat N] [--data DIR] [--only M,...]
-                    [--publish]        (M: a model below, or flood)
+                    [--publish]        (M: a model below, flood or fuzz)
 
 Generates the models once into OUT (default BUILD/bench) with `gauntlet_bench gen`,
 then times each (model, importer, mode) in fresh child processes: gauntlet_bench for our
@@ -36,6 +36,9 @@ Hash flooding (issue 21): `gauntlet_bench gen-flood OUT/flood` writes, per map k
 input bytes (opset domains, captured names, value names, external-data locations), a model
 of 2^15 names crafted to collide under libstdc++'s std::hash and its twin of ordinary names
 of the same count and length; crafted and ordinary take turns, and the row is their ratio.
+
+Fuzz targets (python/gauntlet/bench/fuzz.py): executions per second of each libFuzzer target
+of $FUZZ_BUILD (default build-fuzz, tools/setup_fuzz.sh) over its committed corpus.
 """
 import datetime
 import json
@@ -47,6 +50,7 @@ import subprocess
 import sys
 import time
 
+from gauntlet.bench import fuzz as bench_fuzz
 from gauntlet.bench import ort as bench_ort
 
 from gauntlet import settings
@@ -61,6 +65,7 @@ OURS = {
     "ours-read-2threads": ["--importer", "ours", "--mode", "read", "--threads", "2"],
     "ours-plain-map": ["--importer", "ours", "--mode", "plain-map"],
     "ours-map-noresolve": ["--importer", "ours", "--mode", "map", "--no-resolve"],
+    "ours-memory": ["--importer", "ours", "--mode", "memory"],
     "protobuf": ["--importer", "protobuf"],
     "protobuf-arena": ["--importer", "protobuf-arena"],
     "protozero": ["--importer", "protozero"],
@@ -70,7 +75,8 @@ PLAN = {
     "big-external": ["ours-map", "ours-plain-map", "ours-read", "protobuf", "python"],
     "wide": ["ours-map", "ours-map-noresolve", "ours-read", "protozero", "protobuf", "protobuf-arena", "python"],
     "reversed": ["ours-map", "ours-map-noresolve", "ours-read", "protozero", "protobuf", "protobuf-arena", "python"],
-    "backend": ["ours-map", "ours-read", "protobuf", "python"],
+    # Like with like: ours-memory against ParseFromArray, ours-map and -read against map + parse.
+    "backend": ["ours-memory", "ours-map", "ours-read", "protobuf", "python"],
     "big-small": ["ours-map"],
     # 10^6-node chain sorted and reversed (issue 3): the sort must stay O(n log n).
     "chain": ["ours-map", "ours-map-noresolve", "protobuf"],
@@ -216,6 +222,13 @@ def merge_rounds(parts: list) -> dict:
     return r
 
 
+def peer_time(peer_name: str, peer: dict, row: str) -> float:
+    """The peer's time like with like: libprotobuf's map + parse for our rows that open and
+    read or map the file inside the clock, its parse alone for the others."""
+    from_file = row.startswith("ours-") and row != "ours-memory"
+    return peer.get("median_total", peer["median"]) if from_file and peer_name == "protobuf" else peer["median"]
+
+
 def derive(models: dict) -> None:
     """Per result: peak above baseline, metadata throughput, ratios to the peers."""
     for m in models.values():
@@ -225,7 +238,7 @@ def derive(models: dict) -> None:
         ref = res.get("ours-map") or next(iter(res.values()))
         meta = max(1, ref.get("input_bytes", 0) - ref.get("payload_bytes", 0))
         m["metadata_bytes"] = meta
-        for r in res.values():
+        for imp, r in res.items():
             if "error" in r:
                 continue
             r["peak_above_baseline_kib"] = r["peak_rss_kib"] - r["baseline_rss_kib"]
@@ -233,7 +246,7 @@ def derive(models: dict) -> None:
             for peer in ("protobuf", "python"):
                 pr = res.get(peer)
                 if pr and "error" not in pr and r["median"] > 0:
-                    r[f"time_ratio_{peer}"] = pr["median"] / r["median"]
+                    r[f"time_ratio_{peer}"] = peer_time(peer, pr, imp) / r["median"]
                     r[f"peak_ratio_{peer}"] = r["peak_rss_kib"] / pr["peak_rss_kib"]
 
 
@@ -318,6 +331,9 @@ def markdown(res: dict) -> str:
         f"load average {res['load_before']} before, {res['load_after']} after; {res['date']}.",
         f"Command: `{res['command']}`. Median of {res['repeat']} runs per row, from {ROUNDS} child processes that "
         f"take turns with the other rows of the model, each after a warm-up (onnx.load: one child).",
+        "Like with like: `protobuf / ours` divides libprotobuf's map + parse (row `protobuf map+parse`) by our rows "
+        "that open the file inside the clock (`ours-map`, `ours-read`, ...), and its `ParseFromArray` of bytes in "
+        "memory (row `protobuf`) by `ours-memory` (`import_bytes`, one Workspace) and the protozero walk.",
         "",
         "| model | importer | time ms, median (min-max) | peak RSS MiB (above baseline) | RSS after import MiB "
         "| heap MiB | protobuf / ours | python / ours | peak vs protobuf | metadata MB/s |",
@@ -386,6 +402,8 @@ def markdown(res: dict) -> str:
             elif "result" in row:
                 r = row["result"]
                 lines.append(f"| {kind} | refused: {(r.get('first_error') or r.get('error', ''))[-90:]} | | |")
+    if res.get("fuzz"):
+        lines += bench_fuzz.markdown(res["fuzz"])
     lines += ["", "protobuf: `onnx::ModelProto::ParseFromArray` alone on the mapped file, its pages faulted in "
               "(the mapping is in results.json as total_times). python: `onnx.load(path)`, external data loaded. "
               "ours-plain-map: the same import over a mapping without madvise (the \"before\"). "
@@ -494,6 +512,8 @@ def main(argv: list) -> int:
         folder = os.path.join(out, "flood")
         subprocess.run([exe, "gen-flood", folder], check=True, stdout=subprocess.DEVNULL)
         res["models"]["flood"] = {"path": folder, "results": {}, "rows": flood_rows(exe, folder, repeat)}
+    if only is None or "fuzz" in only:
+        res["fuzz"] = bench_fuzz.rows(ROOT, os.environ.get("FUZZ_BUILD", os.path.join(ROOT, "build-fuzz")), log)
     res["load_after"] = load()
     derive(res["models"])
     res["targets"] = targets(res["models"])
