@@ -14,8 +14,9 @@
 namespace gauntlet_fuzz {
 
 /// One input in this many gets the expensive checks. They cost 8 to 12 times the fast ones
-/// (docs/fuzzing.md, "What each execution checks"), so at one in 16 the fast checks take
-/// most of the time again while every kind of input still meets the expensive ones often.
+/// in the replay drivers (docs/fuzzing.md, "What each execution checks"), so at one in 16
+/// the fast checks take most of the time again while every kind of input still meets the
+/// expensive ones often.
 inline constexpr uint64_t expensive_check_share = 16;
 
 /// FNV-1a of the bytes: cheap beside one import, and fixed across builds and runs.
