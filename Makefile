@@ -91,19 +91,19 @@ bench: deps
 	JOBS=$(JOBS) tools/setup_fuzz.sh  # the libFuzzer targets of the fuzz rows (python/gauntlet/bench/fuzz.py)
 	$(GAUNTLET) bench --build $(BENCH_BUILD) --out $(BUILD)/bench $(BENCH_ARGS)
 
-# Continuous fuzzing (issue 6): every target for FUZZ_TIME seconds (tools/run_fuzz.sh
-# merges new coverage into corpus/TARGET/ and files crashes under corpus/regression/).
+# Every target (each corpus/TARGET.options) for FUZZ_TIME seconds through the fuzz driver
+# (python/gauntlet/fuzz/, docs/fuzzing.md): new coverage merged into corpus/TARGET/, findings
+# triaged and filed under corpus/regression/, one record per target in corpus/campaigns.jsonl.
+# FUZZ_TARGETS=a,b narrows the list.
 FUZZ_TIME    ?= 60
 FUZZ_JOBS    ?= 1
 FUZZ_ENGINE  ?= libfuzzer
-FUZZ_TARGETS ?= fuzz_model fuzz_tensor fuzz_wire fuzz_external fuzz_diff_protobuf fuzz_ort fuzz_roundtrip
+FUZZ_TARGETS ?=
 fuzz: deps
-	tools/setup_fuzz.sh $(if $(filter afl,$(FUZZ_ENGINE)),--afl)
-	@status=0; for t in $(FUZZ_TARGETS); do \
-	  tools/run_fuzz.sh $$t --seconds $(FUZZ_TIME) --jobs $(FUZZ_JOBS) --engine $(FUZZ_ENGINE) || status=1; \
-	done; exit $$status
+	$(GAUNTLET) fuzz --seconds $(FUZZ_TIME) --jobs $(FUZZ_JOBS) --engine $(FUZZ_ENGINE) \
+	  $(if $(FUZZ_TARGETS),--targets $(FUZZ_TARGETS))
 
-# The nightly campaign (issue 19; docs/fuzzing.md), what a team runs from cron: HOURS of
+# The nightly campaign (docs/fuzzing.md), what a team runs from cron: the same driver, HOURS of
 # fuzzing shared by every target by coverage growth, JOBS processes per target (libFuzzer
 # -fork, or AFL++ instances with ENGINE=afl), corpora merged, findings triaged and filed
 # once under corpus/regression/, one record per target in corpus/campaigns.jsonl. Exit 1

@@ -14,7 +14,7 @@
 // wire reader itself is still fuzzed with lengths that lie.
 //
 // The build also makes each target without this file (TARGET_plain: libFuzzer's own
-// mutators only), for the with/without comparison of tools/run_fuzz.sh --compare-mutator.
+// mutators only), for the with/without comparison of `python3 -m gauntlet fuzz-compare`.
 #include <cstddef>
 #include <cstdint>
 #include <algorithm>

@@ -18,6 +18,7 @@ COMMANDS = {
     "corpus": ("gauntlet.corpus.release", "the hostile corpus as a release tarball"),
     "matrix": ("gauntlet.report.matrix", "the cross-importer matrix"),
     "fuzz": ("gauntlet.fuzz.nightly", "a fuzz campaign over every target (libFuzzer or AFL++)"),
+    "fuzz-compare": ("gauntlet.fuzz.compare_mutator", "coverage with and without the structure-aware mutator"),
     "fuzz-summary": ("gauntlet.fuzz.summary", "docs/fuzzing.md's table from corpus/campaigns.jsonl"),
     "bench": ("gauntlet.bench.run", "performance side by side"),
     "bench-ab": ("gauntlet.bench.ab", "A/B of two builds"),

@@ -1,7 +1,6 @@
 """AFL++ for one slice of the nightly campaign (`make nightly ENGINE=afl`): one main (-M)
 and JOBS-1 secondary (-S) afl-fuzz instances in persistent mode on build-fuzz/afl/bin/,
-seeded with the corpus files within the target's max_len (AFL++ wants small seeds), the
-same environment as tools/run_fuzz.sh --engine afl. Its queue's new entries go to the
+seeded with the corpus files within the target's max_len (AFL++ wants small seeds). Its queue's new entries go to the
 campaign's new-inputs folder, to be merged with the libFuzzer binary like libFuzzer's;
 its crashes and hangs are handed to triage, which keeps only those the libFuzzer binary
 reproduces. CPU-seconds are the kernel's count for the afl-fuzz processes and everything

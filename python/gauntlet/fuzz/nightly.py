@@ -1,11 +1,12 @@
-"""`make nightly [HOURS=H] [JOBS=N] [ENGINE=libfuzzer|afl]` (issue 19): the nightly fuzz
-campaign on one machine, as a team runs it from cron.
+"""`python3 -m gauntlet fuzz`: the one fuzz driver (docs/fuzzing.md). `make nightly [HOURS=H]
+[JOBS=N] [ENGINE=libfuzzer|afl]` runs it as a team runs it from cron; `make fuzz` gives
+each target FUZZ_TIME seconds (--seconds), and `make report` a smoke run (--no-merge).
 
   1. builds the targets (tools/setup_fuzz.sh) and snapshots each binary, so a rebuild
      during the night does not change what is being fuzzed;
   2. measures each target's corpus (edges, features, files) with its libFuzzer binary;
   3. shares HOURS of wall time among the targets in rounds (budget.py: targets that still
-     find new features get more), each slice libFuzzer (-fork=JOBS when JOBS > 1) or
+     find new features get more), or gives each --seconds in one round; each slice libFuzzer (-fork=JOBS when JOBS > 1) or
      AFL++ on corpus/TARGET/ with its dictionary and options;
   4. merges what adds coverage into corpus/TARGET/ and measures it again;
   5. triages every crash, timeout, leak and out-of-memory input (triage.py): replayed,
@@ -41,6 +42,8 @@ def say(line):
 def parse_args(argv):
     ap = argparse.ArgumentParser(description="the nightly fuzz campaign: every target, one record each")
     ap.add_argument("--hours", type=float, default=1.0, help="wall-clock hours of fuzzing shared by the targets")
+    ap.add_argument("--seconds", type=int, default=0,
+                    help="instead of --hours: each target this many seconds, in one round (make fuzz, make report)")
     ap.add_argument("--jobs", type=int, default=1, help="processes per target (libFuzzer -fork, AFL++ instances)")
     ap.add_argument("--engine", choices=("libfuzzer", "afl"), default="libfuzzer")
     ap.add_argument("--targets", default="", help="comma-separated targets (default: every corpus/TARGET.options)")
@@ -59,8 +62,8 @@ def parse_args(argv):
     ap.add_argument("--slice", type=int, default=600, help="about how long one target runs before the next")
     ap.add_argument("--work", default=None, help="working folder (default FUZZ_BUILD/nightly/ID)")
     args = ap.parse_args(argv)
-    if args.hours <= 0 or args.jobs < 1:
-        ap.error("--hours must be positive and --jobs at least 1")
+    if args.hours <= 0 or args.seconds < 0 or args.jobs < 1:
+        ap.error("--hours must be positive, --seconds not negative and --jobs at least 1")
     return args
 
 
@@ -97,8 +100,10 @@ class Target:
         self.new = os.path.join(self.work, "new")
         os.makedirs(self.new, exist_ok=True)
         self.spent = {"cpu_seconds": 0.0, "wall_seconds": 0.0, "execs": 0, "peak_rss_mb": 0.0,
-                      "rss_series_mb": [], "slices": 0, "budget_seconds": 0.0, "artifacts": set()}
+                      "rss_series_mb": [], "slices": 0, "budget_seconds": 0.0, "artifacts": set(),
+                      "edges_seen": None, "features_seen": None}
         self.last_growth = None
+        self.before = None
 
     def add(self, result, budget_seconds):
         s = self.spent
@@ -109,6 +114,10 @@ class Target:
         s["slices"] += 1
         s["budget_seconds"] += budget_seconds
         s["artifacts"].update(result["artifacts"])
+        # The engine's own count at the end of its last slice (libFuzzer's last status line).
+        for key in ("edges", "features"):
+            if result.get(key) is not None:
+                s[key + "_seen"] = result[key]
         self.last_growth = (result["feature_growth"], max(result["wall_seconds"], 1))
 
 
@@ -123,14 +132,8 @@ def fuzz_slice(t, seconds, args, stopper):
 
 def main(argv=None):
     args = parse_args(argv if argv is not None else sys.argv[1:])
-    requested = [n for n in args.targets.split(",") if n]
-    if not args.no_build and not build(args, requested):
-        say("the build failed")
-        return 2
-    names = requested or paths.targets()
-    missing = [n for n in names if not os.access(paths.binary(n), os.X_OK)]
-    if not names or missing:
-        say(f"no binary for {', '.join(missing) or 'any target'} in {paths.FUZZ_BUILD}/bin")
+    names = chosen_targets(args)
+    if not names:
         return 2
     started = datetime.datetime.now(datetime.timezone.utc)
     commit, dirty = records.commit(), records.source_dirty()
@@ -145,30 +148,61 @@ def main(argv=None):
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: (say("stop asked: ending the running slice, then merging and recording"),
                                        stopper.stop()))
-
     targets = [Target(n, args, work) for n in names]
-    before = {}
     for t in targets:
-        before[t.name] = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice, t.env)
-        b = before[t.name]
-        say(f"{t.name}: corpus {b['files']} files, cov {b['edges']} ft {b['features']}")
+        t.before = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice, t.env)
+        say(f"{t.name}: corpus {t.before['files']} files, cov {t.before['edges']} ft {t.before['features']}")
+    run_rounds(targets, args, stopper, campaign)
+    meta = {"date": f"{started:%Y-%m-%dT%H:%M:%SZ}", "campaign": campaign, "commit": commit, "source_dirty": dirty}
+    out, failing = [], []
+    for t in targets:
+        rec, findings = finish(t, args, stopper, meta)
+        out.append(rec)
+        failing += [(t.name, f) for f in findings]
+    if args.record != "-":
+        records.append(args.record, out)
+    print_table(out, args.record)
+    for name, f in failing:
+        print(f"nightly: FINDING in {name}: [{f['signature']}]" + (" (new)" if f["new"] else " (known)"))
+        print(f"  reproduce: {f['reproduce']}")
+    return 1 if failing else 0
 
-    total = args.hours * 3600
-    n_rounds = budget.rounds_for(total, len(targets), args.slice)
+
+def chosen_targets(args):
+    """The targets to fuzz (built first unless --no-build), or None after saying why not."""
+    requested = [n for n in args.targets.split(",") if n]
+    if not args.no_build and not build(args, requested):
+        say("the build failed")
+        return None
+    names = requested or paths.targets()
+    missing = [n for n in names if not os.access(paths.binary(n), os.X_OK)]
+    if not names or missing:
+        say(f"no binary for {', '.join(missing) or 'any target'} in {paths.FUZZ_BUILD}/bin")
+        return None
+    return names
+
+
+def run_rounds(targets, args, stopper, campaign):
+    """Fuzzes every target in rounds: --seconds gives each that long in one round, --hours
+    shares the time by coverage growth (budget.py)."""
+    if args.seconds:
+        n_rounds, total = 1, args.seconds * len(targets)
+    else:
+        total = args.hours * 3600
+        n_rounds = budget.rounds_for(total, len(targets), args.slice)
     say(f"campaign {campaign}: {len(targets)} targets, {total:.0f} s in {n_rounds} round(s), "
         f"engine {args.engine}, jobs {args.jobs}")
     deadline = time.monotonic() + total
     for r in range(n_rounds):
         if stopper.stopped:
             break
-        left = deadline - time.monotonic()
-        round_seconds = left / (n_rounds - r)
+        round_seconds = (deadline - time.monotonic()) / (n_rounds - r)
         growth = {t.name: t.last_growth for t in targets if t.last_growth} if r else None
         shares = budget.plan([t.name for t in targets], round_seconds, growth)
         for t in targets:
             if stopper.stopped:
                 break
-            seconds = max(10, int(shares[t.name]))
+            seconds = args.seconds or max(10, int(shares[t.name]))
             say(f"round {r + 1}/{n_rounds}: {t.name} for {seconds} s")
             result = fuzz_slice(t, seconds, args, stopper)
             t.add(result, seconds)
@@ -176,44 +210,35 @@ def main(argv=None):
                 f"ft +{result['feature_growth']}, peak rss {result['peak_rss_mb']:.0f} MiB, "
                 f"{len(result['artifacts'])} finding file(s) so far")
 
-    out, failing = [], []
-    for t in targets:
-        added, _ = (0, 0.0) if args.no_merge else engine.merge(t.binary, t.flags, t.corpus, [t.new], t.work,
-                                                               args.nice, t.env)
-        after = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice, t.env) if not args.no_merge \
-            else before[t.name]
-        findings, unreproduced, untriaged = triage.triage(t.name, t.binary, t.flags, sorted(t.spent["artifacts"]),
-                                               os.path.join(t.work, "triage"), args.engine, t.regression, say,
-                                               shown_binary=t.filed_binary)
-        failing += [(t.name, f) for f in findings]
-        s = t.spent
-        rss = s["rss_series_mb"]
-        rec = {
-            "date": f"{started:%Y-%m-%dT%H:%M:%SZ}",
-            "end": f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}",
-            "campaign": campaign, "commit": commit, "source_dirty": dirty,
-            "host": f"{os.cpu_count()} cores", "target": t.name, "engine": args.engine, "jobs": args.jobs,
-            "nice": args.nice, "budget_seconds": round(s["budget_seconds"]),
-            "wall_seconds": round(s["wall_seconds"], 1), "cpu_seconds": round(s["cpu_seconds"], 1),
-            "execs": s["execs"], "slices": s["slices"],
-            "edges_before": before[t.name]["edges"], "edges_after": after["edges"],
-            "features_before": before[t.name]["features"], "features_after": after["features"],
-            "corpus_before": before[t.name]["files"], "corpus_after": after["files"], "new_inputs": added,
-            "peak_rss_mb": round(s["peak_rss_mb"]), "rss_start_mb": rss[0] if rss else None,
-            "rss_end_mb": rss[-1] if rss else None,
-            "findings": [{k: f[k] for k in ("signature", "filed", "new", "copies")} for f in findings],
-            "unreproduced": len(unreproduced), "untriaged": untriaged, "stopped_early": stopper.stopped,
-        }
-        out.append(rec)
-    if args.record != "-":
-        records.append(args.record, out)
-    print_table(out, args.record)
-    if failing:
-        for name, f in failing:
-            print(f"nightly: FINDING in {name}: [{f['signature']}]" + (" (new)" if f["new"] else " (known)"))
-            print(f"  reproduce: {f['reproduce']}")
-        return 1
-    return 0
+
+def finish(t, args, stopper, meta):
+    """Merges (unless --no-merge), measures and triages one target: (its record, findings)."""
+    added = 0
+    after = t.before
+    if not args.no_merge:
+        added, _ = engine.merge(t.binary, t.flags, t.corpus, [t.new], t.work, args.nice, t.env)
+        after = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice, t.env)
+    findings, unreproduced, untriaged = triage.triage(t.name, t.binary, t.flags, sorted(t.spent["artifacts"]),
+                                                      os.path.join(t.work, "triage"), args.engine, t.regression,
+                                                      say, shown_binary=t.filed_binary)
+    s, rss = t.spent, t.spent["rss_series_mb"]
+    rec = dict(meta, **{
+        "end": f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ}",
+        "host": f"{os.cpu_count()} cores", "target": t.name, "engine": args.engine, "jobs": args.jobs,
+        "nice": args.nice, "budget_seconds": round(s["budget_seconds"]),
+        "wall_seconds": round(s["wall_seconds"], 1), "cpu_seconds": round(s["cpu_seconds"], 1),
+        "execs": s["execs"], "slices": s["slices"],
+        "edges_before": t.before["edges"], "edges_after": after["edges"],
+        "features_before": t.before["features"], "features_after": after["features"],
+        "edges_seen": s["edges_seen"], "features_seen": s["features_seen"],
+        "corpus_before": t.before["files"], "corpus_after": after["files"], "new_inputs": added,
+        "found_inputs": sum(1 for e in os.scandir(t.new) if e.is_file()),
+        "peak_rss_mb": round(s["peak_rss_mb"]), "rss_start_mb": rss[0] if rss else None,
+        "rss_end_mb": rss[-1] if rss else None,
+        "findings": [{k: f[k] for k in ("signature", "filed", "new", "copies")} for f in findings],
+        "unreproduced": len(unreproduced), "untriaged": untriaged, "stopped_early": stopper.stopped,
+    })
+    return rec, findings
 
 
 def print_table(recs, record_path):

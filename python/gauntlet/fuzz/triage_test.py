@@ -172,12 +172,13 @@ class Planted(unittest.TestCase):
         reg = os.path.join(work, "regression")
         record = os.path.join(work, "campaigns.jsonl")
         cmd = settings.module_argv("gauntlet.fuzz.nightly", sys.executable) + ["--no-build",
-               "--targets", "fuzz_planted", "--hours", "0.003", "--corpus-root", os.path.join(work, "corpus"),
+               "--targets", "fuzz_planted", "--corpus-root", os.path.join(work, "corpus"),
                "--regression", reg, "--record", record]
         env = dict(os.environ, FUZZ_BUILD=self.tmp)
-        for run in (1, 2):
-            proc = subprocess.run(cmd + ["--work", os.path.join(work, f"run{run}")], capture_output=True,
-                                  text=True, env=env, timeout=300)
+        # Both ways of giving time: seconds per target (make fuzz, make report), hours shared.
+        for run, budget_args in ((1, ["--seconds", "10"]), (2, ["--hours", "0.003"])):
+            proc = subprocess.run(cmd + budget_args + ["--work", os.path.join(work, f"run{run}")],
+                                  capture_output=True, text=True, env=env, timeout=300)
             self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
             self.assertIn("reproduce: ", proc.stdout)
             self.assertIn("(new)" if run == 1 else "(known)", proc.stdout)
@@ -189,4 +190,6 @@ class Planted(unittest.TestCase):
         self.assertEqual([r["findings"][0]["new"] for r in recs], [True, False])
         self.assertGreater(recs[0]["cpu_seconds"], 0)
         self.assertGreater(recs[0]["execs"], 0)
+        self.assertEqual(recs[0]["budget_seconds"], 10)
+        self.assertIsNotNone(recs[0]["edges_seen"])
 

@@ -8,7 +8,7 @@ Stages, each with a progress line, a log under build/report/logs/ and a time bud
   sweep     gauntlet sweep over the shared 1.23 backend data (when present) and over the
             data set generated from the installed onnx package (gauntlet.sweep.gen_backend_data)
   ort       the .ort conformance, when that part exists
-  fuzz      tools/setup_fuzz.sh, then a short tools/run_fuzz.sh of every target
+  fuzz      tools/setup_fuzz.sh, then a short `gauntlet fuzz --no-merge` of every target
   matrix    the cross-importer matrix (matrix.py)
 then report.json, and render.py writes index.html, junit.xml, plots and detail pages.
 
@@ -18,7 +18,6 @@ the exit status is 1 when a suite that ran has failures, 0 otherwise.
 import argparse
 import concurrent.futures
 import datetime
-import glob
 import json
 import os
 import re
@@ -34,6 +33,7 @@ from gauntlet.report import corpus as corpus_mod
 from gauntlet.report import matrix as matrix_mod
 from gauntlet.report import render as render_mod
 from gauntlet import known as known_mod, settings
+from gauntlet.fuzz import paths as fuzz_paths
 
 from gauntlet.settings import ROOT
 GAUNTLET = settings.module_argv("gauntlet")
@@ -71,11 +71,9 @@ class Stages:
                            "reason": reason, "log": os.path.relpath(log, self.out_dir) if log else None})
 
 
-def run_logged(cmd, log_path, timeout, label, cwd=ROOT, env=None, on_line=None):
+def run_logged(cmd, log_path, timeout, label, cwd=ROOT, env=None):
     """Runs `cmd`, output to `log_path`; a heartbeat with the last line every 15 s.
 
-    With `on_line`, each output line is also handed over as (seconds since start, text)
-    the moment it arrives (the fuzz stage times libFuzzer's status lines this way).
     Returns (exit code or None on timeout, seconds). The child gets its own process
     group so a timeout ends everything it started.
     """
@@ -84,18 +82,9 @@ def run_logged(cmd, log_path, timeout, label, cwd=ROOT, env=None, on_line=None):
     with open(log_path, "wb") as log:
         log.write(("$ " + " ".join(cmd) + "\n").encode())
         log.flush()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE if on_line else log, stderr=subprocess.STDOUT,
-                                cwd=cwd, env=env, start_new_session=True)
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=cwd, env=env,
+                                start_new_session=True)
         CHILDREN.add(proc)
-        reader = None
-        if on_line:
-            def pump():
-                for raw in iter(proc.stdout.readline, b""):
-                    log.write(raw)
-                    log.flush()
-                    on_line(time.monotonic() - start, raw.decode("utf-8", "replace").rstrip("\n"))
-            reader = threading.Thread(target=pump, daemon=True)
-            reader.start()
         stop = threading.Event()
 
         def heartbeat():
@@ -113,8 +102,6 @@ def run_logged(cmd, log_path, timeout, label, cwd=ROOT, env=None, on_line=None):
         finally:
             stop.set()
         CHILDREN.discard(proc)
-        if reader:
-            reader.join(timeout=10)
     return rc, time.monotonic() - start
 
 
@@ -389,11 +376,10 @@ STAT = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+)(?: corp: (\d+)/\S+)?.
 FINAL = re.compile(r"stat::(\w+):\s+(\d+)")
 
 
-def parse_libfuzzer(text, seconds, timed=None):
+def parse_libfuzzer(text, seconds):
     """Execs, coverage and a coverage-over-time series from libFuzzer's own status lines.
 
-    libFuzzer prints `#EXECS KIND cov: N ft: N corp: N/.. exec/s: N`. `timed` holds the
-    (seconds, cov) points seen as the lines arrived; without them, a line's time is
+    libFuzzer prints `#EXECS KIND cov: N ft: N corp: N/.. exec/s: N`; a line's time is
     estimated from its exec count and the campaign's mean rate.
     """
     points, last = [], None
@@ -415,34 +401,7 @@ def parse_libfuzzer(text, seconds, timed=None):
     if execs and seconds:
         stats.setdefault("exec_per_sec", int(execs / seconds))
         stats["series"] = [(round(seconds * e / execs, 2), c) for e, c in points]
-    if timed:
-        stats["series"] = [(round(t, 2), c) for t, c in timed]
     return stats
-
-
-# tools/run_fuzz.sh's closing line: TARGET: engine=E seconds=S jobs=N execs=N execs/s=N
-# cov: N ft: N new_inputs=N crashes=N
-RUN_FUZZ_SUMMARY = re.compile(r"execs=(\d+) execs/s=([\d.]+) cov: (\d+) ft: (\d+) new_inputs=(\d+) crashes=(\d+)")
-
-
-def newest_campaign_log(name, started):
-    logs = [p for p in glob.glob(os.path.join(ROOT, "build-fuzz", "campaigns", f"{name}-*", "fuzz.log"))
-            if os.path.getmtime(p) >= started]
-    return max(logs, key=os.path.getmtime) if logs else None
-
-
-def fuzz_targets(fuzz_build):
-    """The libFuzzer targets: every corpus/TARGET.options (the OSS-Fuzz convention the
-    fuzzing part follows) whose binary setup_fuzz.sh built. The _replay and _plain
-    variants beside them are not targets of their own."""
-    names = []
-    for options in sorted(glob.glob(os.path.join(ROOT, "corpus", "*.options"))):
-        name = os.path.basename(options)[: -len(".options")]
-        for candidate in (os.path.join(fuzz_build, "bin", name), os.path.join(fuzz_build, name)):
-            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-                names.append(name)
-                break
-    return names
 
 
 def stage_fuzz(args, stages):
@@ -450,72 +409,72 @@ def stage_fuzz(args, stages):
         reason = "FUZZ_SECONDS=0"
         stages.add("fuzz", "not run", 0, reason)
         return {"status": "not run", "reason": reason}
-    setup = os.path.join(ROOT, "tools", "setup_fuzz.sh")
-    runner = os.path.join(ROOT, "tools", "run_fuzz.sh")
-    if not (os.access(setup, os.X_OK) and os.access(runner, os.X_OK)):
-        reason = "tools/setup_fuzz.sh or tools/run_fuzz.sh is not in this tree"
-        stages.add("fuzz", "not run", 0, reason)
-        return {"status": "not run", "reason": reason}
     log = os.path.join(args.out, "logs", "setup_fuzz.log")
     say("fuzz: building the targets (tools/setup_fuzz.sh)")
-    rc, secs = run_logged([setup], log, 900, "setup_fuzz")
+    rc, secs = run_logged([os.path.join(ROOT, "tools", "setup_fuzz.sh")], log, 900, "setup_fuzz")
     if rc != 0:
         reason = f"tools/setup_fuzz.sh exit {rc}"
         stages.add("fuzz: setup", "failed", secs, reason, log)
         return {"status": "not run", "reason": reason}
     stages.add("fuzz: setup", "ok", secs, "", log)
-    names = fuzz_targets(os.path.join(ROOT, "build-fuzz"))
+    names = fuzz_paths.targets()
     if not names:
-        reason = "tools/setup_fuzz.sh built no fuzz_* target in build-fuzz/"
+        reason = "tools/setup_fuzz.sh built no target of corpus/*.options in build-fuzz/"
         stages.add("fuzz", "not run", 0, reason)
         return {"status": "not run", "reason": reason}
     targets = []
     for name in names:
         say(f"fuzz: {name} for {args.fuzz_seconds} s")
-        tlog = os.path.join(args.out, "logs", f"fuzz-{name}.log")
-        timed = []
-
-        def status_line(t, line, timed=timed):
-            m = STAT.match(line.strip())
-            if m:
-                timed.append((t, int(m.group(3))))
-
-        rc, secs = run_logged([runner, name, "--seconds", str(args.fuzz_seconds), "--no-merge"], tlog,
-                              args.fuzz_seconds * 4 + 120, f"fuzz {name}", on_line=status_line)
-        text = tail(tlog, 4 << 20)
-        t = {"name": name, "seconds": args.fuzz_seconds, "wall_seconds": round(secs, 1),
-             "log": os.path.relpath(tlog, args.out), "log_tail": text[-5000:]}
-        # run_fuzz.sh keeps libFuzzer's own output in build-fuzz/campaigns/TARGET-DATE/fuzz.log
-        # and prints one summary line; both are read when the stream itself had no status lines.
-        campaign = newest_campaign_log(name, started=time.time() - secs - 5)
-        campaign_text = tail(campaign, 4 << 20) if campaign else ""
-        if campaign:
-            keep = os.path.join(args.out, "logs", f"fuzz-{name}-libfuzzer.log")
-            shutil.copyfile(campaign, keep)
-            t["campaign_log"] = os.path.relpath(keep, args.out)
-            t["log_tail"] = text[-2000:] + "\n--- libFuzzer (tail) ---\n" + campaign_text[-3000:]
-        t.update(parse_libfuzzer(campaign_text or text, args.fuzz_seconds, timed))
-        summary = RUN_FUZZ_SUMMARY.search(text)
-        if summary:
-            t.update({"execs": int(summary.group(1)), "exec_per_sec": int(float(summary.group(2))),
-                      "coverage": int(summary.group(3)), "features": int(summary.group(4)),
-                      "new_inputs": int(summary.group(5))})
-            crashes = int(summary.group(6))
-        else:
-            crashes = len(re.findall(r"==\d+==\s*ERROR|deadly signal|Test unit written to .*crash-", text))
-        t["crashes"] = crashes
-        t["filed"] = re.findall(r"run_fuzz: crash filed as (\S+)", text)
-        if rc is None:
-            t["status"], t["reason"] = "failed", "the campaign ran past its time limit"
-        elif crashes or rc != 0:
-            filed = "; filed: " + ", ".join(t["filed"]) if t["filed"] else ""
-            t["status"], t["reason"] = "failed", f"exit {rc}; {crashes} crash(es){filed}"
-        else:
-            t["status"] = "ok"
+        t = fuzz_smoke(args, name)
         targets.append(t)
-        stages.add(f"fuzz: {name}", t["status"], secs,
-                   f'{t.get("execs", 0)} execs, cov {t.get("coverage", "?")}', tlog)
+        stages.add(f"fuzz: {name}", t["status"], t["wall_seconds"],
+                   f'{t.get("execs", 0)} execs, cov {t.get("coverage", "?")}', os.path.join(args.out, t["log"]))
     return {"status": "run", "seconds_per_target": args.fuzz_seconds, "targets": targets}
+
+
+def fuzz_smoke(args, name):
+    """One target for --fuzz-seconds through the fuzz driver (gauntlet fuzz --no-merge: the
+    corpus stays as it is, findings are triaged and filed); its record and libFuzzer's log."""
+    work = os.path.join(args.out, "fuzz", name)
+    shutil.rmtree(work, ignore_errors=True)
+    record = os.path.join(work, "record.jsonl")
+    tlog = os.path.join(args.out, "logs", f"fuzz-{name}.log")
+    cmd = GAUNTLET + ["fuzz", "--no-build", "--no-merge", "--targets", name, "--seconds", str(args.fuzz_seconds),
+                      "--record", record, "--work", work]
+    rc, secs = run_logged(cmd, tlog, args.fuzz_seconds * 4 + 300, f"fuzz {name}")
+    engine_log = os.path.join(work, name, "fuzz.log")
+    engine_text = tail(engine_log, 4 << 20) if os.path.isfile(engine_log) else ""
+    t = {"name": name, "seconds": args.fuzz_seconds, "wall_seconds": round(secs, 1),
+         "log": os.path.relpath(tlog, args.out),
+         "log_tail": tail(tlog, 2000) + "\n--- libFuzzer (tail) ---\n" + engine_text[-3000:]}
+    if engine_text:
+        keep = os.path.join(args.out, "logs", f"fuzz-{name}-libfuzzer.log")
+        shutil.copyfile(engine_log, keep)
+        t["campaign_log"] = os.path.relpath(keep, args.out)
+    t.update(parse_libfuzzer(engine_text, args.fuzz_seconds))
+    rec = read_last_record(record)
+    if rec:
+        t.update({"execs": rec["execs"], "new_inputs": rec["found_inputs"]})
+        t["coverage"] = rec["edges_seen"] if rec["edges_seen"] is not None else t.get("coverage")
+        t["features"] = rec["features_seen"] if rec["features_seen"] is not None else t.get("features")
+    t["filed"] = [f["filed"] for f in rec["findings"]] if rec else []
+    t["crashes"] = len(rec["findings"]) if rec else 0
+    if rc is None:
+        t["status"], t["reason"] = "failed", "the campaign ran past its time limit"
+    elif t["crashes"] or rc != 0 or not rec:
+        filed = "; filed: " + ", ".join(t["filed"]) if t["filed"] else ""
+        t["status"], t["reason"] = "failed", f"exit {rc}; {t['crashes']} finding(s){filed}"
+    else:
+        t["status"] = "ok"
+    return t
+
+
+def read_last_record(path):
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        lines = [line for line in f if line.strip()]
+    return json.loads(lines[-1]) if lines else None
 
 
 # ---------------------------------------------------------------- peer and matrix

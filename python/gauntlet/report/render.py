@@ -521,7 +521,7 @@ def render_fuzz(report, out_dir):
                     f'<td class="num">{t.get("coverage", "")}</td><td class="num">{t.get("features", "")}</td>'
                     f'<td class="num">{t.get("corpus", "")}</td><td class="num">{t.get("crashes", 0)}</td></tr>')
     parts.append(f'<p>Each target ran {fz.get("seconds_per_target", "?")} s (FUZZ_SECONDS) through '
-                 f'<code>tools/run_fuzz.sh</code>; coverage is libFuzzer\'s own count of covered edges (cov) and '
+                 f'<code>python3 -m gauntlet fuzz --no-merge</code>; coverage is libFuzzer\'s own count of covered edges (cov) and '
                  f'features (ft).</p>'
                  '<table id="fuzz-table"><tr><th>target</th><th>status</th><th>execs</th><th>exec/s</th><th>cov</th>'
                  '<th>ft</th><th>corpus</th><th>crashes</th></tr>' + "".join(rows) + "</table></section>")
