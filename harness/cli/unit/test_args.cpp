@@ -1,4 +1,4 @@
-// tools/cli/args: the strict option parser (docs/cli.md, "Options").
+// cli/args: the strict option parser (docs/cli.md, "Options").
 #include "args.hpp"
 
 #include <boost/test/unit_test.hpp>

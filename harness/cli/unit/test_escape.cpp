@@ -1,4 +1,4 @@
-// tools/cli/escape: what stays, what becomes an escape, and where UTF-8 ends (docs/cli.md).
+// cli/escape: what stays, what becomes an escape, and where UTF-8 ends (docs/cli.md).
 #include "escape.hpp"
 
 #include <boost/test/unit_test.hpp>

@@ -1,4 +1,4 @@
-// tools/cli/truncation_guard: a read past the end of a shrunken mapped file, on the calling
+// cli/truncation_guard: a read past the end of a shrunken mapped file, on the calling
 // thread or another one, is survived and seen while a guard lives, and kills the process
 // as before without one (docs/cli.md, "A file that shrinks").
 #include "truncation_guard.hpp"

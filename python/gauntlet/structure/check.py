@@ -41,7 +41,7 @@ ALLOWED = {
 MAX_FUNCTION_LINES = 60
 MAX_PERFORMANCE_WORDS = 250
 MAX_COLUMNS = 120
-CXX_FOLDERS = ("importer", "harness", "hostile", "tools", "bench", "sweep")
+CXX_FOLDERS = ("importer", "cli", "harness", "hostile", "bench", "sweep")
 
 failures = []
 checks = 0
