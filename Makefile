@@ -57,7 +57,7 @@ test-tsan: deps $(TSAN_BUILD)/build.ninja
 sweep: build
 	BUILD=$(BUILD) $(GAUNTLET) sweep $(DATA)
 
-# The hostile corpus (issue 4): regenerate the committed hostile/corpus/, write the full
+# The hostile corpus: regenerate the committed hostile/corpus/, write the full
 # corpus (2 GiB sparse files and the 10^6-node chain included) to $(BUILD)/hostile-corpus,
 # and run the CLI over it with tools/run_corpus.sh.
 hostile: build
@@ -65,12 +65,12 @@ hostile: build
 	$(BUILD)/bin/hostile-gen $(BUILD)/hostile-corpus
 	tools/run_corpus.sh --with-options --quiet "$(BUILD)/bin/onnximport check" $(BUILD)/hostile-corpus
 
-# The hostile corpus as a release for importer authors (issue 20): a deterministic tarball
+# The hostile corpus as a release for importer authors: a deterministic tarball
 # of hostile/corpus/, docs/rules.md, tools/run_corpus.sh, a README and SHA256SUMS.
 corpus-release:
 	$(GAUNTLET) corpus --out $(BUILD)/release/onnx-gauntlet-hostile-corpus.tar.gz
 
-# The main job (issue 8): hostile corpus, sweep, .ort conformance, fuzz smoke of every
+# The main job: hostile corpus, sweep, .ort conformance, fuzz smoke of every
 # target, cross-importer matrix; writes $(BUILD)/report/ (index.html, report.json,
 # junit.xml, plots, screenshot) and ends with a one-line summary and the page's path.
 FUZZ_SECONDS ?= 10
@@ -78,7 +78,7 @@ REPORT_ARGS  ?=
 report: build
 	$(GAUNTLET) report --build $(BUILD) --fuzz-seconds $(FUZZ_SECONDS) $(REPORT_ARGS)
 
-# Performance side by side (issues 7, 16, 21): a Release build with the libprotobuf and
+# Performance side by side: a Release build with the libprotobuf and
 # protozero peers and the CLI (timed as a whole process), models generated once into
 # $(BUILD)/bench, results.json, results.md and perf.png there. BENCH_ARGS=--publish also
 # copies the table and plot to docs/ (docs/performance.md links them).

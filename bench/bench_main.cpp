@@ -1,4 +1,4 @@
-// gauntlet_bench: the benchmark program of `make bench` (issue 7).
+// gauntlet_bench: the benchmark program of `make bench`.
 //   gen DIR [--force]        writes the generated models into DIR once (model_gen.cpp)
 //   verify FILE              maps a generated big model and compares every weight
 //   run --importer ours|protobuf|protobuf-arena|protozero [--mode map|read|plain-map|memory]
@@ -11,9 +11,9 @@
 //                            Mode memory: import_bytes of each file's bytes, read into memory
 //                            once before the first clock (like with like against ParseFromArray).
 //   read-parse FILE          reads FILE and parses it with libprotobuf, once: the whole-process
-//                            peer of `onnximport check` (tools/bench_run.py times the process).
-//   gen-flood DIR [--force]  writes the hash-flooding models of issue 21 (flood_gen.cpp)
-// Each (importer, model, mode) runs in a fresh process (tools/bench_run.py forks one child per
+//                            peer of `onnximport check` (python/gauntlet/bench/run.py times the process).
+//   gen-flood DIR [--force]  writes the hash-flooding models (flood_gen.cpp)
+// Each (importer, model, mode) runs in a fresh process (python/gauntlet/bench/run.py forks one child per
 // measurement) so VmHWM is the peak of that importer alone.
 #include "flood_gen.hpp"
 #include "measure.hpp"
@@ -140,7 +140,7 @@ void ours_one(const RunArgs& a, onnximport::Workspace* ws, const std::string& pa
     try {
         onnximport::Model m;
         if (a.mode == "plain-map") {
-            // The "before" of issue 7's madvise: the same parse over a mapping with no advice.
+            // The "before" of the madvise (docs/performance.md): the same parse over a mapping with no advice.
             int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
             struct stat st {};
             ::fstat(fd, &st);

@@ -1,8 +1,8 @@
-// A replaced global operator new/delete that counts what the benchmark child allocates
-// (issue 7: "bytes allocated on the heap by the import (count them with a replaced
-// allocator)"). Every form of operator new funnels into count(); storage comes from
-// malloc, so both our importer and libprotobuf are measured the same way. C-level
-// malloc calls (the Python peer, stdio) are not counted: the figure is C++ heap use.
+// A replaced global operator new/delete that counts what the benchmark child allocates:
+// the bytes the import allocates on the heap (docs/performance.md). Every form of operator
+// new funnels into count(); storage comes from malloc, so both our importer and libprotobuf
+// are measured the same way. C-level malloc calls (the Python peer, stdio) are not counted:
+// the figure is C++ heap use.
 #include "measure.hpp"
 
 #include <atomic>

@@ -1,4 +1,4 @@
-// Writing the flooding models (issue 21). Every crafted name set is 2^15 names of 16 bytes
+// Writing the flooding models. Every crafted name set is 2^15 names of 16 bytes
 // sharing one std::hash value (hash_collide.cpp); the ordinary twin draws names of the same
 // length from the same characters. One set serves all four kinds, since a collision under
 // std::hash does not depend on where the name sits.

@@ -1,4 +1,4 @@
-// The hash-flooding models of issue 21: for each map keyed by input bytes (opset domains,
+// The hash-flooding models (docs/performance.md, "hash flooding"): for each map keyed by input bytes (opset domains,
 // captured outer names, value names, external-data locations), a model with 2^15 names
 // crafted to collide under libstdc++'s std::hash and its twin with ordinary names of the
 // same count and length; and value names colliding under the importer's old hash_name.

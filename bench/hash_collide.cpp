@@ -1,4 +1,4 @@
-// Crafting colliding names (issue 21). libstdc++'s hash of 16 bytes is
+// Crafting colliding names. libstdc++'s hash of 16 bytes is
 //   h = seed ^ len * mul;  h = (h ^ D(block)) * mul for each 8-byte block;  final mixes of h
 // with D(w) = shift_mix(w * mul) * mul, where shift_mix(v) = v ^ v >> 47. D is a bijection
 // (mul is odd, shift_mix is its own inverse), so for any first block the second can be

@@ -1,4 +1,4 @@
-// Names crafted to collide (issue 21): under libstdc++'s std::hash<std::string_view>, which
+// Names crafted to collide: under libstdc++'s std::hash<std::string_view>, which
 // the importer's maps used before the one hashing policy, and under the importer's own
 // previous multiply-and-shift hash_name (commit 7c3d4f1), whose collisions hold for every seed.
 #pragma once

@@ -1,4 +1,4 @@
-// Resident size from /proc/self/status (issue 7: "peak resident memory per process").
+// Resident size from /proc/self/status (the peak resident memory of docs/performance.md).
 #include "measure.hpp"
 
 #include <cstdio>

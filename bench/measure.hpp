@@ -1,4 +1,4 @@
-// What one benchmark child measures about itself (issue 7): wall time, resident size
+// What one benchmark child measures about itself: wall time, resident size
 // from /proc/self/status, and the heap bytes counted by the replaced allocator.
 #pragma once
 

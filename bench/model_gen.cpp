@@ -1,4 +1,4 @@
-// Generators for the benchmark models (issue 7, items 1-4). Small messages are built
+// Generators for the benchmark models (items 1-4). Small messages are built
 // with the harness builders (harness/support) and the field numbers of onnx_fields.hpp;
 // the weights are streamed to the file in 1 MiB pieces
 // after the enclosing lengths were computed from the sizes alone, so generating the
@@ -11,7 +11,7 @@
 //   reversed      wide with its nodes written in reverse order (resolution must sort)
 //   big-small     big with 32x32 weights (4 MiB in all): the heap use of a mapped import
 //                 must be the same as big's
-//   chain         1,000,000 Relu nodes in a chain, in order (issue 3: sorting stays O(n log n))
+//   chain         1,000,000 Relu nodes in a chain, in order (sorting stays O(n log n))
 //   chain-reversed the same chain written in reverse order
 #include "model_gen.hpp"
 

@@ -1,4 +1,4 @@
-// The generated benchmark models (issue 7): written once, deterministically, into the
+// The generated benchmark models: written once, deterministically, into the
 // bench directory, streaming the weights so a 1 GiB model never sits in memory.
 #pragma once
 

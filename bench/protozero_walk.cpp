@@ -1,4 +1,4 @@
-// The protozero floor (issue 16): the fields the importer reads, decoded and summed, with
+// The protozero floor: the fields the importer reads, decoded and summed, with
 // the field numbers of onnx_fields.hpp. Nothing is stored: this is the cost of the wire
 // walk alone, below which no importer of these fields can go.
 #include "protozero_walk.hpp"

@@ -1,4 +1,4 @@
-// The floor row of issue 16: a walk with protozero's pbf_reader (Debian libprotozero-dev)
+// The floor row of docs/performance.md: a walk with protozero's pbf_reader (Debian libprotozero-dev)
 // over every field the importer reads, building nothing.
 #pragma once
 

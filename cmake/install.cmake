@@ -1,4 +1,4 @@
-# What `cmake --install` puts in place (issue 20): the public headers, the libraries, a CMake
+# What `cmake --install` puts in place: the public headers, the libraries, a CMake
 # package (find_package(onnximport CONFIG) -> onnximport::onnximport, ...) and a pkg-config
 # file. The CLI installs itself (tools/CMakeLists.txt).
 include(CMakePackageConfigHelpers)

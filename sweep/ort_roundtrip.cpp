@@ -1,4 +1,4 @@
-// build/bin/ort-roundtrip: the C++ side of the .ort round trip (issue 18, conformance 3).
+// build/bin/ort-roundtrip: the C++ side of the .ort round trip (conformance 3).
 // For every DATA_DIR/<rel>/model.onnx: import it, write it as .ort with our writer, import
 // that .ort with our reader, and dump both (sweep/DUMP_FORMAT.md); python/gauntlet/ort/roundtrip.py
 // compares the dumps after the normalizations of docs/ort-normalizations.md.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Source-based coverage of importer/ (issue 6): builds with clang -fprofile-instr-generate
+# Source-based coverage of importer/: builds with clang -fprofile-instr-generate
 # -fcoverage-mapping into build-fuzzcov/, runs every CTest test (the Boost suites, the
 # hostile corpus, and the fuzz replay binaries over corpus/regression/ and every seed
 # corpus corpus/TARGET/), then writes an llvm-cov HTML report and a one-line summary of

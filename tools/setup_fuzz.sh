@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs clang, libFuzzer and AFL++ and builds the fuzz targets (issue 6):
+# Installs clang, libFuzzer and AFL++ and builds the fuzz targets:
 #   build-fuzz/bin/TARGET        libFuzzer + ASan + UBSan, with the structure-aware mutator
 #   build-fuzz/bin/TARGET_plain  the same without the custom mutator (for comparisons)
 #   build-fuzz/afl/bin/TARGET    AFL++ instrumentation + ASan + UBSan   (with --afl)

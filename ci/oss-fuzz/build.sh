@@ -1,5 +1,5 @@
 #!/bin/bash -eu
-# OSS-Fuzz / ClusterFuzzLite build script (issue 6): builds the same fuzz targets as
+# OSS-Fuzz / ClusterFuzzLite build script: builds the same fuzz targets as
 # harness/fuzz/CMakeLists.txt with the engine's $CC $CXX $CFLAGS $CXXFLAGS and
 # $LIB_FUZZING_ENGINE, and ships into $OUT: the fuzzers, TARGET_seed_corpus.zip from
 # corpus/TARGET/ (plus corpus/regression/), TARGET.dict and TARGET.options.
@@ -46,7 +46,7 @@ for t in "${targets[@]}"; do
   $CXX $CXXFLAGS "${flags[@]}" "$root/harness/fuzz/$t.cpp" "$root/harness/fuzz/proto_mutator.cpp" \
     "$work/libonnximport.a" $LIB_FUZZING_ENGINE -lcrypto -o "$OUT/$t"
 done
-# fuzz_ort (issue 17) has its own structure-aware mutator.
+# fuzz_ort has its own structure-aware mutator.
 # shellcheck disable=SC2086
 $CXX $CXXFLAGS "${flags[@]}" "$root/harness/fuzz/fuzz_ort.cpp" "$root/harness/fuzz/ort_mutator.cpp" \
   "$work/libonnximport.a" $LIB_FUZZING_ENGINE -lcrypto -o "$OUT/fuzz_ort"

@@ -1,4 +1,4 @@
-// The mutator of fuzz_diff_protobuf (issue 6): the structure-aware mutator of
+// The mutator of fuzz_diff_protobuf: the structure-aware mutator of
 // proto_mutator.cpp (compiled for this target with its entry point renamed to
 // gauntlet_proto_mutator, see CMakeLists.txt), steered towards inputs both parsers
 // read to the end, because only those let the oracle compare field values (spec

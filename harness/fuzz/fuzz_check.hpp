@@ -1,4 +1,4 @@
-// The checks every fuzz target shares (issue 6): a broken invariant calls fuzz_fail(),
+// The checks every fuzz target shares: a broken invariant calls fuzz_fail(),
 // which aborts: libFuzzer records the input as a crash and the replay driver reports it,
 // exactly as for a sanitizer finding. Each refusal carries a kind and an offset inside the
 // input (spec section 7). Needs only the public error type: fuzz_wire, which tests the wire

@@ -1,4 +1,4 @@
-// Invariants of an imported model shared by the fuzz targets (issue 6): an imported
+// Invariants of an imported model shared by the fuzz targets: an imported
 // model can be walked end to end, every tensor view reads inside its storage with the
 // length the spec gives it (sections 3 and 6); resolution's tables are consistent
 // (section 4); the dump of a model is deterministic; close() makes tensor bytes

@@ -1,5 +1,5 @@
 // fuzz_external: external data (spec section 5) from inputs that carry their own side
-// files (issue 19). The input is a ModelProto; its metadata_props entries with a key
+// files. The input is a ModelProto; its metadata_props entries with a key
 // `file:NAME` are side files (the value is the file's bytes) and `link:NAME` symbolic
 // links (the value is the link's target, as written). The target writes them into a
 // fresh folder `data/` of a per-process temporary directory (fuzz_run_dir.hpp: under

@@ -1,4 +1,4 @@
-// fuzz_ort: bytes -> import_bytes of a .ort buffer (issue 17), then a walk of the whole
+// fuzz_ort: bytes -> import_bytes of a .ort buffer, then a walk of the whole
 // graph and every tensor view, with fuzz_model's invariants.
 //
 // Oracle (beyond the sanitizers):

@@ -1,4 +1,4 @@
-// fuzz_planted: a test-only target with a planted bug (issue 19), for the tests of the
+// fuzz_planted: a test-only target with a planted bug, for the tests of the
 // nightly campaign itself (python/gauntlet/fuzz/triage_test.py).
 // An input that starts with "PLANT" is copied into a heap buffer of its own size and the
 // byte one past the end is read: ASan reports a heap-buffer-overflow, always from the

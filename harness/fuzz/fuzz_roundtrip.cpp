@@ -1,4 +1,4 @@
-// fuzz_roundtrip: bytes -> import_bytes -> write_onnx_bytes -> import_bytes (issue 18): the
+// fuzz_roundtrip: bytes -> import_bytes -> write_onnx_bytes -> import_bytes: the
 // .onnx writer against the reader, on every model the reader accepts; then the .ort writer.
 //
 // Oracle (beyond the sanitizers). On every accepted input:

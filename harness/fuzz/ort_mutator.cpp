@@ -1,4 +1,4 @@
-// Structure-aware mutation for fuzz_ort (issue 17): LLVMFuzzerCustomMutator that
+// Structure-aware mutation for fuzz_ort: LLVMFuzzerCustomMutator that
 // understands the FlatBuffers layout of .ort, so mutated buffers still verify often
 // enough to reach the reader's semantic checks (versions, tensors, node indices, edges,
 // NodeArgs, union tags) rather than stopping at the Verifier.

@@ -1,4 +1,4 @@
-// Structure-aware mutation for the fuzz targets (issue 6): LLVMFuzzerCustomMutator and
+// Structure-aware mutation for the fuzz targets: LLVMFuzzerCustomMutator and
 // LLVMFuzzerCustomCrossOver that understand the protobuf wire layout (spec section 1),
 // so mutated inputs stay valid protobuf often enough to reach the ONNX rules behind the
 // wire reader (sections 2-4: attributes, tensors, graph resolution).

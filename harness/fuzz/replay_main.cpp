@@ -1,4 +1,4 @@
-// The standalone replay driver (issue 6): a main() for the fuzz targets built without
+// The standalone replay driver: a main() for the fuzz targets built without
 // libFuzzer, with the normal compiler. It runs LLVMFuzzerTestOneInput once per file, so
 // `make test` replays the regression corpus and the seeds; a broken invariant or a
 // sanitizer finding aborts with the file's name printed just before.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The library as others use it (issue 20), in a scratch folder under BUILD_DIR:
+# The library as others use it, in a scratch folder under BUILD_DIR:
 #   package       cmake --install BUILD_DIR into a temporary prefix: the public headers
 #                 (not testing/), the library, the CLI, the CMake package and the pkg-config
 #                 file in place; a consumer built through find_package and through pkg-config

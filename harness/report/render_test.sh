@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The report's render test (issue 8): index.html opens in headless Chromium without
+# The report's render test: index.html opens in headless Chromium without
 # errors and shows the summary; a screenshot is kept beside the page.
 #
 #   render_test.sh [REPORT_DIR [FIXTURE_OUT]]

@@ -26,7 +26,7 @@ inline std::span<const uint8_t> span_of(const std::string& s) {
 }
 
 /// Sections 1-3 only: no resolution and no external files, so a test of the reader is
-/// not also a test of the resolver (issue 3).
+/// not also a test of the resolver.
 inline ImportOptions parse_only() {
     ImportOptions o;
     o.resolve = false;

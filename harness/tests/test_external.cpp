@@ -1,4 +1,4 @@
-// Suite `external_data`: spec section 5 and issue 3 — external_data entries, location
+// Suite `external_data`: spec section 5 (docs/rules.md) — external_data entries, location
 // rules, resolution beneath the directory (links in and out, folders that are links,
 // missing files, folders instead of files), the check-then-open race, range checks in
 // 64 bits, one mapping per file, the read path where mapping is unavailable, bytes
@@ -793,7 +793,7 @@ std::string outcome_of(const fs::path& model, ImportOptions o) {
 }
 
 BOOST_AUTO_TEST_CASE(openat2_and_the_walk_give_the_same_kind_and_message_for_special_files) {
-    // Issue 21: a FIFO, a socket, a device node, links to them, a directory, names too long
+    // Not regular files: a FIFO, a socket, a device node, links to them, a directory, names too long
     // and a magic link: the two methods refuse each identically, as ExternalData, and
     // never open the special file (a FIFO would block, a device would be opened).
     Tree tree;
@@ -834,7 +834,7 @@ BOOST_AUTO_TEST_CASE(openat2_and_the_walk_give_the_same_kind_and_message_for_spe
 }
 
 BOOST_AUTO_TEST_CASE(three_hundred_mapped_files_need_no_more_than_a_few_descriptors) {
-    // Each file's descriptor is closed once its mapping exists (issue 21): 300 external
+    // Each file's descriptor is closed once its mapping exists: 300 external
     // files import with a descriptor limit of 64 above those already open.
     Tree tree;
     std::vector<WireWriter> tensors;

@@ -1,4 +1,4 @@
-// The one hashing policy for names from the input (core/hash.hpp, issue 21): keyed per
+// The one hashing policy for names from the input (core/hash.hpp): keyed per
 // import, and free of the seed-independent collisions a multiply-and-shift hash has.
 #include "core/hash.hpp"
 
@@ -13,7 +13,7 @@ using namespace onnximport::detail;
 
 namespace {
 
-/// 16-byte names built to collide under any seed of the importer's hash before issue 21
+/// 16-byte names built to collide under any seed of the importer's hash before SipHash (core/hash.hpp)
 /// (h = (h ^ w) * k; h ^= h >> 29 per word): flipping bit 63 of the first word passes the
 /// multiply unchanged and reaches the second word as bits 63 and 34, which the second
 /// word's own flip cancels. Each of `bits` choices doubles the set.

@@ -1,4 +1,4 @@
-// Suite `output`: the writers' output layer (issue 18) — files that appear whole or not at
+// Suite `output`: the writers' output layer — files that appear whole or not at
 // all, the output folder and names beneath it never reached through a link, names that
 // would escape refused, short writes and a full disk, the aligned external-data sink.
 #include "core_support.hpp"

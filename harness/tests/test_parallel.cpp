@@ -1,4 +1,4 @@
-// Suite `parallel`: ImportOptions::threads (issue 17, the .ort spec's "Parallelization").
+// Suite `parallel`: ImportOptions::threads (the .ort spec's "Parallelization").
 // Shares of work cover their range once, in order; an exception of a share reaches the
 // caller as one thread would raise it; every page of every payload is touched whatever
 // the split; and an import gives the same model with 1 thread as with several, in Read

@@ -1,4 +1,4 @@
-// Suite `write_onnx`: the `.onnx` writer (issue 18) — a round trip of a model with every
+// Suite `write_onnx`: the `.onnx` writer — a round trip of a model with every
 // field kind (the dump of the re-import equals the original's), the same bytes every
 // time, external data at aligned offsets for 1, 64 and 4096, external input written out
 // again, and errors (a full disk, a folder that is a link out, an escaping name, a bad

@@ -1,4 +1,4 @@
-// Suite `write_ort`: the .ort writer (issue 18). A model of every field kind .ort holds,
+// Suite `write_ort`: the .ort writer. A model of every field kind .ort holds,
 // written and read back by our .ort reader, dumps the same after the normalizations our
 // writer's format forces (docs/ort-normalizations.md, "Our writer"); Constants lifted to
 // initializers; external mode's offsets aligned for 1, 64 and 4096 with zero padding; the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Memcheck over the fuzz targets' replay binaries (issue 6, "Sanitizers": Valgrind where
-# practical). A non-sanitized build runs one TARGET_replay under
+# Memcheck over the fuzz targets' replay binaries (README "Sanitizers": Valgrind where
+# MemorySanitizer is not practical). A non-sanitized build runs one TARGET_replay under
 #   valgrind --error-exitcode=1 --leak-check=full
 # over every input of corpus/regression/, a bounded sample of corpus/TARGET/ and the
 # committed hostile corpus (spec sections 1-7 on the inputs the project collected).

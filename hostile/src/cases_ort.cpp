@@ -1,4 +1,4 @@
-// Hostile .ort cases (issue 17): loader-bugs.md's .ort checklist, structure and
+// Hostile .ort cases: the .ort rules of docs/rules.md (section O), structure and
 // semantics, each built with FlatBuffers' generated builder (harness/support/
 // ort_builder.hpp) and, where a builder cannot write it, patched at the place the
 // generated accessors locate. Files are <kind>-ort-<case>.ort.

@@ -1,4 +1,4 @@
-// Writing the hostile corpus and its manifest (ARCHITECTURE.md, "Hostile corpus").
+// Writing the hostile corpus and its manifest (hostile/README.md, "The manifest").
 // Deterministic by construction: entries are written in the order they were added,
 // the manifest is sorted by file name and its objects by key.
 #include "corpus.hpp"

@@ -1,4 +1,4 @@
-// The hostile corpus as data (ARCHITECTURE.md, "Hostile corpus"; spec section 8): each
+// The hostile corpus as data (hostile/README.md): each
 // case is one file named <kind>-<case>.onnx or accept-<case>.onnx, with its expected
 // outcome, the spec sentence it exercises and, for accepted files, the facts to check.
 // Side files (external data, links, folders) are entries too. Writing is deterministic:
@@ -109,8 +109,8 @@ void add_graph_cases(Corpus& c);     // section 4
 void add_external_cases(Corpus& c);  // section 5
 void add_io_cases(Corpus& c);        // sections 6 and 7
 void add_published_cases(Corpus& c); // other importers' published loader bugs not covered above
-void add_published_2026_cases(Corpus& c);  // the shapes published in 2026 (loader-bugs.md, December 2026)
-void add_ort_cases(Corpus& c);       // the .ort format (issue 17, loader-bugs.md's .ort checklist)
+void add_published_2026_cases(Corpus& c);  // the shapes published in 2026 (docs/rules.md)
+void add_ort_cases(Corpus& c);       // the .ort format (docs/rules.md, section O)
 
 /// Every case of every section.
 Corpus build_corpus();

@@ -1,4 +1,4 @@
-// build/bin/hostile-gen: writes the hostile corpus (ARCHITECTURE.md, "Hostile corpus";
+// build/bin/hostile-gen: writes the hostile corpus (hostile/README.md;
 // spec section 8) into OUTDIR. --committed leaves out the generated-only files (the
 // 2 GiB sparse files, hard-link-only and 10^6-node cases) as in hostile/corpus/.
 #include "corpus.hpp"

@@ -1,4 +1,4 @@
-// The hostile corpus as tests (spec section 8; ARCHITECTURE.md, "Hostile corpus"):
+// The hostile corpus as tests (hostile/README.md):
 // the corpus is regenerated into a temporary folder and must equal the committed
 // hostile/corpus/ byte for byte; every case is imported and must end as the manifest
 // says, refusals with their kind and accepts with their facts; the manifest covers
@@ -428,7 +428,7 @@ BOOST_AUTO_TEST_CASE(every_case_ends_as_the_manifest_says) {
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "hostile: imported " << n << " cases in " << seconds << " s\n";
-    // The 5-second budget of issue 4 is asserted by the ctest hostile_check_time (one
+    // The 5-second budget is asserted by the ctest hostile_check_time (one
     // onnximport check process over the corpus, unsanitized), not here: this loop also
     // runs under ASan, where time means little.
     (void)sanitized;

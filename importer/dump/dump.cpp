@@ -1,6 +1,6 @@
-// The structural dump (spec section 8; format in sweep/DUMP_FORMAT.md): one fact per
-// line, deterministic, byte-identical to what tools/onnx_dump.py writes from the Python
-// onnx package. Tensors are dumped as the SHA-256 of their raw-layout bytes.
+// The structural dump (format in sweep/DUMP_FORMAT.md): one fact per line, deterministic,
+// byte-identical to what python/gauntlet/sweep/onnx_dump.py writes from the Python onnx
+// package. Tensors are dumped as the SHA-256 of their raw-layout bytes.
 #include <onnximport/dump.hpp>
 
 #include <openssl/evp.h>

@@ -1,5 +1,5 @@
 // The structural dump (sweep/DUMP_FORMAT.md): one fact per line, deterministic, and
-// byte-identical to what tools/onnx_dump.py writes from the Python onnx package.
+// byte-identical to what python/gauntlet/sweep/onnx_dump.py writes from the Python onnx package.
 #pragma once
 
 #include <onnximport/model.hpp>

@@ -1,4 +1,4 @@
-// The writers (issue 18): a Model back to a file. Everything they refuse or fail at is the
+// The writers: a Model back to a file. Everything they refuse or fail at is the
 // importer's one ImportError (onnximport/error.hpp), so a caller catches one type for
 // reading and writing: Io when the system fails (a full disk: nothing is left behind),
 // Unsupported for a request the writer refuses (a link in the way, an alignment that is

@@ -1,4 +1,4 @@
-// The .ort writer (issue 18): a Model as ONNX Runtime's FlatBuffers format, assembled by one
+// The .ort writer: a Model as ONNX Runtime's FlatBuffers format, assembled by one
 // FlatBufferBuilder. Inline (every tensor's bytes in the buffer: what ONNX Runtime loads) or
 // external (tensors of at least `threshold` bytes in the companion file OUT.data, each at
 // an offset that is a multiple of `alignment`: this project's extension). docs/ort.md.

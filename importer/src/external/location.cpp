@@ -1,4 +1,4 @@
-// External-data entries and location rules (spec section 5, rules 1 and 3; issue 3).
+// External-data entries and location rules (spec section 5, rules 1 and 3).
 #include "external/location.hpp"
 
 #include "core/text.hpp"

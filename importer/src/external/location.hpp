@@ -1,4 +1,4 @@
-// External-data entries and location rules (spec section 5, rules 1 and 3; issue 3).
+// External-data entries and location rules (spec section 5, rules 1 and 3).
 // Pure functions over the strings as written: no file system access here, so every
 // rule can be tested on its own. Each check returns the refusal message, or nothing.
 #pragma once

@@ -1,5 +1,5 @@
 // Opening an external-data file beneath its directory without a check-then-open race
-// (spec section 5, rule 2; issue 3). See safe_open.hpp for the contract.
+// (spec section 5, rule 2). See safe_open.hpp for the contract.
 #include "external/safe_open.hpp"
 
 #include <cerrno>

@@ -1,5 +1,5 @@
 // Opening an external-data file beneath its directory without a check-then-open race
-// (spec section 5, rule 2; issue 3, "TOCTOU-safe opening").
+// (spec section 5, rule 2; "TOCTOU-safe opening").
 //
 // The spec resolves every symbolic link and checks that the result lies inside the
 // directory, and says a swap after the check is not defended against. On Linux we do

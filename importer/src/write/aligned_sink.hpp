@@ -1,4 +1,4 @@
-// The external-data file of a writer (issue 18): blobs appended at offsets that are
+// The external-data file of a writer: blobs appended at offsets that are
 // multiples of a power-of-two alignment, the gaps filled with zeros. Offsets can be
 // reserved first and the bytes written later, from several threads (write_at).
 #pragma once

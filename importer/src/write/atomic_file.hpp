@@ -1,4 +1,4 @@
-// A file that appears whole or not at all (issue 18): written unnamed (O_TMPFILE) where the
+// A file that appears whole or not at all: written unnamed (O_TMPFILE) where the
 // kernel and /proc allow it, else under a fresh temporary name (O_CREAT | O_EXCL |
 // O_NOFOLLOW) in the same folder; renamed over its name only once complete and fsync'ed.
 // Destroyed without commit, it leaves nothing behind. An existing file of the same name is

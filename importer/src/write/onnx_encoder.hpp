@@ -1,4 +1,4 @@
-// A Model's messages back to onnx.proto's wire format (issue 18), field numbers from
+// A Model's messages back to onnx.proto's wire format, field numbers from
 // importer/schema/onnx_fields.hpp, each message's fields in one fixed order, so the same
 // model gives the same bytes. What the importer keeps is written so that a re-import reads it back
 // the same: a field whose presence matters (an attribute's inferred type, a dimension's

@@ -1,4 +1,4 @@
-// The folder a writer writes into (issue 18): opened once, and every file of the output
+// The folder a writer writes into: opened once, and every file of the output
 // is created beneath that one descriptor, never through a symbolic link.
 //
 // Tighter than the reading rules (spec section 5), on purpose: a reader follows links that

@@ -1,4 +1,4 @@
-// Which tensors the `.onnx` writer sends to the external-data file, and where (issue 18).
+// Which tensors the `.onnx` writer sends to the external-data file, and where.
 // Both encoder passes ask in the same order and get the same offsets; the emit pass also
 // records what to write there, written afterwards (on several threads when asked).
 #pragma once

@@ -1,4 +1,4 @@
-// The `.onnx` writer (issue 18): the size pass plans every length and external offset,
+// The `.onnx` writer: the size pass plans every length and external offset,
 // the emit pass streams the model file, then the external blobs are written (on
 // options.threads threads, in byte shares) and both files are renamed into place together.
 #include "write/write_onnx.hpp"

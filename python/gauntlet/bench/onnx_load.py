@@ -1,4 +1,4 @@
-"""The Python peer of `make bench` (issue 7): onnx.load in this process, timed.
+"""The Python peer of `make bench`: onnx.load in this process, timed.
 
 usage: bench_onnx_load.py [--repeat N] [--warmup N] TARGET     TARGET: FILE or @LIST
 

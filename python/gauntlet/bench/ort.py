@@ -1,4 +1,4 @@
-"""The .ort part of `make bench` (issues 17 and 18), used by python/gauntlet/bench/run.py.
+"""The .ort part of `make bench`, used by python/gauntlet/bench/run.py.
 
 prepare(out, build, log) writes, once, next to big.onnx:
   big.ort           ONNX Runtime's own .ort of big.onnx (npm onnxruntime-node, tools/install_peer.sh),
@@ -140,11 +140,11 @@ def targets(models: dict) -> list:
         if not mapped:
             continue
         peak = mapped["peak_rss_kib"] / 1024
-        out.append({"target": f"big as {what}, mapped: peak RSS <= 64 MiB, no weight page touched (issue 17)",
+        out.append({"target": f"big as {what}, mapped: peak RSS <= 64 MiB, no weight page touched",
                     "value": f"{peak:.1f} MiB", "met": peak <= 64})
         if onnx_map:
             ratio = mapped["median"] / onnx_map["median"]
-            out.append({"target": f"big as {what}, mapped: within 2x of the .onnx mapped import (issue 17)",
+            out.append({"target": f"big as {what}, mapped: within 2x of the .onnx mapped import",
                         "value": f"{ratio:.2f}x ({mapped['median'] * 1e3:.1f} vs {onnx_map['median'] * 1e3:.1f} ms)",
                         "met": ratio <= 2})
     for model in ("big", "big-ort"):

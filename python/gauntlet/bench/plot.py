@@ -1,4 +1,4 @@
-"""The plot of `make bench` (issue 7): time and peak memory per model per importer.
+"""The plot of `make bench`: time and peak memory per model per importer.
 
 usage: bench_plot.py RESULTS_JSON OUT_PNG
 

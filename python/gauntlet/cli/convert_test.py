@@ -1,4 +1,4 @@
-"""`onnximport convert` (issue 18, docs/cli.md "convert"): exit codes, usage errors, the
+"""`onnximport convert` (docs/cli.md "convert"): exit codes, usage errors, the
 .onnx output with aligned external data read back by `check` and `dump`, `.ort` output
 and back to `.onnx` with equal dumps, a target folder that is a link out or a link at OUT refused
 with nothing written, no output or companion file that is the input or a file it reads (by

@@ -1,4 +1,4 @@
-"""Untrusted bytes in the CLI's output (issue 21, docs/cli.md "Escaping"): file names and
+"""Untrusted bytes in the CLI's output (docs/cli.md "Escaping"): file names and
 node names with TAB, newline, ESC, BEL, invalid UTF-8 and invisible control characters.
 `check` must keep one line of two or five fields per file whose fields decode back to the
 bytes, `--json` must parse and give the names back, and neither `check`, `dump` nor the

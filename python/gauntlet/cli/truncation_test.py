@@ -1,4 +1,4 @@
-"""A mapped model file truncated by another process during `dump` (issue 21, docs/cli.md
+"""A mapped model file truncated by another process during `dump` (docs/cli.md
 "A file that shrinks"): the CLI refuses that file as Io instead of dying of SIGBUS. The
 CLI stops itself between the import and the dump (ONNXIMPORT_TEST_STOP_AFTER_IMPORT), this
 test shrinks the file, then lets it go on, so the timing is exact.

@@ -1,4 +1,4 @@
-"""Strict command lines (issue 20 and 21, docs/cli.md "Options"): every usage error of
+"""Strict command lines (docs/cli.md "Options"): every usage error of
 every subcommand exits 2 with nothing on stdout and a reason on stderr; `--` ends the
 options; `--help` and `--version` only alone; `-` reads the model from standard input
 (external data refused there unless --external-dir is given, and for .ort --ort-data).

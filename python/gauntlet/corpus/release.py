@@ -1,4 +1,4 @@
-"""`make corpus-release`: the hostile corpus as a tarball for importer authors (issue 20).
+"""`make corpus-release`: the hostile corpus as a tarball for importer authors.
 
     python/gauntlet/corpus/release.py [--out FILE] [--corpus DIR]
 

@@ -1,4 +1,4 @@
-"""`make corpus-release` (issue 20): two runs give the same bytes, the tarball holds what its
+"""`make corpus-release`: two runs give the same bytes, the tarball holds what its
 README promises, SHA256SUMS matches the contents, links stay links, and the runner in it
 works on the corpus in it with no repository around.
 

@@ -1,4 +1,4 @@
-"""The committed fuzzing data is consistent (issue 19), ctest `fuzz_corpus_records`: every
+"""The committed fuzzing data is consistent, ctest `fuzz_corpus_records`: every
 target with corpus/TARGET.options has its dictionary and seed folder, no seed is longer
 than the target's max_len (libFuzzer and AFL++ would only see a cut copy), and every
 line of corpus/campaigns.jsonl is a complete record whose filed findings exist in

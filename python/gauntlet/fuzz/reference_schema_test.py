@@ -1,4 +1,4 @@
-"""harness/fuzz/onnx_reference.proto against the installed onnx.proto (issue 19), ctest
+"""harness/fuzz/onnx_reference.proto against the installed onnx.proto, ctest
 `fuzz_reference_schema`: protoc compiles both and every message, field (number, label,
 type, type name, default, oneof, packed), enum value and reserved range must be the same,
 so fuzz_diff_protobuf compares against the same reference whichever file it was built

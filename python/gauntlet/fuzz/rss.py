@@ -1,5 +1,5 @@
-"""Resident memory of one fuzzing process over time (issue 19: "each target's RSS stays
-flat over a campaign"). Runs the libFuzzer binary of TARGET on a copy of its corpus for
+"""Resident memory of one fuzzing process over time: does a target's RSS stay flat over
+a campaign (docs/fuzzing.md)? Runs the libFuzzer binary of TARGET on a copy of its corpus for
 SECONDS with the target's options ([asan] ones included; plus any extra libFuzzer flags after --), samples
 VmRSS and VmHWM from /proc/PID/status every STEP seconds, and prints one line per sample
 and a closing line: start, peak, end, executions.

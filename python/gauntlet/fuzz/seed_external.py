@@ -1,4 +1,4 @@
-"""Seeds of fuzz_external (issue 19): models whose metadata_props carry their side files
+"""Seeds of fuzz_external: models whose metadata_props carry their side files
 (`file:NAME` = bytes, `link:NAME` = a link's target; harness/fuzz/fuzz_external.cpp),
 one per rule of spec section 5 that a location, an offset or a length can break, and the
 accepted cases around them. Writes corpus/fuzz_external/NAME (or the folder given).

@@ -180,7 +180,7 @@ def file_finding(target, binary, flags, path, sig, report, engine, regression=RE
     with open(dest + ".txt", "w", encoding="utf-8") as f:
         f.write(f"target: {target}\n")
         f.write(f"found: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H:%M:%SZ} "
-                f"by tools/nightly.py ({engine})\n")
+                f"by python3 -m gauntlet fuzz ({engine})\n")
         f.write(f"signature: {sig}\n")
         f.write(f"reproduce: {reproducer(binary, flags, dest)}\n")
         if os.path.isfile(os.path.join(CORPUS, target + ".options")):  # a target with a replay binary

@@ -1,4 +1,4 @@
-"""The nightly campaign's triage and budget (issue 19), ctest `nightly_triage`.
+"""The nightly campaign's triage and budget, ctest `nightly_triage`.
 
 Signatures of canned sanitizer reports; the budget's shares; then the real thing on the
 planted target (harness/fuzz/fuzz_planted.cpp, compiled here with clang++ and libFuzzer):

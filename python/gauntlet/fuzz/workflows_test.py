@@ -1,4 +1,4 @@
-"""The ClusterFuzzLite workflow files and build (issue 19), ctest `fuzz_workflows`; no
+"""The ClusterFuzzLite workflow files and build, ctest `fuzz_workflows`; no
 network. Each .github/workflows/cflite_*.yml parses as YAML and has the keys GitHub
 Actions needs (name, on, permissions, jobs; each job runs-on and steps); every job builds
 with google/clusterfuzzlite/actions/build_fuzzers@v1 in the language of

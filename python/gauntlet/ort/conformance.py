@@ -1,4 +1,4 @@
-"""Conformance of the .ort reader against ONNX Runtime (issue 17).
+"""Conformance of the .ort reader against ONNX Runtime.
 
 usage: conformance.py --build BUILD [--peer DIR] [--subset N] DATA_DIR
 

@@ -1,4 +1,4 @@
-"""Round trip through our .ort writer (issue 18, conformance 3, the .ort half).
+"""Round trip through our .ort writer (conformance 3, the .ort half).
 
 usage: roundtrip.py --build BUILD [--subset N] [--external ALIGNMENT] DATA_DIR
 

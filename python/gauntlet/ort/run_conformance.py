@@ -1,4 +1,4 @@
-"""ONNX Runtime runs it (issue 18, conformance 1 and 2): each backend test model is loaded
+"""ONNX Runtime runs it (conformance 1 and 2): each backend test model is loaded
 in ONNX Runtime, fed its test_data_set_0 inputs, and its outputs compared with the
 expected ones within the backend test's tolerance (compare.py).
 

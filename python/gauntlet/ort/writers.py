@@ -1,4 +1,4 @@
-"""The writers' conformance (issue 18): our writers' outputs read back and run by ONNX Runtime.
+"""The writers' conformance: our writers' outputs read back and run by ONNX Runtime.
 
 usage: writers.py --build BUILD [--subset N] [--peer DIR] [--parts P,P] [DATA]
 

@@ -1,4 +1,4 @@
-"""The fuzz campaigns section of the report (issue 19): corpus/campaigns.jsonl, one record
+"""The fuzz campaigns section of the report: corpus/campaigns.jsonl, one record
 per target per campaign as `make nightly` appends them (python/gauntlet/fuzz/records.py), read
 as it is: the report runs nothing for it. What the page shows: every record in a table,
 per-target totals (CPU-seconds as the kernel counted them, executions, the longest

@@ -1,4 +1,4 @@
-"""Part of the report's render test (issue 8): the report must open without a network.
+"""Part of the report's render test: the report must open without a network.
 
 Checks every HTML page under REPORT_DIR: no src/href/url() that names a network scheme,
 no external script or stylesheet, and every relative link points at a file that exists.

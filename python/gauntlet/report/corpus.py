@@ -1,4 +1,4 @@
-"""Reads the hostile corpus for the report and the matrix (ARCHITECTURE.md "Hostile corpus").
+"""Reads the hostile corpus for the report and the matrix (hostile/README.md).
 
 The manifest is read strictly by python/gauntlet/manifest.py (every case's rule_id must be
 defined by docs/rules.md); this module turns its cases into the plain dicts the matrix and

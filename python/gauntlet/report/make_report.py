@@ -1,4 +1,4 @@
-"""`make report` (issue 8): runs every check and writes build/report/.
+"""`make report`: runs every check and writes build/report/.
 
 Stages, each with a progress line, a log under build/report/logs/ and a time budget:
   peer      tools/install_peer.sh (npm onnxruntime-node, pinned) and Debian python3-opencv,
@@ -345,9 +345,9 @@ WRITER_PARTS = ("onnx-roundtrip", "ort-roundtrip", "ort-roundtrip-external", "ru
 def stage_ort(args, stages):
     tool = GAUNTLET + ["ort"]
     result = run_ort_part(tool, ["conformance"], "ort conformance", os.path.join(args.out, "logs", "ort.log"), stages, 300)
-    # The run part (issue 18): every backend model run by ONNX Runtime on its test data.
+    # The run part: every backend model run by ONNX Runtime on its test data.
     result["run"] = run_ort_part(tool, ["run"], "ort run", os.path.join(args.out, "logs", "ort-run.log"), stages, 900)
-    # The writers (issue 18): each part a stage; a run part reads the round trip before it.
+    # The writers: each part a stage; a run part reads the round trip before it.
     # A list, so the report shows the parts in the order they ran (report.json sorts keys).
     result["writers"] = [dict(run_ort_part(tool, ["writers", "--parts", part], "ort writers: " + part,
                                            os.path.join(args.out, "logs", "ort-writers-%s.log" % part), stages, 1800),

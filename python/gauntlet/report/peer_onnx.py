@@ -1,4 +1,4 @@
-"""Matrix worker for the Python onnx package (issues 8 and 20, cross-importer matrix).
+"""Matrix worker for the Python onnx package (cross-importer matrix).
 
 One long-lived process answering one request per line, so importing onnx is paid once.
 A request is a JSON object {"path": ..., "mode": "load" | "noext"}; the answer is one JSON

@@ -1,4 +1,4 @@
-"""Matrix worker for OpenCV's ONNX importer (issue 20): cv2.dnn.readNetFromONNX.
+"""Matrix worker for OpenCV's ONNX importer: cv2.dnn.readNetFromONNX.
 
 Same protocol as peer_onnx.py: a request {"path": ...} per line, an answer per line:
 {"outcome": "accepted"|"refused", "message": ..., "tensors": {...}}. When the network

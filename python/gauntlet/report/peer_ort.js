@@ -1,4 +1,4 @@
-// Matrix worker for ONNX Runtime (issue 8, cross-importer matrix): a long-lived worker
+// Matrix worker for ONNX Runtime (cross-importer matrix): a long-lived worker
 // (python/gauntlet/ort/ort_worker.js) that creates a session for each file it is given.
 //
 // Request {"path": ...} (or the path as a JSON string); answer

@@ -1,4 +1,4 @@
-"""The matrix's importers as processes (issues 8 and 20): this importer's command line, one
+"""The matrix's importers as processes: this importer's command line, one
 process per file, and the peers' long-lived workers (peer_onnx.py, peer_opencv.py,
 peer_protobufjs.js, peer_ort.js), one JSON request and one JSON answer per line, restarted
 after a crash or a time-out. Each peer is pinned and named with its version: the Debian
@@ -53,7 +53,7 @@ def _one_line(text, limit=400):
 
 
 def run_ours(importer, path, timeout, options=None):
-    """`onnximport check FILE`: ok, or KIND OFFSET FIELD_PATH MESSAGE (ARCHITECTURE.md CLI)."""
+    """`onnximport check FILE`: ok, or KIND OFFSET FIELD_PATH MESSAGE (docs/cli.md)."""
     options = options or {}
     argv = [importer, "check"]
     if "max_nesting" in options:

@@ -1,4 +1,4 @@
-"""Renders the conformance report (issue 8) from report.json into a page a person opens.
+"""Renders the conformance report from report.json into a page a person opens.
 
     render.py REPORT_DIR        reads REPORT_DIR/report.json, writes into REPORT_DIR:
         index.html              self-contained (inline CSS and SVG, no script, no network)

@@ -1,5 +1,5 @@
-"""Inline SVG charts for the conformance report (issue 8: "plots where a person would
-rather look than read"). Hand-written SVG keeps the page self-contained and the
+"""Inline SVG charts for the conformance report, where a person would rather look than
+read. Hand-written SVG keeps the page self-contained and the
 dependency list short: no plotting library, no fonts, no network.
 """
 from html import escape

@@ -10,7 +10,9 @@
 - a script's usage is its whole leading comment block, never a fixed line range of itself;
 - no line of the C++ sources over 120 columns;
 - the harness's Python: no sys.path edit, modules of at most 400 lines and functions of at
-  most 60, one definition of the settings (python_rules.py).
+  most 60, one definition of the settings (python_rules.py);
+- the README's figures about the committed hostile corpus are the manifest's, and no page
+  names a path of the measuring machine (docs_rules.py).
 
 Prints one line per broken rule and ends with 'N passed, N failed'."""
 import pathlib
@@ -20,7 +22,7 @@ import subprocess
 import sys
 
 from gauntlet import settings
-from gauntlet.structure import python_rules
+from gauntlet.structure import docs_rules, python_rules
 
 TREE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else settings.ROOT)
 SRC = TREE / "importer" / "src"
@@ -141,7 +143,7 @@ check_function_lengths()
 check_readme()
 check_usage_texts()
 check_line_lengths()
-for problem in python_rules.problems(TREE):
+for problem in python_rules.problems(TREE) + docs_rules.problems(TREE):
     check(False, problem)
 check(len(python_rules.python_files(TREE)) > 50, "the Python rules found almost no Python files")
 print(f"{checks - len(failures)} passed, {len(failures)} failed")

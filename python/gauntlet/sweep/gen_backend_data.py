@@ -1,5 +1,5 @@
 """Generates the ONNX backend test data from the installed Python onnx package
-(issue 5, spec section 8: the sweep's fallback data set).
+(spec section 8: the sweep's fallback data set).
 
 usage: python3 -m gauntlet backend-data OUTDIR_PARENT     prints the data directory on stdout
 

@@ -1,4 +1,4 @@
-"""Round trip of the .onnx writer (issue 18, conformance 3, the .onnx half).
+"""Round trip of the .onnx writer (conformance 3, the .onnx half).
 
 usage: roundtrip.py --build BUILD [--subset N] [--alignment N] [--threshold BYTES]
                     [--timeout SECONDS] [DATA_DIR]

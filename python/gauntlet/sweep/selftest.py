@@ -1,4 +1,4 @@
-"""Self-tests of the backend-test sweep (spec section 8, issue 5). Models are built here
+"""Self-tests of the backend-test sweep (spec section 8). Models are built here
 with the Python onnx package, so the tests need no data set.
 
 usage: selftest.py edge DATA_DIR

@@ -1,4 +1,4 @@
-// The state of one .ort assembly (issue 18): the one FlatBufferBuilder, where each tensor's
+// The state of one .ort assembly: the one FlatBufferBuilder, where each tensor's
 // bytes go once the buffer is finished, and the refusals of what the format cannot hold.
 // The builder is single-threaded by design (spec 003, "Parallelization"): tables are made
 // here on one thread, tensor bytes are copied into their reserved places afterwards
