@@ -4,7 +4,8 @@
 #   build-fuzz/bin/TARGET_plain  the same without the custom mutator (for comparisons)
 #   build-fuzz/afl/bin/TARGET    AFL++ instrumentation + ASan + UBSan   (with --afl)
 #   build-fuzz/bin/fuzz_planted  the planted crash of the campaign's own tests (with --test-targets)
-# Environment: FUZZ_BUILD (default build-fuzz), JOBS (default: nproc).
+# Environment: FUZZ_BUILD (default build-fuzz), JOBS (default: nproc), CMAKE_ARGS (more
+# configure options, e.g. -DCMAKE_CXX_COMPILER_LAUNCHER=ccache).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +29,7 @@ for options in corpus/*.options; do targets+=("$(basename "$options" .options)")
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAUNTLET_FUZZ=ON -DGAUNTLET_SANITIZE=address,undefined
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAUNTLET_FUZZ=ON -DGAUNTLET_SANITIZE=address,undefined ${CMAKE_ARGS:-}
 fi
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("$t" "${t}_plain" "${t}_replay"); done
@@ -39,7 +40,7 @@ if [ "$afl" -eq 1 ]; then
   # afl-clang-fast turns -fsanitize=fuzzer into AFL++'s libFuzzer-compatible driver.
   if [ ! -f "$build/afl/build.ninja" ]; then
     cmake -S . -B "$build/afl" -G Ninja -DCMAKE_C_COMPILER=afl-clang-fast -DCMAKE_CXX_COMPILER=afl-clang-fast++ \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAUNTLET_FUZZ=ON -DGAUNTLET_SANITIZE=address,undefined
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAUNTLET_FUZZ=ON -DGAUNTLET_SANITIZE=address,undefined ${CMAKE_ARGS:-}
   fi
   cmake --build "$build/afl" -j "$jobs" --target "${targets[@]}"
 fi
