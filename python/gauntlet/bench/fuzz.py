@@ -27,7 +27,7 @@ def targets(root: str) -> list:
 
 
 def libfuzzer_flags(root: str, target: str) -> tuple:
-    """-flags and ASAN_OPTIONS from corpus/TARGET.options, as tools/run_fuzz.sh passes them."""
+    """-flags and ASAN_OPTIONS from corpus/TARGET.options, as the fuzz driver passes them."""
     cp = configparser.ConfigParser()
     cp.read(os.path.join(root, "corpus", target + ".options"))
     flags = []
