@@ -27,9 +27,11 @@ build: deps $(BUILD)/build.ninja
 # under ThreadSanitizer (ImportOptions::threads). First the npm peer (ONNX Runtime) of the
 # .ort conformance tests: where it cannot be installed (no registry) they skip, saying why.
 # Timed checks (label perf) are benchmarks, not tests: `cd build && ctest -L perf` runs them.
+# `ctest -L ossfuzz` builds the fuzzers as OSS-Fuzz does (ci/oss-fuzz/check_build.sh, about
+# 10 minutes on 2 cores); ClusterFuzzLite's build of every push to main runs the same script.
 test: build
 	tools/install_peer.sh $(BUILD)/peer || echo "make test: the npm peer is not installed; the ONNX Runtime tests skip"
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE perf
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE "perf|ossfuzz"
 	$(MAKE) test-asan
 	$(MAKE) test-tsan
 

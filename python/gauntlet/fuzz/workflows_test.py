@@ -121,5 +121,13 @@ class Workflows(unittest.TestCase):
         with open(os.path.join(ROOT, "ci", "oss-fuzz", "build.sh"), encoding="utf-8") as f:
             script = f.read()
         self.assertNotRegex(script, r"\b(git clone|curl|wget)\b")
-        self.assertIn("harness/fuzz/onnx_reference.proto", script)
+        self.assertIn("cmake -S", script, "build.sh builds through CMake, not a second build in shell")
+
+    def test_both_builds_run_on_ubuntu_24_04(self):
+        # Ubuntu 20.04's flatbuffers (1.11) lacks Verifier::Options, which the .ort schema build needs.
+        for folder in (".clusterfuzzlite", os.path.join("ci", "oss-fuzz")):
+            with open(os.path.join(ROOT, folder, "Dockerfile"), encoding="utf-8") as f:
+                self.assertIn("FROM gcr.io/oss-fuzz-base/base-builder:ubuntu-24-04\n", f.read(), folder)
+            with open(os.path.join(ROOT, folder, "project.yaml"), encoding="utf-8") as f:
+                self.assertEqual(yaml.safe_load(f).get("base_os_version"), "ubuntu-24-04", folder)
 
