@@ -7,6 +7,9 @@
         details/...             one page per hostile case, per sweep model with a finding,
                                 per fuzz target
 
+Sections of their own: render_hostile.py, render_fuzz.py, render_findings.py; the frame and
+style of every page html.py, the charts plots.py, junit.xml junit.py.
+
 report.json is written by make_report.py (the run) and is the single source: rendering
 again from it gives the same page, which is how the render test builds a small report
 from fixtures.
@@ -17,65 +20,13 @@ import sys
 from html import escape
 from xml.sax.saxutils import quoteattr
 
-from gauntlet.report import svg
+from gauntlet.report.html import not_run, page, safe_name, write
+from gauntlet.report.junit import junit
+from gauntlet.report.plots import render_plots
 from gauntlet.report.render_findings import render_findings_body
+from gauntlet.report.render_fuzz import render_campaigns, render_fuzz
+from gauntlet.report.render_hostile import outcome_cell, render_hostile
 
-CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#222;background:#fafafa}
-header{background:#263238;color:#fff;padding:14px 24px}
-header h1{margin:0;font-size:22px} header p{margin:4px 0 0;color:#cfd8dc;font-size:13px}
-main{padding:8px 24px 40px;max-width:1400px}
-h2{border-bottom:2px solid #cfd8dc;padding-bottom:4px;margin-top:32px}
-table{border-collapse:collapse;font-size:13px;margin:8px 0;background:#fff}
-th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
-th{background:#eceff1;position:sticky;top:0}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-.pass{background:#e8f5e9} .fail{background:#ffebee} .skip{background:#f5f5f5;color:#666}
-.notrun{color:#8d6e63;font-style:italic}
-.cell-match{background:#c8e6c9} .cell-mismatch{background:#ffcdd2} .cell-crash{background:#b71c1c;color:#fff}
-.cell-timeout{background:#283593;color:#fff} .cell-none{background:#eee;color:#777}
-.cards{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0}
-.card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 14px;min-width:170px}
-.card .big{font-size:24px;font-weight:bold} .card .label{font-size:12px;color:#555}
-.card.bad{border-color:#c62828} .card.good{border-color:#2e7d32}
-code.path{word-break:break-all}
-code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
-pre{background:#fff;border:1px solid #ddd;padding:8px;overflow:auto}
-.hex .hit{background:#ffeb3b;font-weight:bold}
-details>summary{cursor:pointer;color:#1565c0}
-.msg{max-width:520px;word-break:break-word} td.path{max-width:360px;word-break:break-all}
-nav a{margin-right:14px;color:#90caf9}
-"""
-
-VERDICT = {True: "matches the spec", False: "differs from the spec",
-           None: "not judged: the case sets import options this importer does not have"}
-OUTCOME_SHORT = {"accepted": "accepted", "refused": "refused", "crashed": "CRASH", "timeout": "TIMEOUT"}
-
-
-def page(title, body, depth=0):
-    up = "../" * depth
-    nav = (f'<nav><a href="{up}index.html">summary</a><a href="{up}index.html#sweep">sweep</a>'
-           f'<a href="{up}index.html#hostile">hostile</a><a href="{up}index.html#matrix">matrix</a>'
-           f'<a href="{up}findings.html">findings</a><a href="{up}index.html#fuzz">fuzz</a>'
-           f'<a href="{up}index.html#campaigns">campaigns</a></nav>')
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width,initial-scale=1">'
-            f'<title>{escape(title)}</title><style>{CSS}</style></head><body>'
-            f'<header><h1>{escape(title)}</h1>{nav}</header><main>{body}</main></body></html>\n')
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
-def safe_name(name):
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
-
-
-def not_run(section):
-    return f'<p class="notrun">not run: {escape(section.get("reason") or "no reason recorded")}</p>'
 
 
 def suite_counts(report):
@@ -160,44 +111,6 @@ def render_summary(report):
             f'</details></section>')
 
 
-def render_plots(report, out_dir):
-    # Short suite ids keep the bar labels readable; the cards above carry the long names.
-    rows = [(s["id"], s) for s in report["summary"]["suites"] if s["status"] == "run"]
-    rows += [(s["id"], {}) for s in report["summary"]["suites"] if s["status"] != "run"]
-    outcomes = svg.stacked_bars("Outcomes per suite", rows, ["passed", "failed", "skipped"])
-    charts = [("outcomes.svg", outcomes)]
-
-    fz = report.get("fuzz", {})
-    if fz.get("status") == "run":
-        series = [(t["name"], [tuple(p) for p in t.get("series", [])]) for t in fz["targets"]]
-        charts.append(("fuzz_coverage.svg", svg.line_chart(
-            "Fuzz coverage over time (libFuzzer cov)", series, "seconds into the campaign", "covered edges")))
-
-    c = report.get("campaigns", {})
-    if c.get("status") == "run":
-        charts.append(("campaigns_coverage.svg", svg.line_chart(
-            "Coverage over fuzz campaigns (edges gained since the first)", [(n, [tuple(p) for p in pts])
-                                                                            for n, pts in c["series"]],
-            "CPU-hours of campaigns so far (per target)", "edges gained", x_decimals=2)))
-
-    m = report.get("matrix", {})
-    if m.get("status") == "run":
-        keys = ["match", "accepted_spec_refuses", "refused_spec_accepts", "wrong_kind", "crashed", "timeout"]
-        labels = {"match": "as the spec says", "accepted_spec_refuses": "accepted, spec refuses",
-                  "refused_spec_accepts": "refused, spec accepts", "wrong_kind": "refused, wrong kind",
-                  "crashed": "crashed", "timeout": "timed out"}
-        mrows = [(imp["id"], m["summary"].get(imp["id"], {})) for imp in m["importers"]]
-        charts.append(("matrix.svg", svg.stacked_bars("Cross-importer matrix: agreement with the spec",
-                                                      mrows, keys, labels)))
-    for name, text in charts:
-        write(os.path.join(out_dir, "plots", name), text + "\n")
-    return '<section id="plots"><h2>Plots</h2>' + "".join(
-        f'<figure>{text}<figcaption><a href="plots/{name}">{name}</a></figcaption></figure>'
-        for name, text in charts) + "</section>"
-
-
-# ---------------------------------------------------------------- sweep
-
 def render_sweep(report, out_dir):
     sw = report.get("sweep", {})
     parts = ['<section id="sweep"><h2>Sweep: our dump against the onnx package\'s dump</h2>',
@@ -252,128 +165,7 @@ def render_sweep_detail(run, m, page_dir):
     return page(f'sweep: {m["name"]}', body, depth=3)
 
 
-# ---------------------------------------------------------------- hostile and matrix
-
-def hexdump(data, hit=None, limit=2048):
-    lines = []
-    for base in range(0, min(len(data), limit), 16):
-        chunk = data[base:base + 16]
-        cells = []
-        for i, b in enumerate(chunk):
-            cell = f"{b:02x}"
-            cells.append(f'<span class="hit">{cell}</span>' if hit is not None and base + i == hit else cell)
-        text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
-        lines.append(f"{base:08x}  {' '.join(cells)}{'   ' * (16 - len(chunk))}  {escape(text)}")
-    more = f"\n... {len(data) - limit} more bytes" if len(data) > limit else ""
-    return '<pre class="hex">' + "\n".join(lines) + more + "</pre>"
-
-
-def outcome_cell(result, importer_id):
-    if result is None:
-        return '<td class="cell-none">—</td>'
-    o = result["outcome"]
-    judged = "cell-none" if result["match"] is None else "cell-match" if result["match"] else "cell-mismatch"
-    cls = {"crashed": "cell-crash", "timeout": "cell-timeout"}.get(o, judged)
-    text = OUTCOME_SHORT.get(o, o)
-    if importer_id == "onnximport" and o == "refused" and result.get("kind"):
-        text = result["kind"]
-    if result.get("read_differently"):  # docs/matrix.md: accepted, but not what the file holds
-        text, cls = "read differently", "cell-crash"
-    if result["match"] is None:
-        text += " (not judged)"
-    title = result.get("read_differently") or result.get("message", "")
-    return f'<td class="{cls}" title={quoteattr(title)}>{escape(text)}</td>'
-
-
-def render_case_detail(case, importers, corpus_rel, published):
-    rows = []
-    for imp in importers:
-        r = case["results"].get(imp["id"])
-        if r is None:
-            rows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="5" class="notrun">not run</td></tr>')
-            continue
-        where = ""
-        if r.get("offset") is not None or r.get("field_path"):
-            where = f'offset {r.get("offset", "-")}, <code class="path">{escape(r.get("field_path") or "-")}</code>'
-        rows.append(f'<tr><td>{escape(imp["label"])}</td>{outcome_cell(r, imp["id"])}'
-                    f'<td>{VERDICT[r["match"]]}</td><td>{where}</td>'
-                    f'<td class="msg">{escape(r.get("message", ""))}</td><td class="num">{r.get("seconds", 0):.3f}</td></tr>')
-    expected = "accepted" if case["expected"] == "accept" else f'refused as {case.get("expected_kind") or "any kind"}'
-    data = b""
-    path = case.get("path")
-    # Cases include folders, dangling links and 2 GiB sparse files: show at most the
-    # first 4 KiB of a regular file, and link only the copies the report holds.
-    if not (path and os.path.isfile(path)):
-        path = published
-    exists = os.path.isfile(path)
-    if exists:
-        try:
-            with open(path, "rb") as f:
-                data = f.read(4096)
-        except OSError:
-            exists = False
-    ours = case["results"].get("onnximport") or {}
-    facts = case.get("facts")
-    body = (f'<p>expected: <strong>{escape(expected)}</strong></p>'
-            f'<p>spec rule: {escape(case.get("rule") or "—")}</p>'
-            + (f'<p>{escape(case["description"])}</p>' if case.get("description") else "")
-            + (f'<p>facts checked: <code>{escape(json.dumps(facts, sort_keys=True))}</code></p>' if facts else "")
-            + (f'<p><a href="{escape(corpus_rel)}">download {escape(case["file"])}</a> ({case.get("size", len(data))} bytes)</p>'
-               if os.path.isfile(published) else
-               f'<p>{case.get("size") or 0} bytes: not copied into the report (too big, or not a regular file); '
-               f'<code>hostile-gen DIR</code> writes it</p>' if exists else "")
-            + '<table><tr><th>importer</th><th>outcome</th><th>verdict</th><th>where</th><th>message</th><th>s</th></tr>'
-            + "".join(rows) + "</table>"
-            + "<h3>bytes</h3>" + (hexdump(data, ours.get("offset")) if exists
-                                  else "<p>not a regular file (a folder, a link or missing): that is the case</p>"))
-    return page(f'hostile case {case["file"]}', body, depth=2)
-
-
-def shorten_path(path, limit=120):
-    """Deep nesting cases have field paths of 2000 characters: keep both ends in the table
-    (the detail page and the cell's title carry the whole path)."""
-    path = path or ""
-    if len(path) <= limit:
-        return path
-    return path[: limit // 2 - 2] + " … " + path[-(limit // 2 - 2):]
-
-
-def render_hostile(report, out_dir):
-    h = report.get("hostile", {})
-    m = report.get("matrix", {})
-    parts = ['<section id="hostile"><h2>Hostile corpus: this importer</h2>']
-    if h.get("status") != "run":
-        parts.append(not_run(h) + "</section>")
-        return "".join(parts)
-    parts.append(f'<p>{len(h["cases"])} cases from {escape(h.get("source", ""))}: each must be refused with the kind its '
-                 f'name gives, or imported for <code>accept-</code> cases. <strong>{h["passed"]} passed, '
-                 f'{h["failed"]} failed{" (" + str(h["known_differences"]) + " known differences, sweep/known/onnximport.txt)" if h.get("known_differences") else ""}{", " + str(h["skipped"]) + " skipped (import from bytes: judged by hostile_tests)" if h.get("skipped") else ""}.</strong>{" " + escape(h["runner_line"]) if h.get("runner_line") else ""}</p>')
-    rows = []
-    importers = m.get("importers", [{"id": "onnximport", "label": "onnx-gauntlet (this importer)"}])
-    # A case's page shows every importer's result: the matrix has them all.
-    peer_results = {c["file"]: c["results"] for c in m.get("cases", [])}
-    for case in h["cases"]:
-        rel = f'details/hostile/{safe_name(case["file"])}.html'
-        full = dict(case, results={**peer_results.get(case["file"], {}), **case["results"]})
-        write(os.path.join(out_dir, rel), render_case_detail(full, importers, f'../../corpus/{case["file"]}',
-                                                             os.path.join(out_dir, "corpus", case["file"])))
-        r = case["results"].get("onnximport", {})
-        expected = "accept" if case["expected"] == "accept" else (case.get("expected_kind") or "refuse")
-        ours = r.get("kind") if r.get("outcome") == "refused" else r.get("outcome", "—")
-        if case.get("known_difference"):
-            ours = f'{ours} (known difference: {case["known_difference"]})'
-        where = ""
-        if r.get("outcome") == "refused":
-            where = f'{r.get("offset") if r.get("offset") is not None else "-"}'
-        cls = {True: "pass", False: "fail"}.get(case["pass"], "skip")
-        rows.append(f'<tr class="{cls}"><td><a href="{rel}">{escape(case["file"])}</a></td>'
-                    f'<td>{escape(expected)}</td><td>{escape(ours or "")}</td><td class="num">{escape(where)}</td>'
-                    f'<td class="path"><code title={quoteattr(r.get("field_path") or "")}>{escape(shorten_path(r.get("field_path")))}</code></td><td class="msg">{escape(r.get("message", ""))}</td>'
-                    f'<td class="msg">{escape(case.get("rule") or "")}</td></tr>')
-    parts.append('<table id="hostile-table"><tr><th>case</th><th>expected</th><th>our outcome</th><th>offset</th>'
-                 '<th>field path</th><th>message</th><th>spec rule</th></tr>' + "".join(rows) + "</table></section>")
-    return "".join(parts)
-
+# ---------------------------------------------------------------- matrix (the hostile section: render_hostile.py)
 
 def render_matrix(report):
     m = report.get("matrix", {})
@@ -498,80 +290,7 @@ def render_known(m):
     return "".join(parts)
 
 
-# ---------------------------------------------------------------- fuzz and .ort
-
-def render_fuzz(report, out_dir):
-    fz = report.get("fuzz", {})
-    parts = ['<section id="fuzz"><h2>Fuzz smoke</h2>']
-    if fz.get("status") != "run":
-        parts.append(not_run(fz) + "</section>")
-        return "".join(parts)
-    rows = []
-    for t in fz["targets"]:
-        rel = f'details/fuzz/{safe_name(t["name"])}.html'
-        body = (f'<p>status: {escape(t["status"])}; {t.get("execs", 0):,} execs in {t.get("seconds", 0)} s; '
-                f'cov {t.get("coverage", "?")}, ft {t.get("features", "?")}, corpus {t.get("corpus", "?")}; '
-                f'crashes {t.get("crashes", 0)}</p>'
-                + (f'<p>{escape(t["reason"])}</p>' if t.get("reason") else "")
-                + f'<h3>campaign output (tail)</h3><pre>{escape(t.get("log_tail", ""))}</pre>')
-        write(os.path.join(out_dir, rel), page(f'fuzz target {t["name"]}', body, depth=2))
-        cls = "pass" if t["status"] == "ok" else "fail"
-        rows.append(f'<tr class="{cls}"><td><a href="{rel}">{escape(t["name"])}</a></td><td>{escape(t["status"])}</td>'
-                    f'<td class="num">{t.get("execs", 0):,}</td><td class="num">{t.get("exec_per_sec", 0):,}</td>'
-                    f'<td class="num">{t.get("coverage", "")}</td><td class="num">{t.get("features", "")}</td>'
-                    f'<td class="num">{t.get("corpus", "")}</td><td class="num">{t.get("crashes", 0)}</td></tr>')
-    parts.append(f'<p>Each target ran {fz.get("seconds_per_target", "?")} s (FUZZ_SECONDS) through '
-                 f'<code>python3 -m gauntlet fuzz --no-merge</code>; coverage is libFuzzer\'s own count of covered edges (cov) and '
-                 f'features (ft).</p>'
-                 '<table id="fuzz-table"><tr><th>target</th><th>status</th><th>execs</th><th>exec/s</th><th>cov</th>'
-                 '<th>ft</th><th>corpus</th><th>crashes</th></tr>' + "".join(rows) + "</table></section>")
-    return "".join(parts)
-
-
-CAMPAIGN_ROWS = 200  # the newest records in the table; the totals and the plot use them all
-
-
-def render_campaigns(report):
-    c = report.get("campaigns", {})
-    parts = ['<section id="campaigns"><h2>Fuzz campaigns</h2>']
-    if c.get("status") != "run":
-        parts.append(not_run(c) + "</section>")
-        return "".join(parts)
-    trows = []
-    for t in c["totals"]:
-        longest = t.get("longest") or {}
-        cls = "fail" if t["findings"] else "pass"
-        trows.append(f'<tr class="{cls}"><td>{escape(t["target"])}</td><td class="num">{t["campaigns"]}</td>'
-                     f'<td class="num">{t["cpu_seconds"]:,.0f}</td><td class="num">{t["cpu_seconds"] / 3600:.2f}</td>'
-                     f'<td class="num">{t["execs"]:,}</td><td class="num">{t.get("edges", "")}</td>'
-                     f'<td class="num">{t.get("features", "")}</td>'
-                     f'<td class="num">{longest.get("peak_rss_mb", "")}</td>'
-                     f'<td>{escape("; ".join(t["findings"])) or "none"}</td></tr>')
-    total_cpu = sum(t["cpu_seconds"] for t in c["totals"])
-    rows = []
-    for r in c["records"][-CAMPAIGN_ROWS:][::-1]:
-        findings = r.get("findings", [])
-        cls = "fail" if findings else "pass"
-        rows.append(f'<tr class="{cls}"><td>{escape(str(r.get("date", "")))}</td><td>{escape(r["target"])}</td>'
-                    f'<td>{escape(str(r.get("engine", "")))}</td><td class="num">{r.get("jobs", "")}</td>'
-                    f'<td class="num">{(r.get("cpu_seconds") or 0):,.0f}</td><td class="num">{(r.get("execs") or 0):,}</td>'
-                    f'<td class="num">{r.get("edges_before", "")} &rarr; {r.get("edges_after", "")}</td>'
-                    f'<td class="num">{r.get("features_before", "")} &rarr; {r.get("features_after", "")}</td>'
-                    f'<td class="num">{r.get("new_inputs", "")}</td><td class="num">{r.get("peak_rss_mb", "")}</td>'
-                    f'<td>{escape("; ".join(f.get("signature", "?") for f in findings)) or "none"}</td>'
-                    f'<td><code>{escape(str(r.get("commit", ""))[:12])}</code></td></tr>')
-    parts.append(f'<p>{len(c["records"])} campaign records in <code>corpus/campaigns.jsonl</code> (<code>make nightly</code>), '
-                 f'{total_cpu:,.0f} CPU-seconds ({total_cpu / 3600:.2f} CPU-hours) in all, as the kernel counted '
-                 'them for the engines\' processes. Edges and features are those of the merged corpus, counted by '
-                 'the target\'s libFuzzer binary before and after each campaign.</p>'
-                 '<table id="campaign-totals"><tr><th>target</th><th>campaigns</th><th>CPU-s</th><th>CPU-h</th>'
-                 '<th>execs</th><th>edges</th><th>features</th><th>peak RSS MiB (longest)</th><th>findings</th></tr>'
-                 + "".join(trows) + "</table>"
-                 '<table id="campaign-table"><tr><th>date</th><th>target</th><th>engine</th><th>jobs</th><th>CPU-s</th>'
-                 '<th>execs</th><th>edges</th><th>features</th><th>new inputs</th><th>peak RSS MiB</th><th>findings</th>'
-                 '<th>commit</th></tr>' + "".join(rows) + "</table></section>")
-    return "".join(parts)
-
+# ---------------------------------------------------------------- .ort (fuzz: render_fuzz.py)
 
 def render_ort(report):
     o = report.get("ort", {})
@@ -602,52 +321,7 @@ def render_ort(report):
     return "".join(parts)
 
 
-# ---------------------------------------------------------------- junit
-
-def junit(report):
-    suites = []
-
-    def suite(name, cases):
-        failures = sum(1 for c in cases if c[1] == "failed")
-        skipped = sum(1 for c in cases if c[1] == "skipped")
-        body = []
-        for case_name, status, message, seconds in cases:
-            inner = ""
-            if status == "failed":
-                inner = f"<failure message={quoteattr(message[:500])}>{escape(message)}</failure>"
-            elif status == "skipped":
-                inner = f"<skipped message={quoteattr(message[:500])}/>"
-            body.append(f'    <testcase classname={quoteattr(name)} name={quoteattr(case_name)} '
-                        f'time="{seconds:.3f}">{inner}</testcase>')
-        suites.append(f'  <testsuite name={quoteattr(name)} tests="{len(cases)}" failures="{failures}" '
-                      f'errors="0" skipped="{skipped}">\n' + "\n".join(body) + "\n  </testsuite>")
-
-    h = report.get("hostile", {})
-    if h.get("status") == "run":
-        cases = []
-        for c in h["cases"]:
-            r = c["results"].get("onnximport", {})
-            want = "accept" if c["expected"] == "accept" else c.get("expected_kind")
-            got = r.get("kind") if r.get("outcome") == "refused" else r.get("outcome")
-            msg = f"expected {want}, got {got}: {r.get('message', '')}"
-            status = {True: "passed", False: "failed"}.get(c["pass"], "skipped")
-            if status == "skipped":
-                msg = "import from bytes: the command line cannot pose it; hostile_tests judges it"
-            cases.append((c["file"], status, msg, r.get("seconds", 0.0)))
-        suite("hostile", cases)
-    for run in report.get("sweep", {}).get("runs", []):
-        if run["status"] == "run":
-            suite(f'sweep.{run["id"]}', [(m["name"], m["status"], m.get("reason", "") + "\n" + m.get("detail", ""),
-                                          m.get("seconds", 0.0)) for m in run.get("models", [])])
-    fz = report.get("fuzz", {})
-    if fz.get("status") == "run":
-        suite("fuzz", [(t["name"], "passed" if t["status"] == "ok" else "failed", t.get("reason", t["status"]),
-                        float(t.get("seconds", 0))) for t in fz["targets"]])
-    o = report.get("ort", {})
-    if o.get("status") == "run" and o.get("cases"):
-        suite("ort", [(c["name"], c["status"], c.get("reason", ""), 0.0) for c in o["cases"]])
-    return '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="onnx-gauntlet report">\n' + "\n".join(suites) + "\n</testsuites>\n"
-
+# ---------------------------------------------------------------- the page (junit.xml: junit.py)
 
 def render(out_dir):
     with open(os.path.join(out_dir, "report.json"), encoding="utf-8") as f:
