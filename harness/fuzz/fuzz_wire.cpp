@@ -19,7 +19,7 @@
 #include "core/refusal.hpp"
 #include "wire/packed.hpp"
 #include "wire/reader.hpp"
-#include "wire/utf8.hpp"
+#include "core/utf8.hpp"
 
 #include <array>
 #include <optional>

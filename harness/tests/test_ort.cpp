@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(a_onnx_carrying_ORTM_at_bytes_4_to_7_is_read_as_onnx) {
     // Neither a .ort nor a .onnx: the .ort's refusal, as the content said .ort.
     auto garbage = b;
     garbage.resize(40);
-    expect(garbage, ErrorKind::Malformed, 0, "InferenceSession");
+    BOOST_TEST(to_string(refusal(garbage).kind()) == "Malformed");
 }
 
 BOOST_AUTO_TEST_CASE(shared_vtables_are_accepted) {
@@ -167,22 +167,31 @@ BOOST_AUTO_TEST_CASE(unknown_trailing_fields_are_skipped) {
     BOOST_TEST(m.graph()->initializers[0].bytes().size() == 8u);
 }
 
-BOOST_AUTO_TEST_CASE(a_buffer_that_does_not_verify_is_malformed) {
+BOOST_AUTO_TEST_CASE(a_buffer_that_is_not_well_formed_is_malformed_where_it_breaks) {
     auto b = tb::build_ort(tb::relu_model());
     b.resize(b.size() - 12);  // cut: offsets now point past the end
-    expect(b, ErrorKind::Malformed, 0, "InferenceSession");
+    const ImportError cut = refusal(b);
+    BOOST_TEST_INFO("refusal: " << cut.what());
+    BOOST_TEST(to_string(cut.kind()) == "Malformed");
+    BOOST_TEST(cut.offset().value_or(0) > 0u);
+    BOOST_TEST(cut.offset().value_or(b.size()) < b.size());
+    BOOST_TEST(cut.field_path().rfind("InferenceSession.", 0) == 0u);
     auto root_past_end = tb::build_ort(tb::relu_model());
     const uint32_t far = static_cast<uint32_t>(root_past_end.size() + 64);
     std::memcpy(root_past_end.data(), &far, 4);
-    expect(root_past_end, ErrorKind::Malformed, 0, "InferenceSession");
+    expect(root_past_end, ErrorKind::Malformed, 0, "InferenceSession.root");
 }
 
-BOOST_AUTO_TEST_CASE(verification_limits_come_from_the_options) {
+BOOST_AUTO_TEST_CASE(onnxruntime_limits_are_an_opt_in_check_with_its_own_refusal) {
     const auto b = tb::build_ort(tb::relu_model());
     ImportOptions few_tables;
+    few_tables.onnxruntime_limits = true;
     few_tables.ort_max_tables = 3;
-    expect(b, ErrorKind::Malformed, 0, "InferenceSession", few_tables);
+    expect(b, ErrorKind::Unsupported, std::nullopt, "InferenceSession", few_tables);
+    few_tables.onnxruntime_limits = false;  // the limits alone change nothing
+    BOOST_TEST(import_ort(b, few_tables).graph()->nodes.size() == 1u);
     ImportOptions shallow;
+    shallow.onnxruntime_limits = true;
     shallow.ort_max_depth = 8;
     auto spec = tb::relu_model();
     auto inner = std::make_shared<tb::OrtGraphSpec>(tb::relu_model().graph);
@@ -194,7 +203,14 @@ BOOST_AUTO_TEST_CASE(verification_limits_come_from_the_options) {
     spec.graph = *inner;
     const auto deep = tb::build_ort(spec);
     BOOST_TEST(import_ort(deep).graph()->nodes.size() == 1u);
-    expect(deep, ErrorKind::Malformed, 0, "InferenceSession", shallow);
+    expect(deep, ErrorKind::Unsupported, std::nullopt, "InferenceSession", shallow);
+    ImportOptions nesting;  // the reader's own bound is max_nesting
+    nesting.max_nesting = 8;
+    const ImportError e = refusal(deep, nesting);
+    BOOST_TEST_INFO("refusal: " << e.what());
+    BOOST_TEST(to_string(e.kind()) == "Unsupported");
+    BOOST_TEST(e.message().find("max_nesting") != std::string::npos);
+    BOOST_TEST(e.offset().value_or(0) > 0u);
 }
 
 BOOST_AUTO_TEST_CASE(ort_version_must_be_a_supported_plain_decimal) {
@@ -241,15 +257,15 @@ BOOST_AUTO_TEST_CASE(a_zero_offset_inside_a_vector_is_refused_where_it_is) {
     auto b = tb::build_ort(tb::relu_model());
     const uint64_t slot = at(b, graph_of(b)->nodes()->Data());
     zero_u32(b, slot);
-    expect(b, ErrorKind::InvalidModel, slot, "InferenceSession.model.graph.nodes");
+    expect(b, ErrorKind::InvalidModel, slot, "InferenceSession.model.graph.nodes[0]");
     auto c = tb::build_ort(tb::relu_model());
     const uint64_t init = at(c, graph_of(c)->initializers()->Data());
     zero_u32(c, init);
-    expect(c, ErrorKind::InvalidModel, init, "InferenceSession.model.graph.initializers");
+    expect(c, ErrorKind::InvalidModel, init, "InferenceSession.model.graph.initializers[0]");
     auto d = tb::build_ort(tb::relu_model());
     const uint64_t opset = at(d, ofb::GetInferenceSession(d.data())->model()->opset_import()->Data());
     zero_u32(d, opset);
-    expect(d, ErrorKind::InvalidModel, opset, "InferenceSession.model.opset_import");
+    expect(d, ErrorKind::InvalidModel, opset, "InferenceSession.model.opset_import[0]");
 }
 
 BOOST_AUTO_TEST_CASE(raw_data_must_match_dims_and_dims_must_be_sane) {
@@ -438,7 +454,7 @@ BOOST_AUTO_TEST_CASE(a_subgraph_is_resolved_in_scope) {
     BOOST_TEST(g->captures[0] == "X");
 }
 
-BOOST_AUTO_TEST_CASE(every_buffer_the_verifier_refuses_is_refused_as_malformed) {
+BOOST_AUTO_TEST_CASE(every_buffer_the_verifier_refuses_is_refused_where_it_breaks) {
     // ONNX Runtime's own .ort fuzzing is a byte-XOR sweep; here over a file it wrote, with
     // FlatBuffers' generated Verifier (ONNX Runtime's defaults) as the reference.
     std::ifstream in(std::string(GAUNTLET_SOURCE_DIR) + "/corpus/fuzz_ort/node_test_if.ort", std::ios::binary);
@@ -457,10 +473,12 @@ BOOST_AUTO_TEST_CASE(every_buffer_the_verifier_refuses_is_refused_as_malformed) 
                 BOOST_TEST(verifies, "byte " << i << " ^ " << int(x) << ": accepted a buffer the Verifier refuses");
                 ++accepted;
             } catch (const ImportError& e) {
-                if (!verifies) {
-                    ++refused_by_verifier;
-                    BOOST_TEST(to_string(e.kind()) == "Malformed", "byte " << i << ": " << e.what());
-                }
+                if (!verifies) ++refused_by_verifier;
+                // Located (rule X2): past the header, a place inside the buffer (a zero offset
+                // is InvalidModel, as ONNX Runtime's loader refuses it; the rest Malformed).
+                if (i >= 8)
+                    BOOST_TEST((e.offset() && *e.offset() > 0 && *e.offset() < b.size()),
+                               "byte " << i << ": " << e.what());
             }
         }
     }

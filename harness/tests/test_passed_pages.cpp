@@ -180,20 +180,6 @@ BOOST_AUTO_TEST_CASE(bytes_outside_the_mapped_input_are_never_dropped) {
     BOOST_TEST(std::count(heap.begin(), heap.end(), 7) == static_cast<long>(heap.size()));
 }
 
-BOOST_AUTO_TEST_CASE(verifying_a_mapped_ort_drops_the_pages_of_the_initializers) {
-    if (!have_pagemap()) return;
-    const auto bytes = tb::build_ort(heavy_ort());
-    File f(bytes.data(), bytes.size(), ".ort");
-    const auto in = detail::ModelInput::open_file(f.path, "heavy.ort", LoadMode::Map, 0);
-    touch(in.data(), in.size());
-    const long before = present_pages(in.data(), in.size());
-    BOOST_TEST(detail::ort_buffer_verifies(in, {}));
-    const long after = present_pages(in.data(), in.size());
-    BOOST_TEST_INFO("resident pages before " << before << ", after " << after);
-    BOOST_TEST(before > 6000);
-    BOOST_TEST(after <= 16);  // the root's pages, not the initializers'
-}
-
 BOOST_AUTO_TEST_CASE(a_mapped_import_leaves_no_weight_page_resident) {
     if (!have_pagemap()) return;
     const auto ort = tb::build_ort(heavy_ort());

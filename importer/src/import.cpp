@@ -44,21 +44,52 @@ void read_onnx(detail::Storage& s, const ImportOptions& o) {
     detail::read_model(c, r, s.proto);
 }
 
-/// ORTM at bytes 4..7 names a .ort, unless the buffer does not verify as one and reads as a
-/// .onnx: a ModelProto whose first fields are ir_version and a producer_name "ORTM..." carries
-/// those bytes too (fuzz_roundtrip wrote one). Neither: the .ort's refusal. Verification
-/// fails before the .ort walk fills anything, so the .onnx reader starts on empty storage.
-void read_messages(detail::Storage& s, const ImportOptions& o) {
-    if (!detail::looks_like_ort(s.input.data(), s.input.size())) return read_onnx(s, o);
+/// Whether the bytes of a buffer that read as a .ort also read as a .onnx (on storage of
+/// its own, borrowing the bytes): a real .ort fails at its first byte, a root offset.
+bool also_reads_as_onnx(const detail::Storage& s, const ImportOptions& o) {
+    detail::Storage scratch(s.source_name, detail::ModelInput::borrow({s.input.data(), s.input.size()}, s.source_name),
+                            nullptr);
     try {
-        detail::read_ort_model(s, o);
+        read_onnx(scratch, o);
+        return true;
+    } catch (const ImportError&) {
+        return false;
+    }
+}
+
+/// ORTM at bytes 4..7 names a .ort (rule O1), unless it is not a well-formed .ort and reads
+/// as a .onnx: a ModelProto whose first fields are ir_version and a producer_name
+/// "ORTM..." carries those bytes too (fuzz_roundtrip wrote one); neither: the .ort's
+/// refusal. The .onnx reader then starts on fresh storage. Both at once is refused (O16).
+void read_messages(std::unique_ptr<detail::Storage>& s, const ImportOptions& o) {
+    if (o.format == ModelFormat::Onnx) return read_onnx(*s, o);
+    if (o.format == ModelFormat::Ort) return detail::read_ort_model(*s, o);
+    if (!detail::looks_like_ort(s->input.data(), s->input.size())) return read_onnx(*s, o);
+    try {
+        detail::read_ort_model(*s, o);
     } catch (const ImportError& not_ort) {
         if (not_ort.kind() != ErrorKind::Malformed) throw;
+        s = std::make_unique<detail::Storage>(std::move(s->source_name), std::move(s->input), s->pool);
         try {
-            read_onnx(s, o);
+            read_onnx(*s, o);
         } catch (const ImportError&) {
             throw not_ort;
         }
+        return;
+    }
+    if (also_reads_as_onnx(*s, o))
+        detail::refuse(ErrorKind::InvalidModel, s->source_name, std::nullopt, "InferenceSession",
+                       "the buffer is a valid .ort and a valid .onnx at once; ONNX Runtime would choose by the file "
+                       "name: name the format (ImportOptions::format, --format) (rule O16)");
+}
+
+/// Resolution names ModelProto's fields; a .ort's refusal names its own (rule O13).
+void resolve(detail::Storage& s) {
+    if (!s.from_ort) return detail::resolve_model(s);
+    try {
+        detail::resolve_model(s);
+    } catch (const ImportError& e) {
+        detail::refuse(e.kind(), e.source_name(), e.offset(), detail::ort_field_path(e.field_path()), e.message());
     }
 }
 
@@ -77,9 +108,9 @@ void make_payloads_resident(detail::Storage& s, unsigned threads) {
 /// Reads the messages (.ort or .onnx, by content), then the external data, then resolves.
 Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, const detail::ExternalPlace& place) {
     try {
-        read_messages(*s, o);
+        read_messages(s, o);
         if (o.load_external_data) detail::load_external_data(*s, o, place);
-        if (o.resolve) detail::resolve_model(*s);
+        if (o.resolve) resolve(*s);
         make_payloads_resident(*s, o.threads);
     } catch (const std::bad_alloc&) {
         // The graph grows with what the input holds (never with a declared length), but a

@@ -15,6 +15,12 @@ enum class LoadMode {
     Read,  ///< always read the model file into memory
 };
 
+enum class ModelFormat {
+    Auto,  ///< by content (docs/rules.md O1); a buffer valid as both formats is refused (O16)
+    Onnx,  ///< a ModelProto, whatever its bytes 4..7 hold
+    Ort,   ///< ONNX Runtime's FlatBuffers format
+};
+
 enum class ExternalOpen {
     Auto,     ///< openat2 where available, else the walk
     Openat2,  ///< openat2 only; a kernel without it is an Io failure
@@ -61,17 +67,25 @@ struct ImportOptions {
     /// ONNXIMPORT_NO_OPENAT2=1), else a component-wise walk that gives the same answers.
     ExternalOpen external_open = ExternalOpen::Auto;
 
-    /// Limits of the .ort verification (FlatBuffers' Verifier), ONNX Runtime's defaults.
-    /// Tables and vectors nested (this also bounds the reader's recursion); 8..250.
+    /// Which format the input is read as. Auto decides by content; ONNX Runtime decides
+    /// by the file name, so a buffer that is a valid .ort and a valid .onnx at once could be
+    /// another model there: Auto refuses it (docs/rules.md O16), naming the format reads it.
+    ModelFormat format = ModelFormat::Auto;
+
+    /// .ort: also refuse what ONNX Runtime's loader would refuse for its FlatBuffers
+    /// Verifier's limits below ("would ONNX Runtime take this file", rule O2). Off by
+    /// default: the reader's own bounds are max_nesting (table depth) and the buffer's size
+    /// (the walk's work, rule O15), which hold however its tables are shared.
+    bool onnxruntime_limits = false;
+    /// ONNX Runtime's limits, used only with onnxruntime_limits: tables nested (8..250),
+    /// and tables verified, counted once per reference.
     uint32_t ort_max_depth = 64;
     static constexpr uint32_t min_ort_depth_limit = 8;
     static constexpr uint32_t max_ort_depth_limit = 250;
-    /// Tables verified in all: bounds verification time on a buffer of shared tables.
     uint32_t ort_max_tables = 1'000'000;
-    /// Scalars, offsets and vectors aligned to their size (.ort's raw_data is a byte
-    /// vector: only its 4-byte length prefix is aligned, its bytes need not be). Off:
-    /// misaligned scalar fields are accepted and read with loads that x86-64 and arm64
-    /// tolerate but C++ leaves undefined; keep it on for untrusted files.
+    /// Scalars, offsets and vectors aligned to their size, as FlatBuffers' Verifier checks
+    /// (.ort's raw_data is a byte vector: only its 4-byte length prefix is aligned). Off:
+    /// misaligned fields are accepted (the reader copies every scalar, so either is safe).
     bool ort_check_alignment = true;
 
     /// Threads an import may use, started and joined within the call; 1 (the default):

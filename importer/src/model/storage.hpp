@@ -52,6 +52,8 @@ struct Storage {
     };
     /// Filled by the .ort reader in file order; loaded after the walk, as for .onnx.
     std::vector<CompanionRange> ort_external;
+    /// Read from a .ort: refusals after the walk name fields in its schema (rule O13).
+    bool from_ort = false;
 
     /// Every message object and List of the model (arena.hpp).
     Arena arena;

@@ -7,7 +7,7 @@
 #include "onnx/context.hpp"
 #include "wire/packed.hpp"
 #include "wire/reader.hpp"
-#include "wire/utf8.hpp"
+#include "core/utf8.hpp"
 
 #include <onnx_fields.hpp>
 #include <onnximport/model.hpp>

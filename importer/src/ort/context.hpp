@@ -1,10 +1,12 @@
 // The state of one .ort walk: where refusals come from (the field path in the schema's
-// names, from InferenceSession), and the Model storage the walk fills through ModelAccess.
+// names, from InferenceSession), the checked reads of the buffer (ort/buffer.hpp), and the
+// Model storage the walk fills through ModelAccess.
 #pragma once
 
 #include "core/refusal.hpp"
 #include "model/access.hpp"
 #include "model/storage.hpp"
+#include "ort/buffer.hpp"
 #include "ort/schema.hpp"
 
 #include <cstdint>
@@ -13,38 +15,54 @@
 
 namespace onnximport::detail {
 
+/// The walk's work may reach this many times the buffer's size, plus a floor for tiny
+/// buffers (rule O15). Files ONNX Runtime writes use less than 3 (docs/ort.md, "Budget").
+inline constexpr uint64_t ort_budget_factor = 16;
+inline constexpr uint64_t ort_budget_floor = uint64_t{1} << 20;
+
 struct OrtContext : Refusal {
-    explicit OrtContext(Storage& s) noexcept
+    OrtContext(Storage& s, const ImportOptions& o) noexcept
         : Refusal(s.source_name, s.input.data(), "InferenceSession"), storage(s), arena(s.arena),
-          node_edges(s.node_edges) {}
+          node_edges(s.node_edges),
+          fb(*this, s.input.data(), static_cast<uint32_t>(s.input.size()), o.ort_check_alignment,
+             ort_budget_factor * s.input.size() + ort_budget_floor),
+          max_depth(o.max_nesting) {}
 
     Storage& storage;
     Arena& arena;       ///< the Model's objects
     Arena& node_edges;  ///< nodes' inputs and outputs (Storage::node_edges)
+    FbReader fb;
+    int depth = 0;  ///< tables entered on the walk's path
+    int max_depth;
 
-    uint64_t offset_of_object(const void* p) const noexcept { return offset_of(address_of(p)); }
-    /// A buffer that verified but is not a valid model.
-    [[noreturn]] void invalid(const void* at, const std::string& message, std::string_view leaf = {}) const {
-        fail(ErrorKind::InvalidModel, address_of(at), message, leaf);
+    uint64_t offset_of_object(const FbTable& t) const noexcept { return t.at; }
+    /// A buffer that is well formed but not a valid model.
+    [[noreturn]] void invalid(const uint8_t* at, const std::string& message, std::string_view leaf = {}) const {
+        fail(ErrorKind::InvalidModel, at, message, leaf);
     }
+    [[noreturn]] void invalid(const FbTable& t, const std::string& message, std::string_view leaf = {}) const {
+        fail(ErrorKind::InvalidModel, fb.address(t.at), message, leaf);
+    }
+    /// Where field `vt` of `t` is (or the table, when the field is absent).
+    const uint8_t* at(const FbTable& t, uint16_t vt) const noexcept { return fb.field_address(t, vt); }
 };
 
-/// Element i of a vector of tables or strings, refusing a zero offset: the Verifier
-/// accepts one (it reads the slot itself as the element), ONNX Runtime's loader did not.
-template <class T>
-const T* element(const OrtContext& c, const flatbuffers::Vector<flatbuffers::Offset<T>>* v, uint32_t i,
-                 std::string_view field) {
-    const uint8_t* slot = v->Data() + size_t{i} * sizeof(flatbuffers::uoffset_t);
-    if (flatbuffers::ReadScalar<flatbuffers::uoffset_t>(slot) == 0)
-        c.fail(ErrorKind::InvalidModel, slot,
-               "entry " + std::to_string(i) + " of " + std::string(field) + " is a zero offset (no object)", field);
-    return v->Get(i);
-}
+/// One more table on the walk's path for the lifetime of the scope; refused beyond
+/// ImportOptions::max_nesting (rule O18: the walk recurses through subgraphs and types).
+class Nested {
+public:
+    Nested(OrtContext& c, const FbTable& t) : c_(c) {
+        if (++c_.depth > c_.max_depth)
+            c_.fail(ErrorKind::Unsupported, c_.fb.address(t.at),
+                    "tables nested deeper than the limit of " + std::to_string(c_.max_depth) +
+                        " (ImportOptions::max_nesting)");
+    }
+    ~Nested() { --c_.depth; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
 
-/// The number of entries of an optional vector.
-template <class V>
-uint32_t size_of(const V* v) noexcept {
-    return v ? v->size() : 0;
-}
+private:
+    OrtContext& c_;
+};
 
 }  // namespace onnximport::detail

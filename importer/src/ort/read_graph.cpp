@@ -8,6 +8,7 @@
 #include "io/passed_pages.hpp"
 #include "model/value_index.hpp"
 #include "ort/context.hpp"
+#include "ort/node_facts.hpp"
 #include "ort/reader.hpp"
 
 #include <vector>
@@ -16,24 +17,23 @@ namespace onnximport::detail {
 
 namespace {
 
-using Names = flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>;
+using G = fb::Graph;
 
 /// The graph's NodeArgs as ValueInfos, and a name -> NodeArg table over them.
 class NodeArgs {
 public:
-    NodeArgs(OrtContext& c, const fb::Graph* fg) : c_(c) {
-        const auto* v = fg->node_args();
-        const uint32_t n = size_of(v);
-        infos_ = ListAccess::make_array<ValueInfo>(c.arena, n);
-        used_.assign(n, false);
-        slots_.resize(NameIndex<ValueInfo>::slots_for(n));
+    NodeArgs(OrtContext& c, const FbTable& fg) : c_(c) {
+        const FbVector v = c.fb.vector(fg, G::VT_NODE_ARGS, 4, "node_args");
+        infos_ = ListAccess::make_array<ValueInfo>(c.arena, v.count);
+        used_.assign(v.count, false);
+        slots_.resize(NameIndex<ValueInfo>::slots_for(v.count));
         index_.attach(slots_.data(), slots_.size(), infos_, c.storage.hash_key);
-        for (uint32_t i = 0; i < n; ++i) read(element(c, v, i, "node_args"), i);
-        count_ = n;
+        for (uint32_t i = 0; i < v.count; ++i) read(c.fb.table_at(v, i, "node_args"), i);
+        count_ = v.count;
     }
 
     /// The NodeArg named `name`; refused when there is none.
-    uint32_t find(std::string_view name, const void* at, std::string_view what) const {
+    uint32_t find(std::string_view name, const uint8_t* at, std::string_view what) const {
         const uint32_t i = index_.find(name);
         if (i == NameIndex<ValueInfo>::npos)
             c_.invalid(at, std::string(what) + " " + quoted(name, '\'') + " has no NodeArg in node_args");
@@ -41,12 +41,13 @@ public:
     }
 
     /// Graph inputs or outputs: copies of their NodeArgs, which leave value_info.
-    void take(const Names* names, std::string_view field, List<ValueInfo>& out) {
-        ListAccess::reserve(c_.arena, out, size_of(names));
-        for (uint32_t i = 0; i < size_of(names); ++i) {
-            const flatbuffers::String* s = element(c_, names, i, field);
+    void take(const FbTable& fg, uint16_t vt, std::string_view field, List<ValueInfo>& out) {
+        const FbVector names = c_.fb.vector(fg, vt, 4, field);
+        ListAccess::reserve(c_.arena, out, names.count);
+        for (uint32_t i = 0; i < names.count; ++i) {
+            const std::string_view name = c_.fb.string_at(names, i, field);
             PathScope at(c_.path, field, i);
-            const uint32_t k = find(text_of(s), s, "graph value");
+            const uint32_t k = find(name, address_of(name.data()), "graph value");
             used_[k] = true;
             ListAccess::push_back(c_.arena, out, infos_[k]);
         }
@@ -59,16 +60,18 @@ public:
     }
 
 private:
-    void read(const fb::ValueInfo* fv, uint32_t i) {
+    void read(const FbTable& fv, uint32_t i) {
         PathScope at(c_.path, "node_args", i);
+        Nested nested(c_, fv);
+        using V = fb::ValueInfo;
         ValueInfo& v = infos_[i];
-        v.name = text_of(fv->name());
-        v.offset = c_.offset_of_object(fv);
-        if (const std::string_view doc = text_of(fv->doc_string()); !doc.empty())
+        v.name = c_.fb.string(fv, V::VT_NAME, "name");
+        v.offset = fv.at;
+        if (const std::string_view doc = c_.fb.string(fv, V::VT_DOC_STRING, "doc_string"); !doc.empty())
             ModelAccess::fields_in(c_.arena, v).doc_string = doc;
-        if (fv->type()) {
+        if (const FbTable type = c_.fb.table(fv, V::VT_TYPE, "type")) {
             PathScope at_type(c_.path, "type");
-            read_ort_type(c_, fv->type(), v.type);
+            read_ort_type(c_, type, v.type);
         }
         if (!index_.try_emplace(v.name, i).second)
             c_.invalid(fv, "NodeArg " + quoted(v.name, '\'') + " is declared twice", "name");
@@ -82,43 +85,41 @@ private:
     NameIndex<ValueInfo> index_;
 };
 
-void read_initializers(OrtContext& c, const fb::Graph* fg, Graph& g) {
-    const auto* v = fg->initializers();
-    ListAccess::view(g.initializers, ListAccess::make_array<TensorView>(c.arena, size_of(v)), size_of(v));
-    PassedPages pages(c.storage.input);  // as in verification (verify.cpp)
-    for (uint32_t i = 0; i < size_of(v); ++i) {
-        const fb::Tensor* ft = element(c, v, i, "initializers");
+void read_initializers(OrtContext& c, const FbTable& fg, Graph& g) {
+    const FbVector v = c.fb.vector(fg, G::VT_INITIALIZERS, 4, "initializers");
+    ListAccess::view(g.initializers, ListAccess::make_array<TensorView>(c.arena, v.count), v.count);
+    PassedPages pages(c.storage.input);  // a mapped import keeps no weight page resident
+    for (uint32_t i = 0; i < v.count; ++i) {
+        const FbTable ft = c.fb.table_at(v, i, "initializers");
         PathScope at(c.path, "initializers", i);
-        read_ort_tensor(c, ft, g.initializers[i]);
-        const auto [lo, hi] = extent_of(ft);
-        pages.passed(lo, hi);
+        const OrtExtent extent = read_ort_tensor(c, ft, g.initializers[i]);
+        pages.passed(c.fb.address(extent.lo), c.fb.address(extent.hi));
     }
-    const auto* s = fg->sparse_initializers();
-    ListAccess::view(g.sparse_initializers, ListAccess::make_array<SparseTensor>(c.arena, size_of(s)), size_of(s));
-    for (uint32_t i = 0; i < size_of(s); ++i) {
-        const fb::SparseTensor* fs = element(c, s, i, "sparse_initializers");
+    const FbVector s = c.fb.vector(fg, G::VT_SPARSE_INITIALIZERS, 4, "sparse_initializers");
+    ListAccess::view(g.sparse_initializers, ListAccess::make_array<SparseTensor>(c.arena, s.count), s.count);
+    for (uint32_t i = 0; i < s.count; ++i) {
+        const FbTable fs = c.fb.table_at(s, i, "sparse_initializers");
         PathScope at(c.path, "sparse_initializers", i);
         read_ort_sparse_tensor(c, fs, g.sparse_initializers[i]);
     }
 }
 
-/// Every non-empty name of `names` has a NodeArg (empty: an omitted optional output).
-void check_defined(const OrtContext& c, const NodeArgs& args, const Names* names, std::string_view field) {
-    for (uint32_t i = 0; i < size_of(names); ++i) {
-        const flatbuffers::String* s = element(c, names, i, field);
-        if (s->size()) args.find(text_of(s), s, "node output");
-    }
+/// Every non-empty output of a node has a NodeArg (empty: an omitted optional output).
+void check_defined(const NodeArgs& args, const Node& n) {
+    for (const std::string_view name : n.outputs)
+        if (!name.empty()) args.find(name, address_of(name.data()), "node output");
 }
 
-void read_nodes(OrtContext& c, const fb::Graph* fg, Graph& g, const NodeArgs& args) {
-    const auto* v = fg->nodes();
-    ListAccess::view(g.nodes, ListAccess::make_array<Node>(c.arena, size_of(v)), size_of(v));
-    for (uint32_t i = 0; i < size_of(v); ++i) {
-        const fb::Node* fn = element(c, v, i, "nodes");
+void read_nodes(OrtContext& c, const FbTable& fg, Graph& g, const NodeArgs& args, OrtNodeFacts& facts) {
+    const FbVector v = c.fb.vector(fg, G::VT_NODES, 4, "nodes");
+    ListAccess::view(g.nodes, ListAccess::make_array<Node>(c.arena, v.count), v.count);
+    facts.nodes.reserve(v.count);
+    for (uint32_t i = 0; i < v.count; ++i) {
+        const FbTable fn = c.fb.table_at(v, i, "nodes");
         PathScope at(c.path, "nodes", i);
         Node& n = g.nodes[i];
-        read_ort_node(c, fn, n);
-        check_defined(c, args, fn->outputs(), "outputs");
+        read_ort_node(c, fn, n, facts);
+        check_defined(args, n);
         ModelAccess::node_input_count(g) += n.inputs.size();
         ModelAccess::node_output_count(g) += n.outputs.size();
     }
@@ -126,15 +127,22 @@ void read_nodes(OrtContext& c, const fb::Graph* fg, Graph& g, const NodeArgs& ar
 
 }  // namespace
 
-void read_ort_graph(OrtContext& c, const fb::Graph* fg, Graph& g) {
-    g.offset = c.offset_of_object(fg);
+void read_ort_graph(OrtContext& c, const FbTable& fg, Graph& g) {
+    Nested nested(c, fg);
+    g.offset = fg.at;
     NodeArgs args(c, fg);
-    args.take(fg->inputs(), "inputs", g.inputs);
-    args.take(fg->outputs(), "outputs", g.outputs);
+    args.take(fg, G::VT_INPUTS, "inputs", g.inputs);
+    args.take(fg, G::VT_OUTPUTS, "outputs", g.outputs);
     args.rest(g.value_info);
     read_initializers(c, fg, g);
-    read_nodes(c, fg, g, args);
-    check_ort_node_graph(c, fg);
+    OrtNodeFacts facts;
+    facts.max_node_index = c.fb.scalar<uint32_t>(fg, G::VT_MAX_NODE_INDEX, 0, "max_node_index");
+    read_nodes(c, fg, g, args, facts);
+    check_ort_node_graph(c, fg, g, facts);
+    if (const FbTable ro = c.fb.table(fg, G::VT_RUNTIME_OPTIMIZATIONS, "runtime_optimizations")) {
+        PathScope at(c.path, "runtime_optimizations");
+        check_ort_runtime_optimizations(c, ro);
+    }
 }
 
 }  // namespace onnximport::detail

@@ -2,6 +2,7 @@
 // scalars inline, a declared type that .ort can represent (1..10) with the field it needs.
 #include "core/text.hpp"
 #include "ort/context.hpp"
+#include "ort/node_facts.hpp"
 #include "ort/reader.hpp"
 
 namespace onnximport::detail {
@@ -9,120 +10,166 @@ namespace onnximport::detail {
 namespace {
 
 using A = fb::Attribute;
+using N = fb::Node;
 
 /// The names of a vector of strings, into `out` (placed in `arena`).
-void read_names(const OrtContext& c, Arena& arena,
-                const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>* v, std::string_view field,
-                List<std::string_view>& out) {
-    ListAccess::reserve(arena, out, size_of(v));
-    for (uint32_t i = 0; i < size_of(v); ++i) ListAccess::push_back(arena, out, text_of(element(c, v, i, field)));
+void read_names(OrtContext& c, Arena& arena, const FbVector& v, std::string_view field, List<std::string_view>& out,
+                bool utf8 = true) {
+    ListAccess::reserve(arena, out, v.count);
+    for (uint32_t i = 0; i < v.count; ++i) ListAccess::push_back(arena, out, c.fb.string_at(v, i, field, utf8));
 }
 
-void copy_floats(Arena& arena, const flatbuffers::Vector<float>* v, List<float>& out) {
-    ListAccess::reserve(arena, out, size_of(v));
-    for (uint32_t i = 0; i < size_of(v); ++i) ListAccess::push_back(arena, out, v->Get(i));  // 4-byte aligned
+template <class T>
+void copy_scalars(OrtContext& c, const FbVector& v, List<T>& out) {
+    ListAccess::reserve(c.arena, out, v.count);
+    for (uint32_t i = 0; i < v.count; ++i) ListAccess::push_back(c.arena, out, c.fb.scalar_at<T>(v, i));
 }
 
-void copy_ints(Arena& arena, const flatbuffers::Vector<int64_t>* v, List<int64_t>& out) {
-    ListAccess::reserve(arena, out, size_of(v));
-    for (uint32_t i = 0; i < size_of(v); ++i) ListAccess::push_back(arena, out, int64_at(v, i));
-}
-
-void check_type(const OrtContext& c, const fb::Attribute* fa, const Attribute& a) {
-    const uint8_t* at = field_at(fa, A::VT_TYPE);
-    const int32_t type = fa->type();
+void check_type(const OrtContext& c, const FbTable& fa, int32_t type, bool has_t, bool has_g, const Attribute& a) {
+    const uint8_t* at = c.at(fa, A::VT_TYPE);
     if (type >= 11 && type <= 14)
         c.fail(ErrorKind::Unsupported, at,
                "attribute " + quoted(a.name, '\'') + " has type " + std::to_string(type) + ", which .ort cannot hold",
                "type");
     if (type < 1 || type > 14)
         c.invalid(at, "attribute " + quoted(a.name, '\'') + " has unknown type " + std::to_string(type), "type");
-    if (type == 4 && !fa->t())
+    if (type == static_cast<int32_t>(AttributeType::Tensor) && !has_t)
         c.invalid(fa, "attribute " + quoted(a.name, '\'') + " is declared as t but that field is absent", "t");
-    if (type == 5 && !fa->g())
+    if (type == static_cast<int32_t>(AttributeType::Graph) && !has_g)
         c.invalid(fa, "attribute " + quoted(a.name, '\'') + " is declared as g but that field is absent", "g");
 }
 
-void read_tensors(OrtContext& c, const fb::Attribute* fa, AttributeFields& f) {
-    const auto* v = fa->tensors();
-    ListAccess::view(f.tensors, ListAccess::make_array<TensorView>(c.arena, size_of(v)), size_of(v));
-    for (uint32_t i = 0; i < size_of(v); ++i) {
-        const fb::Tensor* ft = element(c, v, i, "tensors");
+void read_tensors(OrtContext& c, const FbVector& v, AttributeFields& f) {
+    ListAccess::view(f.tensors, ListAccess::make_array<TensorView>(c.arena, v.count), v.count);
+    for (uint32_t i = 0; i < v.count; ++i) {
+        const FbTable ft = c.fb.table_at(v, i, "tensors");
         PathScope at(c.path, "tensors", i);
         read_ort_tensor(c, ft, f.tensors[i]);
     }
 }
 
-void read_graphs(OrtContext& c, const fb::Attribute* fa, AttributeFields& f) {
-    const auto* v = fa->graphs();
-    ListAccess::view(f.graphs, ListAccess::make_array<Graph>(c.arena, size_of(v)), size_of(v));
-    for (uint32_t i = 0; i < size_of(v); ++i) {
-        const fb::Graph* fg = element(c, v, i, "graphs");
+void read_graphs(OrtContext& c, const FbVector& v, AttributeFields& f) {
+    ListAccess::view(f.graphs, ListAccess::make_array<Graph>(c.arena, v.count), v.count);
+    for (uint32_t i = 0; i < v.count; ++i) {
+        const FbTable fg = c.fb.table_at(v, i, "graphs");
         PathScope at(c.path, "graphs", i);
         read_ort_graph(c, fg, f.graphs[i]);
     }
 }
 
 /// The out-of-line fields, allocated only when one is present.
-void read_rare_fields(OrtContext& c, const fb::Attribute* fa, Attribute& a) {
-    if (!fa->s() && !fa->t() && !fa->g() && !fa->floats() && !fa->ints() && !fa->strings() && !fa->tensors() &&
-        !fa->graphs() && !fa->doc_string())
+void read_rare_fields(OrtContext& c, const FbTable& fa, Attribute& a, const FbTable& t, const FbTable& g) {
+    bool has_s = false;
+    const std::string_view s = c.fb.bytes(fa, A::VT_S, "s", &has_s);  // bytes in AttributeProto
+    const std::string_view doc = c.fb.string(fa, A::VT_DOC_STRING, "doc_string");
+    const FbVector floats = c.fb.vector(fa, A::VT_FLOATS, 4, "floats");
+    const FbVector ints = c.fb.vector(fa, A::VT_INTS, 8, "ints");
+    const FbVector strings = c.fb.vector(fa, A::VT_STRINGS, 4, "strings");
+    const FbVector tensors = c.fb.vector(fa, A::VT_TENSORS, 4, "tensors");
+    const FbVector graphs = c.fb.vector(fa, A::VT_GRAPHS, 4, "graphs");
+    if (!has_s && !t && !g && !floats.at && !ints.at && !strings.at && !tensors.at && !graphs.at && doc.empty())
         return;
     AttributeFields& f = ModelAccess::fields_in(c.arena, a);
-    f.s = text_of(fa->s());
-    f.doc_string = text_of(fa->doc_string());
-    if (fa->t()) {
+    f.s = s;
+    f.doc_string = doc;
+    if (t) {
         PathScope at(c.path, "t");
         f.t = c.arena.make<TensorView>();
-        read_ort_tensor(c, fa->t(), *f.t);
+        read_ort_tensor(c, t, *f.t);
     }
-    if (fa->g()) {
+    if (g) {
         PathScope at(c.path, "g");
         f.g = c.arena.make<Graph>();
-        read_ort_graph(c, fa->g(), *f.g);
+        read_ort_graph(c, g, *f.g);
     }
-    copy_floats(c.arena, fa->floats(), f.floats);
-    copy_ints(c.arena, fa->ints(), f.ints);
-    read_names(c, c.arena, fa->strings(), "strings", f.strings);
-    read_tensors(c, fa, f);
-    read_graphs(c, fa, f);
+    copy_scalars(c, floats, f.floats);
+    copy_scalars(c, ints, f.ints);
+    {
+        PathScope at(c.path, "strings");
+        read_names(c, c.arena, strings, "strings", f.strings, false);  // bytes in AttributeProto
+    }
+    read_tensors(c, tensors, f);
+    read_graphs(c, graphs, f);
 }
 
-void read_attribute(OrtContext& c, const fb::Attribute* fa, Attribute& a) {
-    a.name = text_of(fa->name());
-    check_type(c, fa, a);
-    a.type = static_cast<AttributeType>(fa->type());
+void read_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
+    Nested nested(c, fa);
+    a.name = c.fb.string(fa, A::VT_NAME, "name");
+    const auto type = c.fb.scalar<int32_t>(fa, A::VT_TYPE, 0, "type");
+    const FbTable t = c.fb.table(fa, A::VT_T, "t");
+    const FbTable g = c.fb.table(fa, A::VT_G, "g");
+    check_type(c, fa, type, bool(t), bool(g), a);
+    a.type = static_cast<AttributeType>(type);
     a.type_declared = true;
-    a.f = fa->f();
-    a.i = fa->i();
-    read_rare_fields(c, fa, a);
+    a.f = c.fb.scalar<float>(fa, A::VT_F, 0.0f, "f");
+    a.i = c.fb.scalar<int64_t>(fa, A::VT_I, 0, "i");
+    read_rare_fields(c, fa, a, t, g);
 }
 
-}  // namespace
-
-void read_ort_node(OrtContext& c, const fb::Node* fn, Node& n) {
-    n.offset = c.offset_of_object(fn);
-    n.name = text_of(fn->name());
-    n.op_type = text_of(fn->op_type());
-    n.domain = text_of(fn->domain());
-    if (const std::string_view doc = text_of(fn->doc_string()); !doc.empty())
-        ModelAccess::fields_in(c.arena, n).doc_string = doc;
-    if (fn->type() != 0 && fn->type() != 1)
-        c.invalid(field_at(fn, fb::Node::VT_TYPE),
-                  "unknown node type " + std::to_string(fn->type()) + " (Primitive 0, Fused 1)", "type");
-    // Inputs and outputs go to their own arena, as the .onnx reader places them.
-    read_names(c, c.node_edges, fn->inputs(), "inputs", n.inputs);
-    read_names(c, c.node_edges, fn->outputs(), "outputs", n.outputs);
-    const auto* v = fn->attributes();
-    ListAccess::view(n.attributes, ListAccess::make_array<Attribute>(c.arena, size_of(v)), size_of(v));
-    for (uint32_t i = 0; i < size_of(v); ++i) {
-        const fb::Attribute* fa = element(c, v, i, "attributes");
+void read_attributes(OrtContext& c, const FbTable& fn, Node& n) {
+    const FbVector v = c.fb.vector(fn, N::VT_ATTRIBUTES, 4, "attributes");
+    ListAccess::view(n.attributes, ListAccess::make_array<Attribute>(c.arena, v.count), v.count);
+    for (uint32_t i = 0; i < v.count; ++i) {
+        const FbTable fa = c.fb.table_at(v, i, "attributes");
         PathScope at(c.path, "attributes", i);
         read_attribute(c, fa, n.attributes[i]);
         const Attribute& a = n.attributes[i];
         if ((a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs)
             ModelAccess::has_subgraphs(n) = true;
     }
+}
+
+/// input_arg_counts: one non-negative count per formal input, adding up to the inputs (rule O11).
+void check_arg_counts(OrtContext& c, const FbTable& fn, const Node& n) {
+    const FbVector counts = c.fb.vector(fn, N::VT_INPUT_ARG_COUNTS, 4, "input_arg_counts");
+    if (!counts.at) return;
+    uint64_t sum = 0;  // at most 2^32 entries below 2^31 each: no wrap
+    for (uint32_t k = 0; k < counts.count; ++k) {
+        const auto count = c.fb.scalar_at<int32_t>(counts, k);
+        if (count < 0)
+            c.invalid(c.fb.address(counts.entry(k)), "input_arg_counts holds a negative count", "input_arg_counts");
+        sum += static_cast<uint64_t>(count);
+    }
+    if (sum != n.inputs.size())
+        c.invalid(c.fb.address(counts.at),
+                  "input_arg_counts sum to " + std::to_string(sum) + ", but the node has " +
+                      std::to_string(n.inputs.size()) + " inputs",
+                  "input_arg_counts");
+}
+
+/// What only the node-graph checks use: the index and the implicit inputs.
+void gather_facts(OrtContext& c, const FbTable& fn, OrtNodeFacts& facts) {
+    const auto index = c.fb.scalar<uint32_t>(fn, N::VT_INDEX, 0, "index");
+    const FbVector implicit = c.fb.vector(fn, N::VT_IMPLICIT_INPUTS, 4, "implicit_inputs");
+    const auto begin = static_cast<uint32_t>(facts.implicit_inputs.size());
+    for (uint32_t i = 0; i < implicit.count; ++i)
+        facts.implicit_inputs.push_back(c.fb.string_at(implicit, i, "implicit_inputs"));
+    const uint8_t* index_at = c.at(fn, N::VT_INDEX);
+    facts.nodes.push_back({index, static_cast<uint32_t>(index_at - c.base), begin, implicit.count});
+}
+
+}  // namespace
+
+void read_ort_node(OrtContext& c, const FbTable& fn, Node& n, OrtNodeFacts& facts) {
+    Nested nested(c, fn);
+    n.offset = fn.at;
+    n.name = c.fb.string(fn, N::VT_NAME, "name");
+    n.op_type = c.fb.string(fn, N::VT_OP_TYPE, "op_type");
+    n.domain = c.fb.string(fn, N::VT_DOMAIN, "domain");
+    if (const std::string_view doc = c.fb.string(fn, N::VT_DOC_STRING, "doc_string"); !doc.empty())
+        ModelAccess::fields_in(c.arena, n).doc_string = doc;
+    c.fb.scalar<int32_t>(fn, N::VT_SINCE_VERSION, 0, "since_version");
+    c.fb.string(fn, N::VT_EXECUTION_PROVIDER_TYPE, "execution_provider_type");
+    const auto type = c.fb.scalar<int32_t>(fn, N::VT_TYPE, 0, "type");
+    if (type != 0 && type != 1)
+        c.invalid(c.at(fn, N::VT_TYPE), "unknown node type " + std::to_string(type) + " (Primitive 0, Fused 1)",
+                  "type");
+    // Inputs and outputs go to their own arena, as the .onnx reader places them.
+    read_names(c, c.node_edges, c.fb.vector(fn, N::VT_INPUTS, 4, "inputs"), "inputs", n.inputs);
+    read_names(c, c.node_edges, c.fb.vector(fn, N::VT_OUTPUTS, 4, "outputs"), "outputs", n.outputs);
+    read_attributes(c, fn, n);
+    check_arg_counts(c, fn, n);
+    gather_facts(c, fn, facts);
 }
 
 }  // namespace onnximport::detail

@@ -2,7 +2,7 @@
 #include "write/onnx_encoder.hpp"
 
 #include "external/location.hpp"
-#include "wire/utf8.hpp"
+#include "core/utf8.hpp"
 
 #include <onnx_fields.hpp>
 

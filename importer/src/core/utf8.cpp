@@ -1,5 +1,5 @@
 // UTF-8 validation of string fields (spec section 1), Unicode Table 3-7 well-formed sequences.
-#include "wire/utf8.hpp"
+#include "core/utf8.hpp"
 
 namespace onnximport::detail {
 
