@@ -116,8 +116,10 @@ BOOST_AUTO_TEST_CASE(agrees_and_locates_on_every_one_byte_change_and_truncation)
             b[i] = value;
             BOOST_TEST_CONTEXT("byte " << i << " set to " << int{value}) judge(b, tally);
         }
-    for (size_t n = 0; n < good.size(); ++n)
-        BOOST_TEST_CONTEXT("cut to " << n << " bytes") judge(std::vector<uint8_t>(good.begin(), good.begin() + n), tally);
+    for (size_t n = 0; n < good.size(); ++n) {
+        const std::vector<uint8_t> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n));
+        BOOST_TEST_CONTEXT("cut to " << n << " bytes") judge(cut, tally);
+    }
     BOOST_TEST(tally.malformed > good.size());
 }
 

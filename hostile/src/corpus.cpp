@@ -251,6 +251,7 @@ Corpus build_corpus() {
     add_published_cases(c);
     add_published_2026_cases(c);
     add_ort_cases(c);
+    add_ort_shared_cases(c);
     return c;
 }
 

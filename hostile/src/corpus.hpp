@@ -110,7 +110,8 @@ void add_external_cases(Corpus& c);  // section 5
 void add_io_cases(Corpus& c);        // sections 6 and 7
 void add_published_cases(Corpus& c); // other importers' published loader bugs not covered above
 void add_published_2026_cases(Corpus& c);  // the shapes published in 2026 (docs/rules.md)
-void add_ort_cases(Corpus& c);       // the .ort format (docs/rules.md, section O)
+void add_ort_cases(Corpus& c);             // the .ort format (docs/rules.md, section O)
+void add_ort_shared_cases(Corpus& c);      // .ort objects shared by many references (docs/rules.md O15)
 
 /// Every case of every section.
 Corpus build_corpus();

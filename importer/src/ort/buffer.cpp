@@ -154,10 +154,16 @@ FbTable FbReader::table_at(const FbVector& v, uint32_t i, std::string_view name)
 std::string_view FbReader::string_at(const FbVector& v, uint32_t i, std::string_view name, bool utf8) {
     const uint32_t slot = v.entry(i);
     const auto offset = read<uint32_t>(slot);
-    if (offset == 0)
+    if (offset == 0) {
+        // The Verifier reads the slot itself as the string (length 0): Malformed where that
+        // has no terminator, a missing string otherwise (rule O4).
+        if (!fits(uint64_t{slot} + 4, 1) || base_[slot + 4] != 0)
+            malformed(slot, "entry " + std::to_string(i) + " is a zero offset, and the slot read as a string has "
+                            "no terminating zero byte", entry_name(name, i));
         r_.fail(ErrorKind::InvalidModel, base_ + slot,
                 "entry " + std::to_string(i) + " of " + std::string(name) + " is a zero offset (no string)",
                 entry_name(name, i));
+    }
     const uint64_t to = uint64_t{slot} + offset;
     if (to >= size_)
         malformed(slot, "entry " + std::to_string(i) + " points to byte " + at_text(to) +

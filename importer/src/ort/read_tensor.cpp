@@ -104,7 +104,8 @@ void bind_external(OrtContext& c, const TensorFields& f, TensorView& t) {
 }
 
 void bind_strings(OrtContext& c, const TensorFields& f, TensorView& t) {
-    if (f.raw.at) c.invalid(c.at(f.table, T::VT_RAW_DATA), "a STRING tensor keeps its values in string_data", "raw_data");
+    if (f.raw.at)
+        c.invalid(c.at(f.table, T::VT_RAW_DATA), "a STRING tensor keeps its values in string_data", "raw_data");
     if (f.strings.count != t.element_count)
         c.invalid(c.at(f.table, T::VT_STRING_DATA),
                   "string_data has " + std::to_string(f.strings.count) + " entries, expected " +
@@ -153,6 +154,7 @@ OrtExtent extent_of(const TensorFields& f, uint32_t name_at, uint32_t name_size)
 
 OrtExtent read_ort_tensor(OrtContext& c, const FbTable& ft, TensorView& t) {
     Nested nested(c, ft);
+    c.fb.charge(sizeof(TensorView));
     t.offset = ft.at;
     bool has_name = false;
     const std::string_view name = c.fb.string(ft, T::VT_NAME, "name", &has_name);

@@ -1,0 +1,162 @@
+// Hostile .ort cases of shared objects: a FlatBuffers offset may point at any object, so
+// many entries can reach one tensor, list or subgraph. A reader that reads per reference
+// grows with the references, not with the file; this one bounds its work by the file's
+// size (docs/rules.md O15) and refuses such files quickly. And a file valid beyond ONNX
+// Runtime's table cap, which this reader accepts by default (O2).
+#include "corpus.hpp"
+
+#include <ort_builder.hpp>
+
+#include <string>
+#include <vector>
+
+namespace hostile {
+
+namespace {
+
+namespace ofb = onnximport::ortfb;
+using FB = flatbuffers::FlatBufferBuilder;
+template <class T>
+using Offsets = std::vector<flatbuffers::Offset<T>>;
+
+constexpr Rule budget{"O15", "ort"};
+constexpr Rule no_table_cap{"O2", "ort"};
+constexpr Rule node_args{"O10", "ort"};
+
+std::string bytes_of(const FB& fbb) {
+    return {reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize()};
+}
+
+/// InferenceSession "6" > Model (ir 8, opset ai.onnx 21) > graph.
+std::string finish(FB& fbb, flatbuffers::Offset<ofb::Graph> graph) {
+    const Offsets<ofb::OperatorSetId> opsets{ofb::CreateOperatorSetId(fbb, fbb.CreateString(""), 21)};
+    const auto model = ofb::CreateModel(fbb, 8, fbb.CreateVector(opsets), 0, 0, 0, 0, 0, graph);
+    fbb.Finish(ofb::CreateInferenceSession(fbb, fbb.CreateString("6"), model), ofb::InferenceSessionIdentifier());
+    return bytes_of(fbb);
+}
+
+/// A graph of one node X -> Y (op `op`) with `attributes`, X and Y declared.
+flatbuffers::Offset<ofb::Graph> one_node(FB& fbb, const Offsets<ofb::Attribute>& attributes) {
+    const auto x = fbb.CreateString("X"), y = fbb.CreateString("Y");
+    const Offsets<ofb::ValueInfo> args{ofb::CreateValueInfo(fbb, x), ofb::CreateValueInfo(fbb, y)};
+    const auto node = ofb::CreateNode(fbb, 0, 0, 0, 0, 0, fbb.CreateString("Identity"), 0, 0,
+                                      fbb.CreateVector(std::vector{x}), fbb.CreateVector(std::vector{y}),
+                                      fbb.CreateVector(attributes));
+    return ofb::CreateGraph(fbb, 0, fbb.CreateVector(args), fbb.CreateVector(Offsets<ofb::Node>{node}), 1, 0,
+                            fbb.CreateVector(std::vector{x}), fbb.CreateVector(std::vector{y}));
+}
+
+std::string tensor_shared_by_attributes() {
+    FB fbb;
+    const auto tensor = ofb::CreateTensor(fbb, fbb.CreateString(std::string(1 << 20, 'n')), 0,
+                                          fbb.CreateVector(std::vector<int64_t>{}), 1,
+                                          fbb.CreateVector(std::vector<uint8_t>(4, 0)));
+    const auto name = fbb.CreateString("t");
+    const Offsets<ofb::Attribute> attributes(16'384, ofb::CreateAttribute(fbb, name, 0, 4, 0, 0, 0, tensor));
+    return finish(fbb, one_node(fbb, attributes));
+}
+
+std::string ints_shared_by_attributes() {
+    FB fbb;
+    const auto ints = fbb.CreateVector(std::vector<int64_t>(1 << 18, 7));  // 2 MiB
+    const auto name = fbb.CreateString("ints");
+    Offsets<ofb::Attribute> attributes;
+    for (int i = 0; i < 8'192; ++i)  // distinct attributes, one list
+        attributes.push_back(ofb::CreateAttribute(fbb, name, 0, 7, 0, 0, 0, 0, 0, 0, ints));
+    return finish(fbb, one_node(fbb, attributes));
+}
+
+std::string inputs_shared_by_nodes() {
+    FB fbb;
+    const auto x = fbb.CreateString("X"), y = fbb.CreateString("Y");
+    const auto inputs = fbb.CreateVector(std::vector(50'000, x));
+    const auto op = fbb.CreateString("Sum");
+    Offsets<ofb::Node> nodes;
+    for (uint32_t i = 0; i < 20'000; ++i) nodes.push_back(ofb::CreateNode(fbb, 0, 0, 0, 0, i, op, 0, 0, inputs));
+    const Offsets<ofb::ValueInfo> args{ofb::CreateValueInfo(fbb, x), ofb::CreateValueInfo(fbb, y)};
+    const auto graph = ofb::CreateGraph(fbb, 0, fbb.CreateVector(args), fbb.CreateVector(nodes), 20'000, 0,
+                                        fbb.CreateVector(std::vector{x}), fbb.CreateVector(std::vector{y}));
+    return finish(fbb, graph);
+}
+
+/// 60,000 nodes reading v, which node 0 writes; every NodeEdge lists one vector of
+/// 200,000 valid edges from node 0.
+std::string edges_shared_by_node_edges() {
+    FB fbb;
+    const auto v = fbb.CreateString("v");
+    const auto reads = fbb.CreateVector(std::vector{v});
+    const auto op = fbb.CreateString("Identity");
+    Offsets<ofb::Node> nodes{ofb::CreateNode(fbb, 0, 0, 0, 0, 0, op, 0, 0, reads, reads)};
+    for (uint32_t i = 1; i < 60'000; ++i) nodes.push_back(ofb::CreateNode(fbb, 0, 0, 0, 0, i, op, 0, 0, reads));
+    const auto edges = fbb.CreateVectorOfStructs(std::vector<ofb::EdgeEnd>(200'000, ofb::EdgeEnd(0, 0, 0)));
+    Offsets<ofb::NodeEdge> node_edges;
+    for (uint32_t i = 0; i < 60'000; ++i) node_edges.push_back(ofb::CreateNodeEdge(fbb, i, edges));
+    const Offsets<ofb::ValueInfo> args{ofb::CreateValueInfo(fbb, v)};
+    const auto graph = ofb::CreateGraph(fbb, 0, fbb.CreateVector(args), fbb.CreateVector(nodes), 60'000,
+                                        fbb.CreateVector(node_edges));
+    return finish(fbb, graph);
+}
+
+/// Graph k has one node whose two attributes both hold graph k-1: 2^40 graphs by reference.
+std::string diamond_of_subgraphs() {
+    FB fbb;
+    auto inner = ofb::CreateGraph(fbb);
+    const auto then_name = fbb.CreateString("then_branch"), else_name = fbb.CreateString("else_branch");
+    const auto op = fbb.CreateString("If");
+    for (int level = 0; level < 40; ++level) {
+        const Offsets<ofb::Attribute> both{ofb::CreateAttribute(fbb, then_name, 0, 5, 0, 0, 0, 0, inner),
+                                           ofb::CreateAttribute(fbb, else_name, 0, 5, 0, 0, 0, 0, inner)};
+        const auto node = ofb::CreateNode(fbb, 0, 0, 0, 0, 0, op, 0, 0, 0, 0, fbb.CreateVector(both));
+        inner = ofb::CreateGraph(fbb, 0, 0, fbb.CreateVector(Offsets<ofb::Node>{node}), 1);
+    }
+    return finish(fbb, inner);
+}
+
+/// 1,000,001 distinct NodeArgs besides X and Y: valid, beyond ONNX Runtime's 1,000,000 tables.
+std::string over_a_million_tables() {
+    FB fbb(40u << 20);
+    const auto x = fbb.CreateString("X"), y = fbb.CreateString("Y");
+    Offsets<ofb::ValueInfo> args{ofb::CreateValueInfo(fbb, x), ofb::CreateValueInfo(fbb, y)};
+    for (int i = 0; i < 1'000'001; ++i)
+        args.push_back(ofb::CreateValueInfo(fbb, fbb.CreateString("v" + std::to_string(i))));
+    const auto node = ofb::CreateNode(fbb, 0, 0, 0, 0, 0, fbb.CreateString("Relu"), 0, 0,
+                                      fbb.CreateVector(std::vector{x}), fbb.CreateVector(std::vector{y}));
+    const auto graph = ofb::CreateGraph(fbb, 0, fbb.CreateVector(args), fbb.CreateVector(Offsets<ofb::Node>{node}),
+                                        1, 0, fbb.CreateVector(std::vector{x}), fbb.CreateVector(std::vector{y}));
+    return finish(fbb, graph);
+}
+
+/// 1,000,001 entries of node_args all pointing at one ValueInfo: a NodeArg declared twice.
+std::string one_nodearg_a_million_times() {
+    FB fbb;
+    const auto vi = ofb::CreateValueInfo(fbb, fbb.CreateString("X"));
+    const auto graph = ofb::CreateGraph(fbb, 0, fbb.CreateVector(Offsets<ofb::ValueInfo>(1'000'001, vi)));
+    return finish(fbb, graph);
+}
+
+}  // namespace
+
+void add_ort_shared_cases(Corpus& c) {
+    const std::string why = ": the walk's work would exceed 16 times the file, refused before it grows";
+    c.refuse("Unsupported", "ort-shared-tensor-1mib-name.ort", budget,
+             "one tensor with a 1 MiB name held by 16,384 attributes" + why, tensor_shared_by_attributes());
+    c.refuse("Unsupported", "ort-shared-ints-list.ort", budget,
+             "one 2 MiB ints list held by 8,192 attributes" + why, ints_shared_by_attributes());
+    c.refuse("Unsupported", "ort-shared-node-inputs.ort", budget,
+             "one inputs vector of 50,000 names held by 20,000 nodes" + why, inputs_shared_by_nodes());
+    c.refuse("Unsupported", "ort-shared-input-edges.ort", budget,
+             "one vector of 200,000 valid edges held by 60,000 NodeEdges" + why, edges_shared_by_node_edges())
+        .generated_only = true;  // 7 MB
+    c.refuse("Unsupported", "ort-diamond-of-subgraphs.ort", budget,
+             "each of 40 levels holds the level below twice: 2^40 graphs by reference" + why, diamond_of_subgraphs());
+    c.refuse("InvalidModel", "ort-one-nodearg-a-million-times.ort", node_args,
+             "1,000,001 references to one ValueInfo: NodeArg X is declared twice", one_nodearg_a_million_times())
+        .generated_only = true;  // 4 MB
+    c.accept("ort-tables-over-a-million.ort", no_table_cap,
+             "1,000,003 NodeArgs: valid; ONNX Runtime's Verifier caps tables at 1,000,000 by default, this reader "
+             "bounds its work by the file's size instead",
+             over_a_million_tables(), {{"node_count", 1}})
+        .generated_only = true;  // 40 MB
+}
+
+}  // namespace hostile
