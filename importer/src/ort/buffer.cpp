@@ -25,8 +25,8 @@ void FbReader::malformed(uint64_t at, const std::string& message, std::string_vi
     r_.fail(ErrorKind::Malformed, base_ + at, message, name);  // callers pass a place inside the buffer
 }
 
-void FbReader::over_budget() const {
-    r_.fail(ErrorKind::Unsupported, nullptr,
+void FbReader::over_budget(uint32_t at) const {
+    r_.fail(ErrorKind::Unsupported, base_ + at,
             "the buffer's objects are referenced so often that its model would exceed " + std::to_string(budget_) +
                 " bytes, 16 times the buffer's size (rule O15: shared objects may not amplify the model)");
 }
@@ -74,7 +74,7 @@ uint32_t FbReader::target(uint32_t slot, std::string_view name, uint32_t anchor)
 }
 
 FbTable FbReader::table_start(uint32_t at, std::string_view name) {
-    charge(32);
+    charge(32, at);
     check_scalar(at, 4, name, at);  // `at` is inside: its offset was checked
     const uint64_t vtable = uint64_t{at} - static_cast<int64_t>(read<int32_t>(at));  // a vtable may follow
     if (vtable >= size_ || !aligned(vtable, 2) || !fits(vtable, 2))
@@ -103,7 +103,7 @@ std::string_view FbReader::string_start(uint32_t at, std::string_view name, bool
     const uint32_t end = v.data() + v.count;
     if (!fits(end, 1) || base_[end] != 0)
         malformed(at, "the string at byte " + at_text(at) + " has no terminating zero byte", name);
-    charge(16 + v.count);
+    charge(16 + v.count, at);
     const uint8_t* bytes = base_ + v.data();
     if (const uint8_t* bad = utf8 ? find_invalid_utf8(bytes, bytes + v.count) : nullptr)
         r_.fail(ErrorKind::InvalidModel, bad, "the string is not valid UTF-8 (rule W11)", name);
@@ -133,7 +133,7 @@ FbVector FbReader::vector(const FbTable& t, uint16_t vt, uint32_t element_size, 
     const uint32_t slot = field(t, vt);
     if (!slot) return {};
     FbVector v = vector_start(target(slot, name, entry_of(t, vt)), element_size, name);
-    charge(8 + uint64_t{v.count} * element_size);
+    charge(8 + uint64_t{v.count} * element_size, v.at);
     return v;
 }
 

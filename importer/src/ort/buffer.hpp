@@ -78,10 +78,11 @@ public:
         return read<T>(v.entry(i) + offset);
     }
 
-    /// The walk's work, in bytes of model it builds; refused past the budget (rule O15).
-    void charge(uint64_t units) {
+    /// The walk's work, in bytes of model it builds, at the object `at` it reads; refused
+    /// there past the budget (rule O15).
+    void charge(uint64_t units, uint32_t at) {
         used_ += units;
-        if (used_ > budget_) over_budget();
+        if (used_ > budget_) over_budget(at);
     }
     uint64_t used() const noexcept { return used_; }
 
@@ -110,7 +111,7 @@ private:
     std::string_view string_start(uint32_t at, std::string_view name, bool utf8);
     FbVector vector_start(uint32_t at, uint32_t element_size, std::string_view name) const;
     [[noreturn]] void malformed(uint64_t at, const std::string& message, std::string_view name) const;
-    [[noreturn]] void over_budget() const;
+    [[noreturn]] void over_budget(uint32_t at) const;
 
     const Refusal& r_;
     const uint8_t* base_;

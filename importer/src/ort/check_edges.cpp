@@ -93,7 +93,7 @@ void check_edge(const OrtContext& c, const uint8_t* at, const EdgeEnd& e, const 
 /// The edges of one vector; `self` is their destination (input edges) or source.
 void check_edges(OrtContext& c, const NodeTable& nodes, const FbVector& edges, std::string_view field,
                  const EdgeNode& self, bool inputs) {
-    c.fb.charge(uint64_t{edges.count} * 16);
+    c.fb.charge(uint64_t{edges.count} * 16, edges.at);
     for (uint32_t j = 0; j < edges.count; ++j) {
         PathScope at(c.path, field, j);
         const uint8_t* pos = c.fb.address(edges.entry(j));

@@ -129,7 +129,7 @@ void read_nodes(OrtContext& c, const FbTable& fg, Graph& g, const NodeArgs& args
 
 void read_ort_graph(OrtContext& c, const FbTable& fg, Graph& g) {
     Nested nested(c, fg);
-    c.fb.charge(sizeof(Graph));  // the model's objects count as the walk's work (rule O15)
+    c.fb.charge(sizeof(Graph), fg.at);  // the model's objects count as the walk's work (rule O15)
     g.offset = fg.at;
     NodeArgs args(c, fg);
     args.take(fg, G::VT_INPUTS, "inputs", g.inputs);

@@ -94,7 +94,7 @@ void read_rare_fields(OrtContext& c, const FbTable& fa, Attribute& a, const FbTa
 
 void read_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
     Nested nested(c, fa);
-    c.fb.charge(sizeof(Attribute) + sizeof(AttributeFields));
+    c.fb.charge(sizeof(Attribute) + sizeof(AttributeFields), fa.at);
     a.name = c.fb.string(fa, A::VT_NAME, "name");
     const auto type = c.fb.scalar<int32_t>(fa, A::VT_TYPE, 0, "type");
     const FbTable t = c.fb.table(fa, A::VT_T, "t");
@@ -153,7 +153,7 @@ void gather_facts(OrtContext& c, const FbTable& fn, OrtNodeFacts& facts) {
 
 void read_ort_node(OrtContext& c, const FbTable& fn, Node& n, OrtNodeFacts& facts) {
     Nested nested(c, fn);
-    c.fb.charge(sizeof(Node));
+    c.fb.charge(sizeof(Node), fn.at);
     n.offset = fn.at;
     n.name = c.fb.string(fn, N::VT_NAME, "name");
     n.op_type = c.fb.string(fn, N::VT_OP_TYPE, "op_type");

@@ -154,7 +154,7 @@ OrtExtent extent_of(const TensorFields& f, uint32_t name_at, uint32_t name_size)
 
 OrtExtent read_ort_tensor(OrtContext& c, const FbTable& ft, TensorView& t) {
     Nested nested(c, ft);
-    c.fb.charge(sizeof(TensorView));
+    c.fb.charge(sizeof(TensorView), ft.at);
     t.offset = ft.at;
     bool has_name = false;
     const std::string_view name = c.fb.string(ft, T::VT_NAME, "name", &has_name);
