@@ -9,8 +9,9 @@ namespace onnximport::cli {
 
 namespace {
 
-constexpr OptionSpec check_specs[] = {
-    {"--max-nesting", true}, {"--external-dir", true}, {"--threads", true}, {"--ort-data", true}, {"--json", false}};
+constexpr OptionSpec check_specs[] = {{"--max-nesting", true}, {"--external-dir", true},        {"--threads", true},
+                                      {"--ort-data", true},    {"--json", false},               {"--format", true},
+                                      {"--onnxruntime-limits", false}};
 constexpr OptionSpec bench_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--threads", true},
                                       {"--ort-data", true},    {"--json", false},        {"--repeat", true},
                                       {"--memory", false}};
@@ -19,8 +20,8 @@ constexpr OptionSpec convert_specs[] = {{"--max-nesting", true},   {"--external-
                                         {"--threads", true},       {"--onnxruntime-limits", false}};
 
 constexpr std::string_view check_help =
-    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--json] [--] "
-    "FILE...\n"
+    "usage: onnximport check [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--json]\n"
+    "                        [--format onnx|ort] [--onnxruntime-limits] [--] FILE...\n"
     "  Imports each FILE (- is standard input) and prints one line per file:\n"
     "    FILE<TAB>ok\n"
     "    FILE<TAB>KIND<TAB>OFFSET<TAB>FIELD_PATH<TAB>MESSAGE   ('-' when unknown)\n"
@@ -28,6 +29,10 @@ constexpr std::string_view check_help =
     "  --json: one JSON object per line instead.\n"
     "  --ort-data FILE: a .ort model's companion file (its external tensors' bytes), beneath the\n"
     "  external-data directory; default: the model's file name plus .data (docs/ort.md).\n"
+    "  --format onnx|ort: read every FILE as that format; by default the content decides, and a\n"
+    "  file valid as both is refused (docs/rules.md O1, O16).\n"
+    "  --onnxruntime-limits: also refuse a .ort that ONNX Runtime's loader would refuse for its\n"
+    "  verifier's limits (tables 64 deep, 1,000,000 tables; docs/rules.md O2).\n"
     "  Exit 0 if every file imported, 1 if any was refused, 2 for a usage error.\n";
 constexpr std::string_view dump_help =
     "usage: onnximport dump [--max-nesting N] [--external-dir DIR] [--threads N] [--ort-data FILE] [--] FILE\n"
@@ -82,6 +87,11 @@ onnximport::ImportOptions import_options(const ParsedArgs& args) {
         if (it->second.empty()) throw UsageError("--ort-data needs a file name");
         options.ort_external_data = it->second;
     }
+    if (auto it = args.values.find("--format"); it != args.values.end()) {
+        if (it->second != "onnx" && it->second != "ort") throw UsageError("--format takes onnx or ort");
+        options.format = it->second == "ort" ? onnximport::ModelFormat::Ort : onnximport::ModelFormat::Onnx;
+    }
+    options.onnxruntime_limits = args.has("--onnxruntime-limits");
     if (auto it = args.values.find("--threads"); it != args.values.end())
         options.threads =
             static_cast<unsigned>(parse_integer("--threads", it->second, 1, onnximport::ImportOptions::max_threads));
