@@ -23,37 +23,50 @@ constexpr Rule budget{"O15", "ort"};
 constexpr Rule no_table_cap{"O2", "ort"};
 constexpr Rule node_args{"O10", "ort"};
 
+// Every builder call is a statement of its own: the order in which a function's arguments
+// are evaluated differs between compilers, and with it the bytes of the corpus.
+
 std::string bytes_of(const FB& fbb) {
     return {reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize()};
 }
 
 /// InferenceSession "6" > Model (ir 8, opset ai.onnx 21) > graph.
 std::string finish(FB& fbb, flatbuffers::Offset<ofb::Graph> graph) {
-    const Offsets<ofb::OperatorSetId> opsets{ofb::CreateOperatorSetId(fbb, fbb.CreateString(""), 21)};
-    const auto model = ofb::CreateModel(fbb, 8, fbb.CreateVector(opsets), 0, 0, 0, 0, 0, graph);
-    fbb.Finish(ofb::CreateInferenceSession(fbb, fbb.CreateString("6"), model), ofb::InferenceSessionIdentifier());
+    const auto domain = fbb.CreateString("");
+    const Offsets<ofb::OperatorSetId> opsets{ofb::CreateOperatorSetId(fbb, domain, 21)};
+    const auto opset_vector = fbb.CreateVector(opsets);
+    const auto model = ofb::CreateModel(fbb, 8, opset_vector, 0, 0, 0, 0, 0, graph);
+    const auto version = fbb.CreateString("6");
+    fbb.Finish(ofb::CreateInferenceSession(fbb, version, model), ofb::InferenceSessionIdentifier());
     return bytes_of(fbb);
 }
 
-/// A graph of one node X -> Y (op `op`) with `attributes`, X and Y declared.
-flatbuffers::Offset<ofb::Graph> one_node(FB& fbb, const Offsets<ofb::Attribute>& attributes) {
-    const auto x = fbb.CreateString("X"), y = fbb.CreateString("Y");
-    const Offsets<ofb::ValueInfo> args{ofb::CreateValueInfo(fbb, x), ofb::CreateValueInfo(fbb, y)};
-    const auto node = ofb::CreateNode(fbb, 0, 0, 0, 0, 0, fbb.CreateString("Identity"), 0, 0,
-                                      fbb.CreateVector(std::vector{x}), fbb.CreateVector(std::vector{y}),
-                                      fbb.CreateVector(attributes));
-    return ofb::CreateGraph(fbb, 0, fbb.CreateVector(args), fbb.CreateVector(Offsets<ofb::Node>{node}), 1, 0,
-                            fbb.CreateVector(std::vector{x}), fbb.CreateVector(std::vector{y}));
+/// A graph X -> Y of one node `op` with `attributes`, X and Y declared.
+flatbuffers::Offset<ofb::Graph> one_node(FB& fbb, std::string_view op_type, const Offsets<ofb::Attribute>& attributes) {
+    const auto x = fbb.CreateString("X");
+    const auto y = fbb.CreateString("Y");
+    const auto vx = ofb::CreateValueInfo(fbb, x);
+    const auto vy = ofb::CreateValueInfo(fbb, y);
+    const auto args = fbb.CreateVector(Offsets<ofb::ValueInfo>{vx, vy});
+    const auto op = fbb.CreateString(op_type);
+    const auto xs = fbb.CreateVector(std::vector{x});
+    const auto ys = fbb.CreateVector(std::vector{y});
+    const auto attribute_vector = fbb.CreateVector(attributes);
+    const auto node = ofb::CreateNode(fbb, 0, 0, 0, 0, 0, op, 0, 0, xs, ys, attribute_vector);
+    const auto nodes = fbb.CreateVector(Offsets<ofb::Node>{node});
+    return ofb::CreateGraph(fbb, 0, args, nodes, 1, 0, xs, ys);
 }
 
 std::string tensor_shared_by_attributes() {
     FB fbb;
-    const auto tensor = ofb::CreateTensor(fbb, fbb.CreateString(std::string(1 << 20, 'n')), 0,
-                                          fbb.CreateVector(std::vector<int64_t>{}), 1,
-                                          fbb.CreateVector(std::vector<uint8_t>(4, 0)));
+    const auto tensor_name = fbb.CreateString(std::string(1 << 20, 'n'));
+    const auto dims = fbb.CreateVector(std::vector<int64_t>{});
+    const auto raw = fbb.CreateVector(std::vector<uint8_t>(4, 0));
+    const auto tensor = ofb::CreateTensor(fbb, tensor_name, 0, dims, 1, raw);
     const auto name = fbb.CreateString("t");
     const Offsets<ofb::Attribute> attributes(16'384, ofb::CreateAttribute(fbb, name, 0, 4, 0, 0, 0, tensor));
-    return finish(fbb, one_node(fbb, attributes));
+    const auto graph = one_node(fbb, "Identity", attributes);
+    return finish(fbb, graph);
 }
 
 std::string ints_shared_by_attributes() {
@@ -63,19 +76,25 @@ std::string ints_shared_by_attributes() {
     Offsets<ofb::Attribute> attributes;
     for (int i = 0; i < 8'192; ++i)  // distinct attributes, one list
         attributes.push_back(ofb::CreateAttribute(fbb, name, 0, 7, 0, 0, 0, 0, 0, 0, ints));
-    return finish(fbb, one_node(fbb, attributes));
+    const auto graph = one_node(fbb, "Identity", attributes);
+    return finish(fbb, graph);
 }
 
 std::string inputs_shared_by_nodes() {
     FB fbb;
-    const auto x = fbb.CreateString("X"), y = fbb.CreateString("Y");
+    const auto x = fbb.CreateString("X");
+    const auto y = fbb.CreateString("Y");
     const auto inputs = fbb.CreateVector(std::vector(50'000, x));
     const auto op = fbb.CreateString("Sum");
     Offsets<ofb::Node> nodes;
     for (uint32_t i = 0; i < 20'000; ++i) nodes.push_back(ofb::CreateNode(fbb, 0, 0, 0, 0, i, op, 0, 0, inputs));
-    const Offsets<ofb::ValueInfo> args{ofb::CreateValueInfo(fbb, x), ofb::CreateValueInfo(fbb, y)};
-    const auto graph = ofb::CreateGraph(fbb, 0, fbb.CreateVector(args), fbb.CreateVector(nodes), 20'000, 0,
-                                        fbb.CreateVector(std::vector{x}), fbb.CreateVector(std::vector{y}));
+    const auto vx = ofb::CreateValueInfo(fbb, x);
+    const auto vy = ofb::CreateValueInfo(fbb, y);
+    const auto args = fbb.CreateVector(Offsets<ofb::ValueInfo>{vx, vy});
+    const auto node_vector = fbb.CreateVector(nodes);
+    const auto xs = fbb.CreateVector(std::vector{x});
+    const auto ys = fbb.CreateVector(std::vector{y});
+    const auto graph = ofb::CreateGraph(fbb, 0, args, node_vector, 20'000, 0, xs, ys);
     return finish(fbb, graph);
 }
 
@@ -91,9 +110,11 @@ std::string edges_shared_by_node_edges() {
     const auto edges = fbb.CreateVectorOfStructs(std::vector<ofb::EdgeEnd>(200'000, ofb::EdgeEnd(0, 0, 0)));
     Offsets<ofb::NodeEdge> node_edges;
     for (uint32_t i = 0; i < 60'000; ++i) node_edges.push_back(ofb::CreateNodeEdge(fbb, i, edges));
-    const Offsets<ofb::ValueInfo> args{ofb::CreateValueInfo(fbb, v)};
-    const auto graph = ofb::CreateGraph(fbb, 0, fbb.CreateVector(args), fbb.CreateVector(nodes), 60'000,
-                                        fbb.CreateVector(node_edges));
+    const auto arg = ofb::CreateValueInfo(fbb, v);
+    const auto args = fbb.CreateVector(Offsets<ofb::ValueInfo>{arg});
+    const auto node_vector = fbb.CreateVector(nodes);
+    const auto edge_vector = fbb.CreateVector(node_edges);
+    const auto graph = ofb::CreateGraph(fbb, 0, args, node_vector, 60'000, edge_vector);
     return finish(fbb, graph);
 }
 
@@ -101,13 +122,16 @@ std::string edges_shared_by_node_edges() {
 std::string diamond_of_subgraphs() {
     FB fbb;
     auto inner = ofb::CreateGraph(fbb);
-    const auto then_name = fbb.CreateString("then_branch"), else_name = fbb.CreateString("else_branch");
+    const auto then_name = fbb.CreateString("then_branch");
+    const auto else_name = fbb.CreateString("else_branch");
     const auto op = fbb.CreateString("If");
     for (int level = 0; level < 40; ++level) {
-        const Offsets<ofb::Attribute> both{ofb::CreateAttribute(fbb, then_name, 0, 5, 0, 0, 0, 0, inner),
-                                           ofb::CreateAttribute(fbb, else_name, 0, 5, 0, 0, 0, 0, inner)};
-        const auto node = ofb::CreateNode(fbb, 0, 0, 0, 0, 0, op, 0, 0, 0, 0, fbb.CreateVector(both));
-        inner = ofb::CreateGraph(fbb, 0, 0, fbb.CreateVector(Offsets<ofb::Node>{node}), 1);
+        const auto then_branch = ofb::CreateAttribute(fbb, then_name, 0, 5, 0, 0, 0, 0, inner);
+        const auto else_branch = ofb::CreateAttribute(fbb, else_name, 0, 5, 0, 0, 0, 0, inner);
+        const auto both = fbb.CreateVector(Offsets<ofb::Attribute>{then_branch, else_branch});
+        const auto node = ofb::CreateNode(fbb, 0, 0, 0, 0, 0, op, 0, 0, 0, 0, both);
+        const auto nodes = fbb.CreateVector(Offsets<ofb::Node>{node});
+        inner = ofb::CreateGraph(fbb, 0, 0, nodes, 1);
     }
     return finish(fbb, inner);
 }
@@ -115,22 +139,30 @@ std::string diamond_of_subgraphs() {
 /// 1,000,001 distinct NodeArgs besides X and Y: valid, beyond ONNX Runtime's 1,000,000 tables.
 std::string over_a_million_tables() {
     FB fbb(40u << 20);
-    const auto x = fbb.CreateString("X"), y = fbb.CreateString("Y");
+    const auto x = fbb.CreateString("X");
+    const auto y = fbb.CreateString("Y");
     Offsets<ofb::ValueInfo> args{ofb::CreateValueInfo(fbb, x), ofb::CreateValueInfo(fbb, y)};
-    for (int i = 0; i < 1'000'001; ++i)
-        args.push_back(ofb::CreateValueInfo(fbb, fbb.CreateString("v" + std::to_string(i))));
-    const auto node = ofb::CreateNode(fbb, 0, 0, 0, 0, 0, fbb.CreateString("Relu"), 0, 0,
-                                      fbb.CreateVector(std::vector{x}), fbb.CreateVector(std::vector{y}));
-    const auto graph = ofb::CreateGraph(fbb, 0, fbb.CreateVector(args), fbb.CreateVector(Offsets<ofb::Node>{node}),
-                                        1, 0, fbb.CreateVector(std::vector{x}), fbb.CreateVector(std::vector{y}));
+    for (int i = 0; i < 1'000'001; ++i) {
+        const auto name = fbb.CreateString("v" + std::to_string(i));
+        args.push_back(ofb::CreateValueInfo(fbb, name));
+    }
+    const auto arg_vector = fbb.CreateVector(args);
+    const auto op = fbb.CreateString("Relu");
+    const auto xs = fbb.CreateVector(std::vector{x});
+    const auto ys = fbb.CreateVector(std::vector{y});
+    const auto node = ofb::CreateNode(fbb, 0, 0, 0, 0, 0, op, 0, 0, xs, ys);
+    const auto nodes = fbb.CreateVector(Offsets<ofb::Node>{node});
+    const auto graph = ofb::CreateGraph(fbb, 0, arg_vector, nodes, 1, 0, xs, ys);
     return finish(fbb, graph);
 }
 
 /// 1,000,001 entries of node_args all pointing at one ValueInfo: a NodeArg declared twice.
 std::string one_nodearg_a_million_times() {
     FB fbb;
-    const auto vi = ofb::CreateValueInfo(fbb, fbb.CreateString("X"));
-    const auto graph = ofb::CreateGraph(fbb, 0, fbb.CreateVector(Offsets<ofb::ValueInfo>(1'000'001, vi)));
+    const auto x = fbb.CreateString("X");
+    const auto vi = ofb::CreateValueInfo(fbb, x);
+    const auto args = fbb.CreateVector(Offsets<ofb::ValueInfo>(1'000'001, vi));
+    const auto graph = ofb::CreateGraph(fbb, 0, args);
     return finish(fbb, graph);
 }
 
