@@ -27,9 +27,9 @@ constexpr std::string_view name = "fuzz_ort";
 bool verifier_accepts(const uint8_t* data, size_t size, bool raised) {
     flatbuffers::Verifier::Options limits;  // ONNX Runtime's defaults, or the walk's own
     if (raised) limits.max_depth = static_cast<flatbuffers::uoffset_t>(onnximport::ImportOptions{}.max_nesting);
-    // Uncapped, the Verifier counts every reference: a diamond of shared subgraphs takes it
-    // 2^40 steps. The walk charges at least 32 per table within 16x the size plus 1 MiB
-    // (rule O15), so a cap of that many tables is reached only where the walk refuses.
+    // Uncapped, the Verifier counts every reference, exponentially many in a diamond of shared
+    // subgraphs (docs/performance.md, ".ort budget"). Capped at the tables the walk's budget
+    // holds (rule O15), the cap is reached only where the walk refuses.
     if (raised) limits.max_tables = static_cast<flatbuffers::uoffset_t>((16 * size + (1u << 20)) / 32);
     flatbuffers::Verifier verifier(data, size, limits);
     return onnximport::ortfb::VerifyInferenceSessionBuffer(verifier);

@@ -71,7 +71,7 @@ std::string tensor_shared_by_attributes() {
 
 std::string ints_shared_by_attributes() {
     FB fbb;
-    const auto ints = fbb.CreateVector(std::vector<int64_t>(1 << 18, 7));  // 2 MiB
+    const auto ints = fbb.CreateVector(std::vector<int64_t>(1 << 18, 7));
     const auto name = fbb.CreateString("ints");
     Offsets<ofb::Attribute> attributes;
     for (int i = 0; i < 8'192; ++i)  // distinct attributes, one list
