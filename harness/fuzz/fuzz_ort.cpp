@@ -13,16 +13,66 @@
 //    tensors of one entry per element, resolution's tables consistent) and dumps
 //    deterministically, across two imports of the same bytes (the second on two threads);
 //  - after Model::close() tensor bytes throw ImportError(Io).
-// The structure-aware mutator is ort_mutator.cpp; seeds are .ort files ONNX Runtime wrote.
+// The structure-aware mutator is ort_mutator.cpp (it shares, aliases and multiplies
+// references: ort_mutate.hpp); seeds are .ort files ONNX Runtime wrote.
+// GAUNTLET_ORT_STATS=1 prints at exit how the .ort inputs went through the differential, all
+// of them and those with shared or overlapping objects (ort_index.hpp): what the mutator reaches.
 #include "fuzz_common.hpp"
+#include "ort_index.hpp"
 
 #include <ort_generated.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <span>
 
 namespace {
 constexpr std::string_view name = "fuzz_ort";
+
+/// Verdicts of the structural differential, for inputs of one shape.
+struct Verdicts {
+    uint64_t inputs = 0, oracle_accepts = 0, walk_accepts = 0;
+    std::map<std::string, uint64_t> refused;  ///< the walk's refusals by kind
+    void add(bool oracle, std::string_view refusal) {
+        ++inputs;
+        oracle_accepts += oracle;
+        if (refusal.empty()) ++walk_accepts;
+        else ++refused[std::string(refusal)];
+    }
+    void print(const char* what) const {
+        std::fprintf(stderr, "fuzz_ort: %s: %llu inputs, the Verifier accepts %llu, the walk accepts %llu\n", what,
+                     static_cast<unsigned long long>(inputs), static_cast<unsigned long long>(oracle_accepts),
+                     static_cast<unsigned long long>(walk_accepts));
+        for (const auto& [kind, n] : refused)
+            std::fprintf(stderr, "  refused %s: %llu\n", kind.c_str(), static_cast<unsigned long long>(n));
+    }
+};
+
+struct Stats {
+    const bool on = std::getenv("GAUNTLET_ORT_STATS") != nullptr;
+    Verdicts all, shared, overlapping;
+    size_t most = 0;  ///< the most references to one object in an input
+    void add(std::span<const uint8_t> bytes, bool oracle, std::string_view refusal) {
+        all.add(oracle, refusal);
+        const gauntlet_fuzz::ort::Index ix = gauntlet_fuzz::ort::index_of(bytes.data(), bytes.size());
+        if (const auto s = ix.sharing(); s.objects) {
+            shared.add(oracle, refusal);
+            most = std::max(most, s.most);
+        }
+        if (ix.overlapping()) overlapping.add(oracle, refusal);
+    }
+    ~Stats() {
+        if (!on) return;
+        all.print(".ort (ORTM)");
+        shared.print("with a shared object");
+        std::fprintf(stderr, "  most references to one object: %zu\n", most);
+        overlapping.print("with overlapping vectors or strings");
+    }
+};
+Stats stats;
 
 bool verifier_accepts(const uint8_t* data, size_t size, bool raised) {
     flatbuffers::Verifier::Options limits;  // ONNX Runtime's defaults, or the walk's own
@@ -45,8 +95,10 @@ void check_structure(std::span<const uint8_t> bytes) {
     const bool oracle = verifier_accepts(bytes.data(), bytes.size(), true);
     try {
         (void)import_bytes(bytes, name, o);
+        if (stats.on) stats.add(bytes, oracle, {});
         GAUNTLET_CHECK(oracle, "the walk accepts a buffer FlatBuffers' Verifier refuses");
     } catch (const ImportError& e) {
+        if (stats.on) stats.add(bytes, oracle, onnximport::to_string(e.kind()));
         GAUNTLET_CHECK(!(oracle && e.kind() == ErrorKind::Malformed),
                        "Malformed, but FlatBuffers' Verifier accepts the buffer: " + gauntlet_fuzz::describe(e));
         return;
