@@ -68,7 +68,8 @@ tb::OrtModelSpec many_objects() {
     tb::OrtAttributeSpec g{.name = "body", .type = 5};
     g.g = body;
     tb::OrtAttributeSpec t{.name = "value", .type = 4};
-    t.t = std::make_shared<tb::OrtTensorSpec>(tb::OrtTensorSpec{.name = "v", .dims = {2}, .raw = std::vector<uint8_t>(8)});
+    t.t = std::make_shared<tb::OrtTensorSpec>(
+        tb::OrtTensorSpec{.name = "v", .dims = {2}, .raw = std::vector<uint8_t>(8)});
     m.graph.nodes[0].attributes = {lists, strings};
     m.graph.nodes[1].attributes = {g, t};
     m.graph.edges.push_back({2, false, 1, 0, 0});
