@@ -9,12 +9,26 @@
 #pragma once
 
 #include "core/refusal.hpp"
+#include "core/strings.hpp"
+#include "core/utf8.hpp"
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace onnximport::detail {
+
+/// What a refusal calls a field, or entry `index` of it ("nodes[3]"). Formatted only when a
+/// refusal is made: the walk names every object it reads, and almost none is refused.
+struct FbName {
+    FbName(const char* field) noexcept : field(field) {}  // NOLINT: names are passed as literals
+    FbName(std::string_view field, int64_t index = -1) noexcept : field(field), index(index) {}  // NOLINT
+    std::string str() const;
+
+    std::string_view field;
+    int64_t index = -1;
+};
 
 /// A table whose start and vtable were checked. `at` 0: the field was absent.
 struct FbTable {
@@ -43,12 +57,16 @@ public:
     FbTable root();
 
     /// Where field `vt` of `t` is stored; 0 when absent (beyond the vtable or zero).
-    uint32_t field(const FbTable& t, uint16_t vt) const noexcept;
+    uint32_t field(const FbTable& t, uint16_t vt) const noexcept {
+        if (vt >= t.vtable_size) return 0;  // the vtable's extent was checked at the table's start
+        const auto offset = read<uint16_t>(t.vtable + vt);
+        return offset ? t.at + offset : 0;  // t.at < 2^31, offset < 2^16: no wrap
+    }
     /// The address a refusal about field `vt` of `t` reports: the field, else the table.
     const uint8_t* field_address(const FbTable& t, uint16_t vt) const noexcept;
 
     template <class T>
-    T scalar(const FbTable& t, uint16_t vt, T absent, std::string_view name) const {
+    T scalar(const FbTable& t, uint16_t vt, T absent, FbName name) const {
         const uint32_t at = field(t, vt);
         if (!at) return absent;
         check_scalar(at, sizeof(T), name, entry_of(t, vt));
@@ -103,14 +121,36 @@ private:
     }
     /// Where field `vt`'s entry of the table's vtable is: what placed a field badly.
     static uint32_t entry_of(const FbTable& t, uint16_t vt) noexcept { return t.vtable + vt; }
-    void check_scalar(uint32_t at, uint32_t width, std::string_view name, uint32_t anchor) const;
+    void check_scalar(uint32_t at, uint32_t width, FbName name, uint32_t anchor) const {
+        if (!aligned(at, width) || !fits(at, width)) [[unlikely]]
+            bad_scalar(at, width, name, anchor);
+    }
     /// The target of the uoffset stored at `slot` (non-zero, non-negative, inside); a bad
     /// slot is blamed on `anchor`.
-    uint32_t target(uint32_t slot, std::string_view name, uint32_t anchor) const;
-    FbTable table_start(uint32_t at, std::string_view name);
-    std::string_view string_start(uint32_t at, std::string_view name, bool utf8);
-    FbVector vector_start(uint32_t at, uint32_t element_size, std::string_view name) const;
-    [[noreturn]] void malformed(uint64_t at, const std::string& message, std::string_view name) const;
+    uint32_t target(uint32_t slot, FbName name, uint32_t anchor) const {
+        check_scalar(slot, 4, name, anchor);
+        const auto offset = read<uint32_t>(slot);
+        const uint64_t to = uint64_t{slot} + offset;
+        if (offset == 0 || offset >= 0x80000000u || !fits(to, 1)) [[unlikely]]
+            bad_offset(slot, name);
+        return static_cast<uint32_t>(to);
+    }
+    FbTable table_start(uint32_t at, FbName name);
+    std::string_view string_start(uint32_t at, FbName name, bool utf8);
+    FbVector vector_start(uint32_t at, uint32_t element_size, FbName name) const;
+    /// The entry's target (a zero offset refused as InvalidModel, `what` "object" or "string").
+    uint32_t entry_target(const FbVector& v, uint32_t i, std::string_view name, const char* what) const;
+    // The refusals, out of line: the checks above stay small enough to inline at every read.
+    [[noreturn]] void bad_scalar(uint32_t at, uint32_t width, FbName name, uint32_t anchor) const;
+    [[noreturn]] void bad_offset(uint32_t slot, FbName name) const;
+    [[noreturn]] void bad_vtable_place(uint32_t at, uint64_t vtable, FbName name) const;
+    [[noreturn]] void bad_vtable_size(uint32_t at, uint64_t vtable, uint16_t vsize, FbName name) const;
+    [[noreturn]] void bad_vector(uint32_t at, uint32_t count, uint32_t element_size, FbName name) const;
+    [[noreturn]] void unterminated(uint32_t at, FbName name) const;
+    [[noreturn]] void invalid_utf8(const uint8_t* bad, FbName name) const;
+    [[noreturn]] void zero_entry(uint32_t slot, uint32_t i, std::string_view name, const char* what) const;
+    [[noreturn]] void entry_outside(uint32_t slot, uint64_t to, uint32_t i, std::string_view name) const;
+    [[noreturn]] void malformed(uint64_t at, const std::string& message, FbName name) const;
     [[noreturn]] void over_budget(uint32_t at) const;
 
     const Refusal& r_;
@@ -121,7 +161,86 @@ private:
     uint64_t used_ = 0;
 };
 
-/// The name of entry `i` of the field `name`, for a refusal's path: "nodes[3]".
-std::string entry_name(std::string_view name, uint32_t i);
+// The reads of every field, inline: a call site's element size and names fold in, and the
+// refusals stay out of line (docs/performance.md, ".ort reads").
+
+inline FbTable FbReader::table_start(uint32_t at, FbName name) {
+    charge(32, at);
+    check_scalar(at, 4, name, at);  // `at` is inside: its offset was checked
+    const uint64_t vtable = uint64_t{at} - static_cast<int64_t>(read<int32_t>(at));  // a vtable may follow
+    if (!aligned(vtable, 2) || !fits(vtable, 2)) [[unlikely]]
+        bad_vtable_place(at, vtable, name);
+    const auto vsize = read<uint16_t>(static_cast<uint32_t>(vtable));
+    if ((vsize & 1) != 0 || !fits(vtable, vsize)) [[unlikely]]
+        bad_vtable_size(at, vtable, vsize, name);
+    return {at, static_cast<uint32_t>(vtable), vsize};
+}
+
+inline FbVector FbReader::vector_start(uint32_t at, uint32_t element_size, FbName name) const {
+    check_scalar(at, 4, name, at);
+    const auto count = read<uint32_t>(at);
+    const uint64_t bytes = 4 + uint64_t{count} * element_size;  // count < 2^32, size <= 12: no wrap
+    if (count >= 0x7FFFFFFFu / element_size || !fits(at, bytes)) [[unlikely]]
+        bad_vector(at, count, element_size, name);
+    return {at, count, element_size};
+}
+
+inline std::string_view FbReader::string_start(uint32_t at, FbName name, bool utf8) {
+    const FbVector v = vector_start(at, 1, name);
+    const uint32_t end = v.data() + v.count;
+    if (!fits(end, 1) || base_[end] != 0) [[unlikely]]
+        unterminated(at, name);
+    charge(16 + v.count, at);
+    const uint8_t* bytes = base_ + v.data();
+    if (utf8 && !all_ascii(bytes, bytes + v.count)) [[unlikely]]  // ASCII needs no full check
+        if (const uint8_t* bad = find_invalid_utf8(bytes, bytes + v.count)) invalid_utf8(bad, name);
+    return {reinterpret_cast<const char*>(bytes), v.count};
+}
+
+inline std::string_view FbReader::string(const FbTable& t, uint16_t vt, std::string_view name, bool* present) {
+    const uint32_t slot = field(t, vt);
+    if (present) *present = slot != 0;
+    if (!slot) return {"", 0};
+    return string_start(target(slot, name, entry_of(t, vt)), name, true);
+}
+
+inline std::string_view FbReader::bytes(const FbTable& t, uint16_t vt, std::string_view name, bool* present) {
+    const uint32_t slot = field(t, vt);
+    if (present) *present = slot != 0;
+    if (!slot) return {"", 0};
+    return string_start(target(slot, name, entry_of(t, vt)), name, false);
+}
+
+inline FbTable FbReader::table(const FbTable& t, uint16_t vt, std::string_view name) {
+    const uint32_t slot = field(t, vt);
+    return slot ? table_start(target(slot, name, entry_of(t, vt)), name) : FbTable{};
+}
+
+inline FbVector FbReader::vector(const FbTable& t, uint16_t vt, uint32_t element_size, std::string_view name) {
+    const uint32_t slot = field(t, vt);
+    if (!slot) return {};
+    FbVector v = vector_start(target(slot, name, entry_of(t, vt)), element_size, name);
+    charge(8 + uint64_t{v.count} * element_size, v.at);
+    return v;
+}
+
+inline uint32_t FbReader::entry_target(const FbVector& v, uint32_t i, std::string_view name, const char* what) const {
+    const uint32_t slot = v.entry(i);
+    const auto offset = read<uint32_t>(slot);
+    if (offset == 0) [[unlikely]]
+        zero_entry(slot, i, name, what);
+    const uint64_t to = uint64_t{slot} + offset;  // unchecked sign, as the Verifier reads an entry
+    if (to >= size_) [[unlikely]]
+        entry_outside(slot, to, i, name);
+    return static_cast<uint32_t>(to);
+}
+
+inline FbTable FbReader::table_at(const FbVector& v, uint32_t i, std::string_view name) {
+    return table_start(entry_target(v, i, name, "object"), FbName(name, i));
+}
+
+inline std::string_view FbReader::string_at(const FbVector& v, uint32_t i, std::string_view name, bool utf8) {
+    return string_start(entry_target(v, i, name, "string"), FbName(name, i), utf8);
+}
 
 }  // namespace onnximport::detail
