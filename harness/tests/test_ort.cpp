@@ -359,7 +359,8 @@ BOOST_AUTO_TEST_CASE(edges_must_join_existing_nodes_and_the_same_value) {
            "InferenceSession.model.graph.node_edges[0].output_edges[0]");
     auto twice = tb::chain_model();
     twice.graph.edges.push_back(twice.graph.edges[0]);
-    expect(tb::build_ort(twice), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph.node_edges");
+    expect(tb::build_ort(twice), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.node_edges[2].node_index");  // the second entry for node 0
 }
 
 BOOST_AUTO_TEST_CASE(node_arg_names_must_be_unique_and_defined) {

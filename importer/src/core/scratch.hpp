@@ -1,7 +1,7 @@
-// Resolution's working memory (spec section 6, "allocates only the graph"): producers,
-// read lists, the order and consumer counts, needed only while a graph resolves. They
-// live in an arena of their own, dropped when resolution ends; with a Workspace its large
-// blocks go back to the pool like a Model's (docs/performance.md: fewer page faults).
+// Working memory of one walk (spec section 6, "allocates only the graph"): resolution's
+// producers, read lists, order and consumer counts; the .ort walk's name and node tables.
+// They live in an arena of their own, dropped when the walk ends; with a Workspace its
+// large blocks go back to the pool like a Model's (docs/performance.md: fewer page faults).
 #pragma once
 
 #include "core/arena.hpp"
@@ -36,7 +36,7 @@ private:
     Arena arena_;
 };
 
-/// A vector of resolution's working memory.
+/// A vector of a walk's working memory.
 template <class T>
 using ScratchVector = std::pmr::vector<T>;
 

@@ -2,13 +2,13 @@
 // indices unique and below max_node_index (which sizes nothing), and every edge naming
 // existing nodes, argument indices in range, and the same value at both ends (rules O8,
 // O9). ONNX Runtime rebuilds its graph from these; a reader must not trust them.
+#include "core/strings.hpp"
 #include "ort/context.hpp"
 #include "ort/node_facts.hpp"
 #include "ort/reader.hpp"
 
 #include <algorithm>
 #include <utility>
-#include <vector>
 
 namespace onnximport::detail {
 
@@ -29,10 +29,12 @@ struct EdgeNode {
     }
 };
 
-/// Node index -> node, sized by the nodes present (never by max_node_index).
+/// Node index -> node: direct for indices below the number of nodes (ONNX Runtime numbers
+/// them 0..n-1), sorted for the rest; sized by the nodes present, never by max_node_index.
 class NodeTable {
 public:
-    NodeTable(OrtContext& c, const Graph& g, const OrtNodeFacts& facts) : c_(c) {
+    NodeTable(OrtContext& c, const Graph& g, const OrtNodeFacts& facts)
+        : c_(c), g_(g), facts_(facts), direct_(facts.nodes.size(), absent, &c.scratch), sparse_(&c.scratch) {
         for (uint32_t i = 0; i < facts.nodes.size(); ++i) {
             const OrtNodeFacts::Entry& e = facts.nodes[i];
             if (e.index >= facts.max_node_index) {
@@ -42,28 +44,46 @@ public:
                               std::to_string(facts.max_node_index),
                           "index");
             }
-            by_index_.push_back({e.index, {&g.nodes[i], facts.implicit_inputs.data() + e.implicit_begin,
-                                           e.implicit_count}});
+            if (e.index >= direct_.size()) sparse_.push_back({e.index, i});
+            else if (direct_[e.index] == absent) direct_[e.index] = i;
+            else used_twice(e.index, i);
         }
-        std::sort(by_index_.begin(), by_index_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (size_t i = 1; i < by_index_.size(); ++i)
-            if (by_index_[i].first == by_index_[i - 1].first)
-                c.invalid(c.fb.address(static_cast<uint32_t>(by_index_[i].second.node->offset)),
-                          "node index " + std::to_string(by_index_[i].first) + " is used twice");
+        std::sort(sparse_.begin(), sparse_.end());
+        for (size_t k = 1; k < sparse_.size(); ++k)
+            if (sparse_[k].first == sparse_[k - 1].first) used_twice(sparse_[k].first, sparse_[k].second);
     }
 
-    /// The node of index `index`; refused when there is none.
-    const EdgeNode& node(uint32_t index, const uint8_t* at) const {
-        auto it = std::lower_bound(by_index_.begin(), by_index_.end(), index,
-                                   [](const auto& entry, uint32_t key) { return entry.first < key; });
-        if (it == by_index_.end() || it->first != index)
-            c_.invalid(at, "edge names node index " + std::to_string(index) + ", which no node has");
-        return it->second;
+    /// The position in the graph's nodes of the node of index `index`; refused when there is none.
+    uint32_t position(uint32_t index, const uint8_t* at) const {
+        uint32_t i = absent;
+        if (index < direct_.size()) {
+            i = direct_[index];
+        } else {
+            const auto it = std::lower_bound(sparse_.begin(), sparse_.end(), std::pair{index, uint32_t{0}});
+            if (it != sparse_.end() && it->first == index) i = it->second;
+        }
+        if (i == absent) c_.invalid(at, "edge names node index " + std::to_string(index) + ", which no node has");
+        return i;
     }
+    EdgeNode node(uint32_t index, const uint8_t* at) const { return at_position(position(index, at)); }
+    EdgeNode at_position(uint32_t i) const noexcept {
+        const OrtNodeFacts::Entry& e = facts_.nodes[i];
+        return {&g_.nodes[i], facts_.implicit_inputs.data() + e.implicit_begin, e.implicit_count};
+    }
+    size_t size() const noexcept { return direct_.size(); }
 
 private:
+    static constexpr uint32_t absent = UINT32_MAX;
+    [[noreturn]] void used_twice(uint32_t index, uint32_t i) const {
+        c_.invalid(c_.fb.address(static_cast<uint32_t>(g_.nodes[i].offset)),
+                   "node index " + std::to_string(index) + " is used twice");
+    }
+
     const OrtContext& c_;
-    std::vector<std::pair<uint32_t, EdgeNode>> by_index_;
+    const Graph& g_;
+    const OrtNodeFacts& facts_;
+    ScratchVector<uint32_t> direct_;                       ///< index -> position, for indices < nodes
+    ScratchVector<std::pair<uint32_t, uint32_t>> sparse_;  ///< (index, position), sorted, the rest
 };
 
 bool in_range(int32_t i, uint32_t n) { return i >= 0 && static_cast<uint32_t>(i) < n; }
@@ -85,7 +105,7 @@ void check_edge(const OrtContext& c, const uint8_t* at, const EdgeEnd& e, const 
                           std::to_string(dst.inputs()) + " inputs", "dst_arg_index");
     const std::string_view out = src.node->outputs[static_cast<uint32_t>(e.src_arg_index)];
     const std::string_view in = dst.input(static_cast<uint32_t>(e.dst_arg_index));
-    if (out != in || out.empty())
+    if (!same_name(out, in) || out.empty())
         c.invalid(at, "the edge joins output '" + std::string(out) + "' to input '" + std::string(in) +
                           "': not the same value");
 }
@@ -100,7 +120,7 @@ void check_edges(OrtContext& c, const NodeTable& nodes, const FbVector& edges, s
         // The struct EdgeEnd: node_index, src_arg_index, dst_arg_index (4 bytes each).
         const EdgeEnd end{c.fb.member_at<uint32_t>(edges, j, 0), c.fb.member_at<int32_t>(edges, j, 4),
                           c.fb.member_at<int32_t>(edges, j, 8)};
-        const EdgeNode& other = nodes.node(end.node_index, pos);
+        const EdgeNode other = nodes.node(end.node_index, pos);
         if (inputs) check_edge(c, pos, end, other, self);
         else check_edge(c, pos, end, self, other);
     }
@@ -111,8 +131,7 @@ void check_edges(OrtContext& c, const NodeTable& nodes, const FbVector& edges, s
 void check_ort_node_graph(OrtContext& c, const FbTable& fg, const Graph& g, const OrtNodeFacts& facts) {
     const NodeTable nodes(c, g, facts);
     const FbVector v = c.fb.vector(fg, fb::Graph::VT_NODE_EDGES, 4, "node_edges");
-    std::vector<uint32_t> seen;
-    seen.reserve(v.count);
+    ScratchVector<bool> described(nodes.size(), false, &c.scratch);
     for (uint32_t i = 0; i < v.count; ++i) {
         const FbTable ne = c.fb.table_at(v, i, "node_edges");
         PathScope at(c.path, "node_edges", i);
@@ -120,14 +139,15 @@ void check_ort_node_graph(OrtContext& c, const FbTable& fg, const Graph& g, cons
         const auto index = c.fb.scalar<uint32_t>(ne, NE::VT_NODE_INDEX, 0, "node_index");
         const FbVector ins = c.fb.vector(ne, NE::VT_INPUT_EDGES, 12, "input_edges");
         const FbVector outs = c.fb.vector(ne, NE::VT_OUTPUT_EDGES, 12, "output_edges");
-        const EdgeNode& self = nodes.node(index, c.at(ne, NE::VT_NODE_INDEX));
-        check_edges(c, nodes, ins, "input_edges", self, true);
-        check_edges(c, nodes, outs, "output_edges", self, false);
-        seen.push_back(index);
+        const uint8_t* index_at = c.at(ne, NE::VT_NODE_INDEX);
+        const uint32_t self = nodes.position(index, index_at);
+        if (described[self])
+            c.invalid(index_at, "node index " + std::to_string(index) + " has a node_edges entry already",
+                      "node_index");
+        described[self] = true;
+        check_edges(c, nodes, ins, "input_edges", nodes.at_position(self), true);
+        check_edges(c, nodes, outs, "output_edges", nodes.at_position(self), false);
     }
-    std::sort(seen.begin(), seen.end());
-    if (std::adjacent_find(seen.begin(), seen.end()) != seen.end())
-        c.invalid(fg, "two node_edges entries describe the same node", "node_edges");
 }
 
 }  // namespace onnximport::detail

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/refusal.hpp"
+#include "core/scratch.hpp"
 #include "model/access.hpp"
 #include "model/storage.hpp"
 #include "ort/buffer.hpp"
@@ -26,7 +27,7 @@ struct OrtContext : Refusal {
           node_edges(s.node_edges),
           fb(*this, s.input.data(), static_cast<uint32_t>(s.input.size()), o.ort_check_alignment,
              ort_budget_factor * s.input.size() + ort_budget_floor),
-          max_depth(o.max_nesting) {}
+          max_depth(o.max_nesting), scratch(0, s.pool) {}
 
     Storage& storage;
     Arena& arena;       ///< the Model's objects
@@ -34,6 +35,7 @@ struct OrtContext : Refusal {
     FbReader fb;
     int depth = 0;  ///< tables entered on the walk's path
     int max_depth;
+    Scratch scratch;  ///< the walk's name and node tables (core/scratch.hpp)
 
     uint64_t offset_of_object(const FbTable& t) const noexcept { return t.at; }
     /// A buffer that is well formed but not a valid model.

@@ -3,9 +3,10 @@
 // each node, so that the checks never read the node's bytes again.
 #pragma once
 
+#include "core/scratch.hpp"
+
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 namespace onnximport::detail {
 
@@ -16,9 +17,11 @@ struct OrtNodeFacts {
         uint32_t implicit_begin;  ///< its implicit inputs in `implicit_inputs`
         uint32_t implicit_count;
     };
+    explicit OrtNodeFacts(Scratch& scratch) : nodes(&scratch), implicit_inputs(&scratch) {}
+
     uint32_t max_node_index = 0;
-    std::vector<Entry> nodes;  ///< in file order, one per node
-    std::vector<std::string_view> implicit_inputs;
+    ScratchVector<Entry> nodes;  ///< in file order, one per node
+    ScratchVector<std::string_view> implicit_inputs;
 };
 
 }  // namespace onnximport::detail

@@ -11,7 +11,6 @@
 #include "ort/node_facts.hpp"
 #include "ort/reader.hpp"
 
-#include <vector>
 
 namespace onnximport::detail {
 
@@ -22,7 +21,7 @@ using G = fb::Graph;
 /// The graph's NodeArgs as ValueInfos, and a name -> NodeArg table over them.
 class NodeArgs {
 public:
-    NodeArgs(OrtContext& c, const FbTable& fg) : c_(c) {
+    NodeArgs(OrtContext& c, const FbTable& fg) : c_(c), used_(&c.scratch), slots_(&c.scratch) {
         const FbVector v = c.fb.vector(fg, G::VT_NODE_ARGS, 4, "node_args");
         infos_ = ListAccess::make_array<ValueInfo>(c.arena, v.count);
         used_.assign(v.count, false);
@@ -30,13 +29,21 @@ public:
         index_.attach(slots_.data(), slots_.size(), infos_, c.storage.hash_key);
         for (uint32_t i = 0; i < v.count; ++i) read(c.fb.table_at(v, i, "node_args"), i);
         count_ = v.count;
+        index_names();
     }
 
-    /// The NodeArg named `name`; refused when there is none.
-    uint32_t find(std::string_view name, const uint8_t* at, std::string_view what) const {
-        const uint32_t i = index_.find(name);
+    /// The NodeArg named `name`; refused when there is none. Writers list node_args in the
+    /// order the nodes define them, or in reverse: the neighbours of the last match are tried
+    /// before the index, as resolution does for value_info (resolve/types.cpp).
+    uint32_t find(std::string_view name, const uint8_t* at, std::string_view what) {
+        uint32_t i = last_ + 1;
+        if (!named(i, name)) {
+            i = last_ - 1;
+            if (!named(i, name)) i = index_.find(name);
+        }
         if (i == NameIndex<ValueInfo>::npos)
             c_.invalid(at, std::string(what) + " " + quoted(name, '\'') + " has no NodeArg in node_args");
+        last_ = i;
         return i;
     }
 
@@ -53,10 +60,13 @@ public:
         }
     }
 
-    /// The NodeArgs that are neither inputs nor outputs, in file order.
-    void rest(List<ValueInfo>& out) const {
+    /// The NodeArgs that are neither inputs nor outputs, in file order, moved to the front of
+    /// their array for `out` to view (no copy). Last: find() no longer works afterwards.
+    void rest(List<ValueInfo>& out) {
+        uint32_t kept = 0;
         for (uint32_t i = 0; i < count_; ++i)
-            if (!used_[i]) ListAccess::push_back(c_.arena, out, infos_[i]);
+            if (!used_[i]) infos_[kept++] = infos_[i];
+        ListAccess::view(out, infos_, kept);
     }
 
 private:
@@ -73,15 +83,33 @@ private:
             PathScope at_type(c_.path, "type");
             read_ort_type(c_, type, v.type);
         }
-        if (!index_.try_emplace(v.name, i).second)
-            c_.invalid(fv, "NodeArg " + quoted(v.name, '\'') + " is declared twice", "name");
+    }
+
+    /// Names -> NodeArgs, a duplicate refused; each slot is loaded a few names ahead of its
+    /// insertion, since in a large graph every insertion is a cache miss (model/value_index.hpp).
+    void index_names() {
+        constexpr uint32_t ahead = NameIndex<ValueInfo>::prefetch_distance;
+        for (uint32_t i = 0; i < count_ && i < ahead; ++i) index_.prefetch(index_.hash(infos_[i].name));
+        for (uint32_t i = 0; i < count_; ++i) {
+            if (i + ahead < count_) index_.prefetch(index_.hash(infos_[i + ahead].name));
+            if (!index_.try_emplace(infos_[i].name, i).second) {
+                PathScope at(c_.path, "node_args", i);
+                c_.invalid(c_.fb.address(static_cast<uint32_t>(infos_[i].offset)),
+                           "NodeArg " + quoted(infos_[i].name, '\'') + " is declared twice", "name");
+            }
+        }
+    }
+
+    bool named(uint32_t i, std::string_view name) const noexcept {
+        return i < count_ && same_name(infos_[i].name, name);
     }
 
     OrtContext& c_;
     ValueInfo* infos_ = nullptr;
     uint32_t count_ = 0;
-    std::vector<bool> used_;
-    std::vector<NameIndex<ValueInfo>::Slot> slots_;
+    uint32_t last_ = NameIndex<ValueInfo>::npos;  ///< the last NodeArg found
+    ScratchVector<bool> used_;
+    ScratchVector<NameIndex<ValueInfo>::Slot> slots_;
     NameIndex<ValueInfo> index_;
 };
 
@@ -105,12 +133,12 @@ void read_initializers(OrtContext& c, const FbTable& fg, Graph& g) {
 }
 
 /// Every non-empty output of a node has a NodeArg (empty: an omitted optional output).
-void check_defined(const NodeArgs& args, const Node& n) {
+void check_defined(NodeArgs& args, const Node& n) {
     for (const std::string_view name : n.outputs)
         if (!name.empty()) args.find(name, address_of(name.data()), "node output");
 }
 
-void read_nodes(OrtContext& c, const FbTable& fg, Graph& g, const NodeArgs& args, OrtNodeFacts& facts) {
+void read_nodes(OrtContext& c, const FbTable& fg, Graph& g, NodeArgs& args, OrtNodeFacts& facts) {
     const FbVector v = c.fb.vector(fg, G::VT_NODES, 4, "nodes");
     ListAccess::view(g.nodes, ListAccess::make_array<Node>(c.arena, v.count), v.count);
     facts.nodes.reserve(v.count);
@@ -134,11 +162,11 @@ void read_ort_graph(OrtContext& c, const FbTable& fg, Graph& g) {
     NodeArgs args(c, fg);
     args.take(fg, G::VT_INPUTS, "inputs", g.inputs);
     args.take(fg, G::VT_OUTPUTS, "outputs", g.outputs);
-    args.rest(g.value_info);
     read_initializers(c, fg, g);
-    OrtNodeFacts facts;
+    OrtNodeFacts facts(c.scratch);
     facts.max_node_index = c.fb.scalar<uint32_t>(fg, G::VT_MAX_NODE_INDEX, 0, "max_node_index");
     read_nodes(c, fg, g, args, facts);
+    args.rest(g.value_info);
     check_ort_node_graph(c, fg, g, facts);
     if (const FbTable ro = c.fb.table(fg, G::VT_RUNTIME_OPTIMIZATIONS, "runtime_optimizations")) {
         PathScope at(c.path, "runtime_optimizations");

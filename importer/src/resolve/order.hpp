@@ -3,7 +3,7 @@
 // the smallest file index. O((nodes + reads) log nodes).
 #pragma once
 
-#include "resolve/scratch.hpp"
+#include "core/scratch.hpp"
 
 #include <cstdint>
 #include <span>

@@ -7,7 +7,7 @@
 #include "core/refusal.hpp"
 #include "model/access.hpp"
 #include "model/value_index.hpp"
-#include "resolve/scratch.hpp"
+#include "core/scratch.hpp"
 
 #include <onnximport/model.hpp>
 
