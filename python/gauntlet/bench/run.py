@@ -61,6 +61,7 @@ MiB = 1024 * 1024
 # (label, command suffix) per importer; "ours-plain-map" is the mapping without madvise.
 OURS = {
     "ours-map": ["--importer", "ours", "--mode", "map"],
+    "ours-map-ort": ["--importer", "ours", "--mode", "map"],  # on the model's .ort twin (bench/ort.py)
     "ours-read": ["--importer", "ours", "--mode", "read"],
     "ours-read-2threads": ["--importer", "ours", "--mode", "read", "--threads", "2"],
     "ours-plain-map": ["--importer", "ours", "--mode", "plain-map"],
@@ -71,15 +72,15 @@ OURS = {
     "protozero": ["--importer", "protozero"],
 }
 PLAN = {
-    "big": ["ours-map", "ours-plain-map", "ours-read", "ours-read-2threads", "protobuf", "python"],
+    "big": ["ours-map", "ours-map-ort", "ours-plain-map", "ours-read", "ours-read-2threads", "protobuf", "python"],
     "big-external": ["ours-map", "ours-plain-map", "ours-read", "protobuf", "python"],
-    "wide": ["ours-map", "ours-map-noresolve", "ours-read", "protozero", "protobuf", "protobuf-arena", "python"],
-    "reversed": ["ours-map", "ours-map-noresolve", "ours-read", "protozero", "protobuf", "protobuf-arena", "python"],
+    "wide": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-read", "protozero", "protobuf", "protobuf-arena", "python"],
+    "reversed": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-read", "protozero", "protobuf", "protobuf-arena", "python"],
     # Like with like: ours-memory against ParseFromArray, ours-map and -read against map + parse.
     "backend": ["ours-memory", "ours-map", "ours-read", "protobuf", "python"],
     "big-small": ["ours-map"],
     # 10^6-node chain sorted and reversed (issue 3): the sort must stay O(n log n).
-    "chain": ["ours-map", "ours-map-noresolve", "protobuf"],
+    "chain": ["ours-map", "ours-map-ort", "ours-map-noresolve", "protobuf"],
     "chain-reversed": ["ours-map", "ours-map-noresolve", "protobuf"],
     # big as .ort (issue 17, python/gauntlet/bench/ort.py): ONNX Runtime's inline file, our external one.
     "big-ort": ["ours-map", "ours-read", "ours-read-2threads"],
@@ -164,10 +165,12 @@ def summary(runs: list) -> dict:
             "peak_rss_kib": max(r["maxrss_kib"] for r in runs), "failed": sum(r["rc"] != 0 for r in runs)}
 
 
-def process_rows(cli: str, exe: str, path: str, repeat: int) -> dict:
-    """Issue 16's whole-process rows: the CLI's check and libprotobuf's read + parse, taking
-    turns, one process each time, after one warm-up process of each."""
+def process_rows(cli: str, exe: str, path: str, repeat: int, ort_path: str = "") -> dict:
+    """Whole-process rows: the CLI's check (of the .ort twin too) and libprotobuf's read +
+    parse, taking turns, one process each time, after one warm-up process of each."""
     cmds = {"onnximport check": [cli, "check", path], "protobuf read+parse": [exe, "read-parse", path]}
+    if ort_path:
+        cmds["onnximport check .ort"] = [cli, "check", ort_path]
     runs = {name: [] for name in cmds}
     for k in range(repeat + 1):
         for name, cmd in cmds.items():
@@ -449,6 +452,7 @@ def main(argv: list) -> int:
     if only is None or {"big-ort", "big-ort-external", "writers"} & set(only):
         ort_paths, ort_missing, ort_module = bench_ort.prepare(out, build, log)
         paths.update(ort_paths)
+    ort_twins = bench_ort.twins(out, os.path.join(build, "bin", "onnximport"), ort_paths, only or list(PLAN), log)
 
     res = {"machine": machine(), "date": datetime.datetime.now().isoformat(timespec="seconds"),
            "command": "make bench", "repeat": repeat, "load_before": load(), "models": {}}
@@ -478,8 +482,11 @@ def main(argv: list) -> int:
                         parts[imp].append(run_child(cmd + ["--warmup", "1", paths[name]]))
                     continue
                 runs = -(-repeat // ROUNDS)
-                parts[imp].append(run_child([exe, "run"] + OURS[imp] + ["--repeat", str(runs), "--warmup", "1", paths[name]]))
-        for imp in imps:
+                path = ort_twins.get(name) if imp == "ours-map-ort" else paths[name]
+                if not path:
+                    continue
+                parts[imp].append(run_child([exe, "run"] + OURS[imp] + ["--repeat", str(runs), "--warmup", "1", path]))
+        for imp in (i for i in imps if parts[i]):
             r = merge_rounds(parts[imp])
             r["load"] = load()
             m["results"][imp] = r
@@ -498,7 +505,8 @@ def main(argv: list) -> int:
                 "peak_above_baseline_kib": sorted(r["peak_rss_kib"] - r["baseline_rss_kib"] for r in ok)[len(ok) // 2]}
             log(f"{name:13s} {imp + ' cold':19s} median {times[len(times) // 2] * 1e3:10.2f} ms")
         if name == "big":
-            m["process"] = process_rows(os.path.join(build, "bin", "onnximport"), exe, paths[name], repeat)
+            m["process"] = process_rows(os.path.join(build, "bin", "onnximport"), exe, paths[name], repeat,
+                                        ort_twins.get("big", ""))
             for cmd, r in m["process"].items():
                 log(f"big process  {cmd:19s} median {r['median'] * 1e3:10.2f} ms  peak {r['peak_rss_kib'] / 1024:8.1f} MiB")
     if only is None or "writers" in only:
