@@ -44,9 +44,9 @@ uint32_t name_slot(const std::vector<uint8_t>& b) {
     return 0;
 }
 
-/// Stores the two values at `slot` of the file in turn, through a shared writable mapping of
-/// it, until stopped: a flip every few nanoseconds, so that reading an offset twice, checked
-/// once and used once, would likely see both (a pwrite a flip takes microseconds).
+/// Stores either value at `slot` of the file, through a shared writable mapping of it, until
+/// stopped: a store every few nanoseconds, so that reading an offset twice, checked once and
+/// used once, would likely see both (a pwrite per flip takes microseconds).
 struct Flipper {
     Flipper(const std::filesystem::path& file, uint32_t slot, uint32_t valid) {
         const int fd = ::open(file.c_str(), O_RDWR | O_CLOEXEC);
@@ -65,8 +65,12 @@ struct Flipper {
     }
     void run(uint32_t* word, uint32_t valid) {
         std::atomic_ref<uint32_t> w(*word);  // aligned: no torn values
-        for (size_t i = 0; !stop.load(std::memory_order_relaxed); ++i) {
-            w.store(i % 2 ? valid : far_past_the_end, std::memory_order_relaxed);
+        // Each value chosen at random (xorshift32), not in turn: Valgrind runs one thread at a
+        // time and switches after a fixed count of blocks, which would always stop alternation
+        // on the same value.
+        for (uint32_t x = 0x2545f491; !stop.load(std::memory_order_relaxed);) {
+            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+            w.store(x & 1 ? valid : far_past_the_end, std::memory_order_relaxed);
             flips.fetch_add(1, std::memory_order_relaxed);
         }
     }
