@@ -10,14 +10,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-// AddressSanitizer builds: GCC says so with __SANITIZE_ADDRESS__, clang with __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-#define GAUNTLET_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GAUNTLET_ASAN 1
-#endif
-#endif
+#include <sanitizers.hpp>
 #ifdef GAUNTLET_ASAN
 #include <sanitizer/asan_interface.h>
 #endif

@@ -3,6 +3,7 @@
 // imported in a child process, whose peak RSS and CPU time the kernel reports at its end;
 // before the bound, these files reached gigabytes and ran for minutes.
 #include <onnximport/import.hpp>
+#include <sanitizers.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -20,19 +21,6 @@ using namespace onnximport;
 namespace fs = std::filesystem;
 
 namespace {
-
-// Sanitizers add shadow memory and slow every access: there only the verdict is checked.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool sanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool sanitized = true;
-#else
-constexpr bool sanitized = false;
-#endif
-#else
-constexpr bool sanitized = false;
-#endif
 
 struct Usage {
     int status = -1;
@@ -85,7 +73,7 @@ BOOST_AUTO_TEST_CASE(shared_objects_are_refused_in_memory_and_time_bounded_by_th
                              << u.cpu_seconds << " s");
         BOOST_TEST((WIFEXITED(u.status) && WEXITSTATUS(u.status) == 0));
         ++cases;
-        if (sanitized) continue;
+        if (onnximport::testing::sanitized) continue;  // shadow memory, slower accesses: the verdict alone
         // Twice the walk's budget (O15), which leaves room for the arena's blocks (docs/performance.md).
         BOOST_TEST_INFO(name);
         BOOST_TEST(grown_kib <= long(32 * bytes.size() / 1024 + 8 * 1024));

@@ -4,6 +4,8 @@
 // accept it accepts (docs/rules.md O2). And every refusal is located: an offset inside the
 // buffer and a path from InferenceSession. Mutants: the fuzz_ort corpus, every one-byte
 // change and every truncation of a built model, and every offset pointed at every object.
+#include "ort_verdicts.hpp"
+
 #include <ort_builder.hpp>
 
 #include <onnximport/import.hpp>
@@ -19,32 +21,10 @@
 #include <vector>
 
 using namespace onnximport;
+using namespace ort_test;
 namespace tb = onnximport::testing;
 
 namespace {
-
-/// The oracle with the limits of our own walk: max_nesting deep, and as many tables as the
-/// walk's budget holds at 32 bytes each (rule O15; uncapped, a rewritten offset can make
-/// the tables a tree of exponential size).
-bool generated_verifies(const std::vector<uint8_t>& b) {
-    flatbuffers::Verifier::Options limits;
-    limits.max_depth = static_cast<flatbuffers::uoffset_t>(ImportOptions{}.max_nesting);
-    limits.max_tables = static_cast<flatbuffers::uoffset_t>((16 * b.size() + (1u << 20)) / 32);
-    flatbuffers::Verifier v(b.data(), b.size(), limits);
-    return ortfb::VerifyInferenceSessionBuffer(v);
-}
-
-std::optional<ImportError> ours(const std::vector<uint8_t>& b) {
-    ImportOptions o;
-    o.format = ModelFormat::Ort;
-    o.load_external_data = false;
-    try {
-        import_bytes(std::span<const uint8_t>(b), "mutant.ort", o);
-    } catch (const ImportError& e) {
-        return e;
-    }
-    return std::nullopt;
-}
 
 struct Tally {
     size_t mutants = 0, refused = 0, malformed = 0;
@@ -53,7 +33,7 @@ struct Tally {
 /// One mutant: the two verdicts agree as rule O2 says, and a refusal is located.
 void judge(const std::vector<uint8_t>& b, Tally& tally) {
     const bool oracle = generated_verifies(b);
-    const std::optional<ImportError> e = ours(b);
+    const std::optional<ImportError> e = refusal(b);
     ++tally.mutants;
     if (!e) {
         BOOST_TEST(oracle);  // we accept only what the oracle accepts
@@ -110,7 +90,7 @@ BOOST_AUTO_TEST_CASE(agrees_with_the_oracle_on_the_fuzz_ort_corpus) {
 BOOST_AUTO_TEST_CASE(agrees_and_locates_on_every_one_byte_change_and_truncation) {
     const auto good = tb::build_ort(rich_model());
     BOOST_TEST_REQUIRE(generated_verifies(good));
-    BOOST_TEST_REQUIRE(!ours(good));
+    BOOST_TEST_REQUIRE(!refusal(good));
     Tally tally;
     for (size_t i = 0; i < good.size(); ++i)
         for (uint8_t value : {uint8_t{0}, uint8_t{0xFF}, static_cast<uint8_t>(good[i] + 4)}) {

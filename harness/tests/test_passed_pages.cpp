@@ -10,6 +10,7 @@
 #include "ort/reader.hpp"
 
 #include <ort_builder.hpp>
+#include <sanitizers.hpp>
 
 #include <onnximport/write.hpp>
 #include <onnximport/write_ort.hpp>
@@ -275,15 +276,6 @@ long long anonymous_resident() {
         if (line.rfind("RssAnon:", 0) == 0) return std::stoll(line.substr(8)) * 1024;
     return -1;
 }
-
-// ThreadSanitizer builds: GCC says so with __SANITIZE_THREAD__, clang with __has_feature.
-#if defined(__SANITIZE_THREAD__)
-#define GAUNTLET_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define GAUNTLET_TSAN 1
-#endif
-#endif
 
 bool can_measure_anonymous() {
 #ifdef GAUNTLET_TSAN
