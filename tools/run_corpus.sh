@@ -8,9 +8,10 @@
 # each case of DIR (default hostile/corpus). Exit 0 means accepted, any other exit means refused; a
 # signal (exit > 128), a sanitizer report on stderr or exit 124 from the timeout is a
 # CRASH or TIMEOUT. Cases the manifest marks with options (max_nesting, external_dir,
-# import from bytes) need an importer that understands them: they are skipped unless
-# --with-options is given, which passes --max-nesting N / --external-dir DIR in the
-# syntax of onnximport check (import-from-bytes cases are always skipped). Cases marked
+# ort_data, threads, import from bytes) need an importer that understands them: they are
+# skipped unless --with-options is given, which passes --max-nesting N / --external-dir DIR
+# / --ort-data FILE / --threads N in the syntax of onnximport check (import-from-bytes
+# cases are always skipped). Cases marked
 # generated_only that are missing from DIR (the committed corpus) are skipped too.
 # --skip FILE (repeatable) leaves a case out, shown as skip(listed): an importer's known
 # difference that would otherwise hang the run.
@@ -71,6 +72,8 @@ for k in m["cases"]:
                 extra += ["--external-dir", os.path.join(corpus, opts["external_dir"])]
             if "ort_data" in opts:  # relative to the external-data directory
                 extra += ["--ort-data", opts["ort_data"]]
+            if "threads" in opts:
+                extra += ["--threads", str(opts["threads"])]
     print("\t".join([k["file"], k["expect"], k.get("kind", "-"),
                      "1" if k.get("generated_only") else "0", " ".join(extra) or "-", k.get("rule_id", "-")]))
 EOF

@@ -1,9 +1,11 @@
 // Suite `parallel`: ImportOptions::threads (the .ort spec's "Parallelization").
 // Shares of work cover their range once, in order; an exception of a share reaches the
 // caller as one thread would raise it; every page of every payload is touched whatever
-// the split; and an import gives the same model with 1 thread as with several, in Read
-// and Map mode, from .onnx files whose payloads are large enough to be shared out.
+// the split, and once however many ranges alias it; external ranges that overlap are read
+// once into one buffer; and an import gives the same model with 1 thread as with several,
+// in Read and Map mode, from .onnx files whose payloads are large enough to be shared out.
 #include "core_support.hpp"
+#include "core/intervals.hpp"
 #include "core/pool.hpp"
 #include "io/payloads.hpp"
 
@@ -16,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -24,8 +27,10 @@
 
 using namespace core_test;
 using onnximport::detail::ByteRange;
+using onnximport::detail::Interval;
 using onnximport::detail::run_shares;
 using onnximport::detail::touch_pages;
+using onnximport::detail::union_of;
 namespace fs = std::filesystem;
 
 namespace {
@@ -46,8 +51,8 @@ std::vector<Share> shares_of(unsigned threads, uint64_t total, uint64_t grain) {
     return out;
 }
 
-/// What touch_pages must read, computed here on its own: each range's first byte and the
-/// byte at every page start after it.
+/// What touch_pages must read from ranges that do not overlap, computed here on its own:
+/// each range's first byte and the byte at every page start after it.
 uint64_t reference_touch_sum(const std::vector<ByteRange>& ranges) {
     uint64_t sum = 0;
     for (const ByteRange& r : ranges)
@@ -83,26 +88,29 @@ struct ModelFile {
 };
 
 /// A folder holding model.onnx with `count` FLOAT initializers of `floats` elements each
-/// in the external file w.bin, back to back.
+/// in the external file w.bin, tensor i at offset i * stride (back to back by default; 0:
+/// all alias one range).
 struct ExternalModel {
     fs::path dir;
-    ExternalModel(int count, int64_t floats) {
+    std::string data;
+    ExternalModel(int count, int64_t floats, std::optional<uint64_t> stride = std::nullopt) {
+        const uint64_t step = stride.value_or(static_cast<uint64_t>(floats) * 4);
         dir = fs::temp_directory_path() / ("gauntlet-parallel-ext-" + std::to_string(::getpid()));
         fs::create_directories(dir);
         WireWriter g;
         g.bytes_field(proto::Graph::name, "g");
-        std::string data;
         for (int i = 0; i < count; ++i) {
             WireWriter t;
             t.int_field(proto::Tensor::dims, static_cast<uint64_t>(floats)).int_field(proto::Tensor::data_type, 1);
             t.bytes_field(proto::Tensor::name, "w" + std::to_string(i));
             for (auto [k, v] : {std::pair<std::string, std::string>{"location", "w.bin"},
-                                {"offset", std::to_string(data.size())}})
+                                {"offset", std::to_string(i * step)}})
                 t.message(proto::Tensor::external_data, WireWriter().bytes_field(1, k).bytes_field(2, v));
             t.int_field(proto::Tensor::data_location, 1);
             g.message(proto::Graph::initializer, t);
-            for (int64_t j = 0; j < floats * 4; ++j) data.push_back(static_cast<char>((j * 131 + i * 7) >> 3));
         }
+        data.resize(static_cast<size_t>(static_cast<uint64_t>(count - 1) * step + static_cast<uint64_t>(floats) * 4));
+        for (size_t j = 0; j < data.size(); ++j) data[j] = static_cast<char>((j * 131 + j / 4093) >> 3);
         std::ofstream(dir / "w.bin", std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
         const std::string bytes = tb::model(g).str();
         std::ofstream(dir / "model.onnx", std::ios::binary)
@@ -175,6 +183,62 @@ BOOST_AUTO_TEST_CASE(every_page_of_every_range_is_touched_whatever_the_split) {
                                      {memory.data() + (uint64_t{5} << 20) + 20000, 800000}};
     const uint64_t expected = reference_touch_sum(ranges);
     for (unsigned threads : {1u, 2u, 3u, 8u}) BOOST_TEST(touch_pages(ranges, threads) == expected);
+}
+
+BOOST_AUTO_TEST_CASE(overlapping_intervals_join_and_the_others_keep_their_order) {
+    // [100,200), [150,300) and [120,130) of key 1 overlap; [0,50) and [50,60) only meet;
+    // key 2 is another file; [7,7) is empty.
+    const std::vector<Interval> in = {{1, 100, 200}, {1, 0, 50},  {2, 150, 160}, {1, 150, 300},
+                                      {1, 50, 60},   {1, 7, 7},   {1, 120, 130}};
+    const auto u = union_of(in);
+    BOOST_TEST_REQUIRE(u.spans.size() == 4u);
+    const std::vector<std::vector<uint64_t>> want = {{1, 100, 300}, {1, 0, 50}, {2, 150, 160}, {1, 50, 60}};
+    for (size_t k = 0; k < want.size(); ++k)
+        BOOST_TEST((std::vector<uint64_t>{u.spans[k].key, u.spans[k].begin, u.spans[k].end} == want[k]), k);
+    BOOST_TEST((u.span_of == std::vector<size_t>{0, 1, 2, 0, 3, SIZE_MAX, 0}));
+    const std::vector<Interval> disjoint = {{0, 30, 40}, {0, 10, 20}, {0, 20, 30}};
+    const auto d = union_of(disjoint);
+    BOOST_TEST_REQUIRE(d.spans.size() == 3u);
+    for (size_t k = 0; k < 3; ++k) BOOST_TEST(d.spans[k].begin == disjoint[k].begin);
+}
+
+BOOST_AUTO_TEST_CASE(a_range_aliased_by_many_tensors_is_touched_once) {
+    std::vector<uint8_t> memory((uint64_t{6} << 20) + 12345);
+    for (size_t i = 0; i < memory.size(); ++i) memory[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
+    const ByteRange whole{memory.data() + 3, memory.size() - 3};
+    const uint64_t once = reference_touch_sum({whole});
+    // 20,000 tensors on the whole range, one inside it, one on its first byte: the union is the range.
+    std::vector<ByteRange> aliased(20'000, whole);
+    aliased.push_back({memory.data() + 5000, 100'000});
+    aliased.push_back({memory.data() + 3, 1});
+    for (unsigned threads : {1u, 2u, 3u}) BOOST_TEST(touch_pages(aliased, threads) == once);
+}
+
+BOOST_AUTO_TEST_CASE(external_ranges_that_overlap_are_read_once_into_one_buffer) {
+    // 4 MiB and 20 bytes each, over the parallel threshold in every build; 32 on one range,
+    // then 8 at a stride of 4096 bytes, each overlapping the next.
+    for (uint64_t stride : {uint64_t{0}, uint64_t{4096}}) {
+        const int count = stride ? 8 : 32;
+        ExternalModel model(count, (1 << 20) + 5, stride);
+        for (unsigned threads : {1u, 2u}) {
+            BOOST_TEST_CONTEXT("stride " << stride << ", " << threads << " threads") {
+                ImportOptions o;
+                o.threads = threads;
+                o.map_external_files = false;
+                o.resolve = false;
+                Model m = import_file(model.dir / "model.onnx", o);
+                const auto& w = m.graph()->initializers;
+                BOOST_TEST_REQUIRE(w.size() == size_t(count));
+                const std::byte* base = w[0].bytes().data();
+                for (int i = 0; i < count; ++i) {
+                    const auto b = w[i].bytes();
+                    BOOST_TEST(b.data() == base + i * stride, i);  // one buffer for the union
+                    BOOST_TEST(std::string(reinterpret_cast<const char*>(b.data()), b.size()) ==
+                                   model.data.substr(i * stride, b.size()), i);
+                }
+            }
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(an_import_with_threads_equals_one_without) {

@@ -252,6 +252,7 @@ Corpus build_corpus() {
     add_published_2026_cases(c);
     add_ort_cases(c);
     add_ort_shared_cases(c);
+    add_aliased_payload_cases(c);
     return c;
 }
 

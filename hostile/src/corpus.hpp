@@ -112,6 +112,7 @@ void add_published_cases(Corpus& c); // other importers' published loader bugs n
 void add_published_2026_cases(Corpus& c);  // the shapes published in 2026 (docs/rules.md)
 void add_ort_cases(Corpus& c);             // the .ort format (docs/rules.md, section O)
 void add_ort_shared_cases(Corpus& c);      // .ort objects shared by many references (docs/rules.md O15)
+void add_aliased_payload_cases(Corpus& c); // one file range named by many tensors (docs/rules.md E11)
 
 /// Every case of every section.
 Corpus build_corpus();

@@ -94,6 +94,7 @@ inline constexpr Rule length_eq{"E6", "5"};
 inline constexpr Rule range_end{"E7", "5"};
 inline constexpr Rule mapped{"E8", "5"};
 inline constexpr Rule everywhere{"E10", "5"};
+inline constexpr Rule aliased{"E11", "5"};
 
 // R: memory (section 6)
 inline constexpr Rule closed{"R3", "6"};

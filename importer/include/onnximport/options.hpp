@@ -92,13 +92,14 @@ struct ImportOptions {
     /// none but the caller's. Above one, the work on tensor bytes is shared out: a model
     /// file in Read mode is read in ranges in parallel, and after the structural walk every
     /// tensor's bytes (mapped ones included) are made resident before the import returns,
-    /// so that their first use does not fault. With one, a mapped import touches no weight
-    /// page. 1..64.
+    /// so that their first use does not fault: each byte once, however many tensors alias
+    /// it (docs/rules.md E11). With one, a mapped import touches no weight page. 1..64.
     unsigned threads = 1;
     static constexpr unsigned max_threads = 64;
 
     /// Map external-data files (one read-only mapping per file); off: each tensor's range
-    /// is read into memory (spec section 5, rule 4).
+    /// is read into memory (spec section 5, rule 4), ranges that overlap once, into one
+    /// buffer their tensors share (docs/rules.md E11).
     bool map_external_files = true;
 };
 

@@ -2,6 +2,7 @@
 // tensors into the mapping or read their ranges (spec section 5, rules 2, 4 and E8).
 #include "external/files.hpp"
 
+#include "core/intervals.hpp"
 #include "core/pool.hpp"
 #include "core/refusal.hpp"
 #include "external/location.hpp"
@@ -15,6 +16,40 @@
 #include <memory>
 
 namespace onnximport::detail {
+
+namespace {
+
+/// The unions of overlapping ranges, in the order of their first read: each read once
+/// into its own buffer.
+struct SpanReads {
+    std::vector<size_t> first;  ///< the span's lowest read, in binding order
+    std::vector<const MappedFile*> files;
+    std::vector<uint64_t> sizes;
+    std::vector<std::byte*> buffers;
+};
+
+struct SpanFailure {
+    size_t span = SIZE_MAX;
+    int error = 0;
+};
+
+/// Reads every span on up to `threads` threads (all on one below parallel_min_bytes);
+/// returns the failure of the lowest span that failed, as one thread would meet it first.
+SpanFailure read_spans(const std::vector<Interval>& at, const SpanReads& spans, unsigned threads) {
+    uint64_t total = 0;
+    for (uint64_t size : spans.sizes) total += size;
+    const unsigned n = total >= parallel_min_bytes ? threads : 1u;
+    std::vector<SpanFailure> failures(n);
+    run_pieces(n, spans.sizes, share_grain, [&](unsigned share, size_t k, uint64_t from, uint64_t to) {
+        if (failures[share].error) return;  // the share's first failure is its lowest span
+        const int e = spans.files[k]->read_exact(at[k].begin + from, spans.buffers[k] + from, to - from);
+        if (e) failures[share] = {k, e};
+    });
+    return *std::min_element(failures.begin(), failures.end(),
+                             [](const SpanFailure& a, const SpanFailure& b) { return a.span < b.span; });
+}
+
+}  // namespace
 
 ExternalFiles::ExternalFiles(Storage& s, const ImportOptions& options, const std::filesystem::path* dir,
                              std::string_view leaf)
@@ -101,36 +136,40 @@ void ExternalFiles::bind(TensorView& t, const MappedFile& file, uint64_t offset,
         ModelAccess::bind(t, nullptr, 0, s_);
         return;
     }
-    // The length is at most 2^31-1 (the readers refuse bigger tensors from the dims) and
-    // fits in the file (checked above): never sized from a bare number.
-    std::byte* dst = s_.allocate_owned(static_cast<size_t>(expected));
-    reads_.push_back({&file, offset, dst, expected, &t, location});
-    ModelAccess::bind(t, dst, expected, s_);
+    reads_.push_back({&file, offset, expected, &t, location});
 }
 
 void ExternalFiles::read_ranges() {
-    std::vector<uint64_t> sizes(reads_.size());
-    uint64_t total = 0;
-    for (size_t i = 0; i < reads_.size(); ++i) total += sizes[i] = reads_[i].size;
-    const unsigned n = total >= parallel_min_bytes ? options_.threads : 1u;
-    struct Failure {
-        size_t read = SIZE_MAX;
-        int error = 0;
-    };
-    std::vector<Failure> failures(n);
-    run_pieces(n, sizes, share_grain, [&](unsigned share, size_t i, uint64_t from, uint64_t to) {
-        if (failures[share].error) return;  // the share's first failure is its lowest range
-        const RangeRead& r = reads_[i];
-        if (int e = r.file->read_exact(r.offset + from, r.dst + from, to - from)) failures[share] = {i, e};
-    });
-    const Failure first = *std::min_element(failures.begin(), failures.end(),
-                                            [](const Failure& a, const Failure& b) { return a.read < b.read; });
-    if (first.error) {
-        const RangeRead& r = reads_[first.read];
+    std::vector<Interval> places;
+    places.reserve(reads_.size());
+    for (const RangeRead& r : reads_)
+        places.push_back({reinterpret_cast<uintptr_t>(r.file), r.offset, r.offset + r.size});
+    const Unions unions = union_of(places);
+    // A span's first read is its lowest in binding order: spans come in that order.
+    SpanReads spans;
+    for (size_t i = 0; i < reads_.size(); ++i) {
+        const size_t k = unions.span_of[i];
+        if (k != spans.first.size()) continue;
+        const Interval& v = unions.spans[k];
+        spans.first.push_back(i);
+        spans.files.push_back(reads_[i].file);
+        spans.sizes.push_back(v.end - v.begin);
+        // A union lies inside its file (each range was checked against its size): never
+        // sized from a bare number.
+        spans.buffers.push_back(s_.allocate_owned(static_cast<size_t>(v.end - v.begin)));
+    }
+    const SpanFailure failed = read_spans(unions.spans, spans, options_.threads);
+    if (failed.error) {
+        const RangeRead& r = reads_[spans.first[failed.span]];
         fail(*r.tensor, ErrorKind::Io, {},
-             first.error == ENODATA ? "external data file " + quoted_text(r.location) + " shrank while it was read"
-                                    : "cannot read external data file " + quoted_text(r.location) + ": " +
-                                          std::strerror(first.error));
+             failed.error == ENODATA ? "external data file " + quoted_text(r.location) + " shrank while it was read"
+                                     : "cannot read external data file " + quoted_text(r.location) + ": " +
+                                           std::strerror(failed.error));
+    }
+    for (size_t i = 0; i < reads_.size(); ++i) {
+        const RangeRead& r = reads_[i];
+        const size_t k = unions.span_of[i];
+        ModelAccess::bind(*r.tensor, spans.buffers[k] + (r.offset - unions.spans[k].begin), r.size, s_);
     }
     reads_.clear();
 }

@@ -36,12 +36,16 @@ public:
     /// directory, opened and mapped once per Model whatever names it; refusals name `t`.
     MappedFile& open(const TensorView& t, std::string_view location);
     /// Points `t` at its byte_size() bytes at `offset` of `file`, refusing a range that
-    /// passes the end of the file. Where the file is not mapped, the bytes are read by
-    /// read_ranges().
+    /// passes the end of the file. Where the file is not mapped, the bytes are read, and
+    /// `t` pointed at them, by read_ranges().
     void bind(TensorView& t, const MappedFile& file, uint64_t offset, std::string_view location);
     /// Reads the ranges of the unmapped files that bind() has named, on up to
-    /// ImportOptions::threads threads (core/pool.hpp); a failure is refused at the first
-    /// tensor in binding order whose read failed, as one thread would meet it.
+    /// ImportOptions::threads threads (core/pool.hpp). Ranges of one file that overlap are
+    /// read once, as their union, into one buffer their tensors share (core/intervals.hpp):
+    /// memory and reads are bounded by the bytes named, not by the tensors naming them. A
+    /// failure is refused at the first tensor in binding order of the first union whose
+    /// read failed, as one thread would meet it (with no overlap: the first tensor whose
+    /// read failed).
     void read_ranges();
 
     /// A refusal at the tensor's offset, its path followed by `.leaf` when given.
@@ -62,13 +66,12 @@ private:
     /// usually share one file; this saves a lookup per tensor). Keyed by input bytes:
     /// hashed with the import's key (core/hash.hpp).
     std::unordered_map<std::string_view, MappedFile*, NameHash> by_location_;
-    /// A range to read into its tensor's owned buffer.
+    /// A tensor's range of an unmapped file, in binding order.
     struct RangeRead {
         const MappedFile* file;
         uint64_t offset;
-        std::byte* dst;
         uint64_t size;
-        const TensorView* tensor;
+        TensorView* tensor;
         std::string_view location;
     };
     std::vector<RangeRead> reads_;

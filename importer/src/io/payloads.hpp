@@ -25,9 +25,11 @@ struct ByteRange {
 };
 
 /// Reads one byte of every page of every range (of a mapping, or of any memory) on up to
-/// `threads` threads, so that the pages are resident when the import returns. Returns
-/// the sum of the bytes read: it keeps the reads from being optimized away and lets a
-/// test check that every page was read.
+/// `threads` threads, so that the pages are resident when the import returns. Ranges that
+/// overlap are touched as their union, once (core/intervals.hpp): the work is bounded by
+/// the bytes the ranges cover, not by how many tensors alias them. Returns the sum of the
+/// bytes read (each span's first byte and every page start after it): it keeps the reads
+/// from being optimized away and lets a test check that every page was read, once.
 uint64_t touch_pages(std::span<const ByteRange> ranges, unsigned threads);
 
 }  // namespace onnximport::detail

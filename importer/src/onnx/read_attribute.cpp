@@ -1,6 +1,7 @@
 // AttributeProto (spec section 2, "Attributes"): its fields, the type declared or inferred
 // from the field that is set, and the value a declared type requires.
 #include "core/text.hpp"
+#include "format/attribute_type.hpp"
 #include "onnx/fields.hpp"
 
 namespace onnximport::detail {
@@ -82,18 +83,6 @@ AttributeType inferred_type(const Attribute& a, const AttributeSeen& seen) {
     return T::Undefined;
 }
 
-/// The field a declared tensor, graph, sparse tensor or type attribute needs, or null
-/// for the types whose absent field reads as 0 or empty.
-const char* required_field(AttributeType t) {
-    switch (t) {
-    case AttributeType::Tensor: return "t";
-    case AttributeType::Graph: return "g";
-    case AttributeType::SparseTensor: return "sparse_tensor";
-    case AttributeType::TypeProto: return "tp";
-    default: return nullptr;
-    }
-}
-
 bool has_required_field(const Attribute& a) {
     switch (a.type) {
     case AttributeType::Tensor: return a.t();
@@ -120,7 +109,7 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) 
     AttributeSeen seen;
     while (r.next()) read_attribute_field(c, r, a, seen);
     if (seen.declared != 0) {
-        if (seen.declared < 1 || seen.declared > 14)
+        if (!is_known_attribute_type(seen.declared))
             c.fail(ErrorKind::InvalidModel, seen.declared_at, "unknown attribute type " + std::to_string(seen.declared),
                    "type");
         a.type = static_cast<AttributeType>(seen.declared);

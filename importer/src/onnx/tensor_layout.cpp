@@ -1,5 +1,5 @@
-// The raw layout of tensor data (spec section 3): element counts, byte lengths, and the
-// conversion of typed fields into the raw layout, little-endian.
+// The typed fields of TensorProto (tensor_layout.hpp): their byte lengths and their
+// conversion into the raw layout, little-endian.
 #include "onnx/tensor_layout.hpp"
 
 #include "onnx/fields.hpp"
@@ -9,28 +9,6 @@
 #include <cstring>
 
 namespace onnximport::detail {
-
-CountResult element_count(std::span<const int64_t> dims) {
-    for (int64_t d : dims)
-        if (d < 0) return {false, 0, "dimension " + std::to_string(d) + " is negative"};
-    for (int64_t d : dims)
-        if (d == 0) return {true, 0, {}};
-    uint64_t count = 1;
-    for (int64_t d : dims) {
-        uint64_t u = static_cast<uint64_t>(d);
-        if (u > max_element_count || count > max_element_count / u)
-            return {false, 0, "element count exceeds 2^60"};
-        count *= u;
-    }
-    return {true, count, {}};
-}
-
-std::optional<uint64_t> expected_byte_length(uint64_t count, int32_t data_type) {
-    // ceil(count * bits / 8) <= max  <=>  count * bits <= 8 * max: decide before multiplying.
-    const uint64_t bits = bits_per_element(data_type);
-    if (bits == 0 || count > (8 * max_tensor_bytes) / bits) return std::nullopt;
-    return (count * bits + 7) / 8;
-}
 
 proto::Tensor typed_field_for(int32_t data_type) {
     using F = proto::Tensor;

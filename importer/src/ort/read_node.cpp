@@ -1,6 +1,7 @@
 // Node and Attribute of .ort (spec section 2, "Attributes"): names and strings as views,
 // scalars inline, a declared type that .ort can represent (1..10) with the field it needs.
 #include "core/text.hpp"
+#include "format/attribute_type.hpp"
 #include "ort/context.hpp"
 #include "ort/node_facts.hpp"
 #include "ort/reader.hpp"
@@ -27,16 +28,17 @@ void copy_scalars(OrtContext& c, const FbVector& v, List<T>& out) {
 
 void check_type(const OrtContext& c, const FbTable& fa, int32_t type, bool has_t, bool has_g, const Attribute& a) {
     const uint8_t* at = c.at(fa, A::VT_TYPE);
-    if (type >= 11 && type <= 14)
+    if (is_known_attribute_type(type) && !ort_holds_attribute_type(type))
         c.fail(ErrorKind::Unsupported, at,
                "attribute " + quoted(a.name, '\'') + " has type " + std::to_string(type) + ", which .ort cannot hold",
                "type");
-    if (type < 1 || type > 14)
+    if (!is_known_attribute_type(type))
         c.invalid(at, "attribute " + quoted(a.name, '\'') + " has unknown type " + std::to_string(type), "type");
-    if (type == static_cast<int32_t>(AttributeType::Tensor) && !has_t)
-        c.invalid(fa, "attribute " + quoted(a.name, '\'') + " is declared as t but that field is absent", "t");
-    if (type == static_cast<int32_t>(AttributeType::Graph) && !has_g)
-        c.invalid(fa, "attribute " + quoted(a.name, '\'') + " is declared as g but that field is absent", "g");
+    // Of the types with a required field, .ort holds only TENSOR (t) and GRAPH (g).
+    const char* field = required_field(static_cast<AttributeType>(type));
+    if (field && !(type == static_cast<int32_t>(AttributeType::Tensor) ? has_t : has_g))
+        c.invalid(fa, "attribute " + quoted(a.name, '\'') + " is declared as " + field + " but that field is absent",
+                  field);
 }
 
 void read_tensors(OrtContext& c, const FbVector& v, AttributeFields& f) {

@@ -4,6 +4,8 @@
 // or, with external_data_offset >= 0 (the project's extension, docs/ort.md), that many
 // bytes in the companion file, recorded here and loaded after the walk.
 #include "core/text.hpp"
+#include "format/ort_data_type.hpp"
+#include "format/tensor_limits.hpp"
 #include "ort/context.hpp"
 #include "ort/reader.hpp"
 
@@ -14,12 +16,6 @@ namespace onnximport::detail {
 namespace {
 
 using T = fb::Tensor;
-
-/// Element types of the .ort schema: ONNX codes 1..20 (float8 from format version 6).
-constexpr int32_t max_ort_data_type = 20;
-/// The same limits as .onnx (spec section 3).
-constexpr uint64_t max_elements = uint64_t{1} << 60;
-constexpr uint64_t max_bytes = 0x7FFFFFFFu;
 
 /// The dims (non-negative, rule O6) and the element count they give, without wrapping.
 void read_dims(OrtContext& c, const FbVector& dims, TensorView& t) {
@@ -36,10 +32,8 @@ void read_dims(OrtContext& c, const FbVector& dims, TensorView& t) {
     // A zero dimension makes no elements whatever the others are, as for .onnx (fuzz_roundtrip).
     uint64_t count = empty ? 0 : 1;
     for (uint32_t i = 0; i < dims.count && !empty; ++i) {
-        const auto d = static_cast<uint64_t>(t.dims[i]);
-        if (count > max_elements / d)
+        if (!grow_element_count(count, static_cast<uint64_t>(t.dims[i])))
             c.invalid(c.fb.address(dims.entry(i)), "the element count exceeds 2^60", "dims");
-        count *= d;
     }
     t.element_count = count;
 }
@@ -83,14 +77,14 @@ void check_no_strings(const OrtContext& c, const TensorFields& f, const TensorVi
                   "string_data");
 }
 
-/// The raw layout's length, decided from the dims before any data: count * bits stays
-/// below 2^35, no wrap.
+/// The raw layout's length, decided from the dims before any data (rule T6; the type is
+/// one of 1..20 and not STRING here, so it has a bit width).
 uint64_t raw_length(const OrtContext& c, const FbTable& ft, const TensorView& t) {
-    const uint64_t bits = bits_per_element(t.data_type);
-    if (t.element_count > (max_bytes * 8) / bits)
+    const std::optional<uint64_t> bytes = expected_byte_length(t.element_count, t.data_type);
+    if (!bytes)
         c.fail(ErrorKind::Unsupported, c.at(ft, T::VT_DIMS),
                "tensor of " + std::to_string(t.element_count) + " elements needs more than 2^31-1 bytes", "dims");
-    return (t.element_count * bits + 7) / 8;
+    return *bytes;
 }
 
 /// An external tensor before loading: its expected length, and the path refusals name.

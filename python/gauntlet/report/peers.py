@@ -63,6 +63,8 @@ def run_ours(importer, path, timeout, options=None):
         argv += ["--external-dir", os.path.join(os.path.dirname(path), str(options["external_dir"]))]
     if "ort_data" in options:
         argv += ["--ort-data", str(options["ort_data"])]
+    if "threads" in options:
+        argv += ["--threads", str(options["threads"])]
     start = time.monotonic()
     try:
         proc = subprocess.run(

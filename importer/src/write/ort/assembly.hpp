@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/refusal.hpp"
+#include "format/ort_data_type.hpp"
 #include "write/aligned_sink.hpp"
 #include "write/atomic_file.hpp"
 #include "write/progress.hpp"
@@ -36,10 +37,6 @@ namespace fb = ::onnximport::ortfb;
 /// The `ort_version` written: the lowest that holds the model (docs/ort.md, "Version"): 5
 /// brought the kernel type-string resolver minimal builds need, 6 the float8 types.
 inline const char* written_ort_version(bool uses_float8) noexcept { return uses_float8 ? "6" : "5"; }
-/// The float8 element types (FLOAT8E4M3FN..FLOAT8E5M2FNUZ), which need format version 6.
-inline constexpr int32_t first_float8_type = 17;
-/// The highest element type code the format's TensorDataType holds (FLOAT8E5M2FNUZ).
-inline constexpr int32_t max_ort_element_type = 20;
 /// A 32-bit offset format: the buffer stays below 2^31 - 1 bytes (FlatBuffers' maximum).
 inline constexpr uint64_t max_ort_buffer = (uint64_t{1} << 31) - 1;
 

@@ -9,7 +9,7 @@ int32_t cast_like_to(const OrtAssembly& a, const Node& n, std::span<const Graph*
     if (n.op_type != "CastLike" || (!n.domain.empty() && n.domain != "ai.onnx")) return 0;
     if (!a.inferred || n.inputs.size() != 2 || n.inputs[0].empty() || n.inputs[1].empty()) return 0;
     const ValueType t = a.inferred->type_of(n.inputs[1], scopes);
-    return t.kind == ValueType::Kind::Tensor && t.elem <= max_ort_element_type ? t.elem : 0;
+    return t.kind == ValueType::Kind::Tensor && t.elem <= max_ort_data_type ? t.elem : 0;
 }
 
 std::span<const std::string_view> written_inputs(const Node& n, int32_t cast_to) noexcept {

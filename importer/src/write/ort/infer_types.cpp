@@ -6,6 +6,7 @@
 // and returns one element of each output sequence; both If branches return the outputs.
 #include "write/ort/infer_types.hpp"
 
+#include "format/ort_data_type.hpp"
 #include "write/ort/infer_rules.hpp"
 
 #include <onnximport/data_type.hpp>
@@ -16,9 +17,6 @@
 namespace onnximport::detail {
 
 namespace {
-
-/// The element types an .ort TypeInfo holds (assembly.hpp's max_ort_element_type).
-constexpr int32_t max_written_elem = 20;
 
 bool default_domain(const Node& n) noexcept { return n.domain.empty() || n.domain == "ai.onnx"; }
 
@@ -71,7 +69,7 @@ void InferredTypes::set(const Graph& g, std::string_view name, ValueType t, std:
     const Value* v = g.find_value(name);
     if (v && (value_type_of(v->type).known() || v->initializer || v->sparse_initializer)) return;
     // What a TypeInfo cannot hold is left untyped, as an unknown type is.
-    if (t.elem > max_written_elem) t = {};
+    if (t.elem > max_ort_data_type) t = {};
     if (t.known() && v) {
         std::vector<ValueType>& types = types_[&g];
         types.resize(g.values.size());

@@ -17,9 +17,9 @@ void OrtAssembly::check_room(uint64_t more) const {
 }
 
 void check_element_type(OrtAssembly& a, int32_t code, std::string_view leaf) {
-    if (code > max_ort_element_type || code < 0)
+    if (code > max_ort_data_type || code < 0)
         a.unsupported("element type " + std::to_string(code) + " has no code in the .ort format (0..20)", leaf);
-    if (code >= first_float8_type) a.uses_float8 = true;
+    if (code >= first_float8_data_type) a.uses_float8 = true;
 }
 
 namespace {

@@ -88,8 +88,8 @@ flatbuffers::Offset<fb::TypeInfo> put_type(OrtAssembly& a, const TypeProto& t) {
 
 flatbuffers::Offset<fb::TypeInfo> put_inferred_type(OrtAssembly& a, ValueType t) {
     using K = ValueType::Kind;
-    if (!t.known() || t.elem > max_ort_element_type || (t.kind != K::Tensor && t.kind != K::Sequence)) return {};
-    if (t.elem >= first_float8_type) a.uses_float8 = true;
+    if (!t.known() || t.elem > max_ort_data_type || (t.kind != K::Tensor && t.kind != K::Sequence)) return {};
+    if (t.elem >= first_float8_data_type) a.uses_float8 = true;
     const auto tensor = fb::CreateTensorTypeAndShape(a.fbb, t.elem);
     const auto info = fb::CreateTypeInfo(a.fbb, 0, fb::TypeInfoValue::tensor_type, tensor.Union());
     if (t.kind == K::Tensor) return info;

@@ -1,4 +1,5 @@
-// Names of tensor element types (spec section 3), as in onnx.proto.
+// Names of tensor element types (spec section 3), as in onnx.proto: the one definition of
+// the public data_type.hpp, shared by both readers, the writers and the dump.
 #include <onnximport/data_type.hpp>
 
 namespace onnximport {
