@@ -32,6 +32,7 @@ from gauntlet.report import campaigns as campaigns_mod
 from gauntlet.report import corpus as corpus_mod
 from gauntlet.report import matrix as matrix_mod
 from gauntlet.report import render as render_mod
+from gauntlet.report import peers, valid_models, verdicts
 from gauntlet import known as known_mod, settings
 from gauntlet.fuzz import paths as fuzz_paths
 
@@ -156,7 +157,7 @@ def stage_hostile(args, stages):
     log = os.path.join(args.out, "logs", "hostile-gen.log")
     source = None
     if args.corpus:
-        matrix_mod.copy_corpus(args.corpus, corpus_dir)
+        corpus_mod.copy_corpus(args.corpus, corpus_dir)
         source = f"{args.corpus} (--corpus)"
         stages.add("hostile: copy corpus", "ok", 0, source)
     elif os.access(gen, os.X_OK):
@@ -167,7 +168,7 @@ def stage_hostile(args, stages):
         else:
             stages.add("hostile: generate corpus", "failed", secs, f"hostile-gen exit {rc}", log)
     if source is None and os.path.isfile(os.path.join(committed, "manifest.json")):
-        matrix_mod.copy_corpus(committed, corpus_dir)
+        corpus_mod.copy_corpus(committed, corpus_dir)
         source = "the committed copy hostile/corpus/"
         stages.add("hostile: copy committed corpus", "ok", 0, source)
     if source is None:
@@ -190,7 +191,7 @@ def stage_hostile(args, stages):
     ours = {}
     # One process per case, two at a time (one per core): a crash touches one case only.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
-        futures = {pool.submit(matrix_mod.run_ours, args.importer, c["path"], args.our_timeout, c.get("options")):
+        futures = {pool.submit(peers.run_ours, args.importer, c["path"], args.our_timeout, c.get("options")):
                    c["file"] for c in cases}
         for i, future in enumerate(concurrent.futures.as_completed(futures), 1):
             ours[futures[future]] = future.result()
@@ -204,7 +205,7 @@ def stage_hostile(args, stages):
         except OSError:
             c["size"] = None  # a dangling link or a missing file is a case too (Io)
         r = dict(ours[case["file"]])
-        r["match"] = matrix_mod.matches(case, r, "onnximport")
+        r["match"] = verdicts.matches(case, r, "onnximport")
         c["results"] = {"onnximport": r}
         c["pass"] = r["match"]
         hostile["cases"].append(c)
@@ -499,8 +500,8 @@ def stage_matrix(args, stages, cases, hostile):
     valid = None
     if args.valid_count > 0:
         try:
-            label, data = matrix_mod.backend_data_dir(args.build, args.valid_data)
-            models, total = matrix_mod.valid_models(label, data, args.valid_count)
+            label, data = valid_models.backend_data_dir(args.build, args.valid_data)
+            models, total = valid_models.valid_models(label, data, args.valid_count)
             valid = {"label": label, "data_dir": data, "models": models, "total": total}
             say(f"matrix: valid models: the accept cases and {len(models)} of the {total} backend models of {data} "
                 "(the first by SHA-256 of their path)")
