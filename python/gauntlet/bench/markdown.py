@@ -47,8 +47,8 @@ def importer_lines(name: str, imp: str, r: dict) -> list:
 
 
 def model_table(res: dict) -> list:
-    lines = ["", "| model | importer | time ms, median (min-max) | peak RSS MiB (above baseline) | RSS after import MiB "
-             "| heap MiB | protobuf / ours | python / ours | peak vs protobuf | metadata MB/s |",
+    lines = ["", "| model | importer | time ms, median (min-max) | peak RSS MiB (above baseline) "
+             "| RSS after import MiB | heap MiB | protobuf / ours | python / ours | peak vs protobuf | metadata MB/s |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name in TABLE_MODELS:
         m = res["models"].get(name)
@@ -60,7 +60,8 @@ def model_table(res: dict) -> list:
 
 
 def cold_table(res: dict) -> list:
-    cold_rows = [(name, imp, r) for name in TABLE_MODELS for imp, r in res["models"].get(name, {}).get("cold", {}).items()]
+    cold_rows = [(name, imp, r) for name in TABLE_MODELS
+                 for imp, r in res["models"].get(name, {}).get("cold", {}).items()]
     if not cold_rows:
         return []
     lines = ["", f"Cold: the first import in a fresh process, no warm-up, {res['repeat']} processes per row.", "",
@@ -88,7 +89,7 @@ def writers_table(res: dict) -> list:
     writers = res["models"].get("writers", {}).get("rows")
     if not writers:
         return []
-    lines = ["", f"Writers on big (issue 18): whole processes taking turns, {res['repeat']} each after a warm-up "
+    lines = ["", f"Writers on big: whole processes taking turns, {res['repeat']} each after a warm-up "
              "(wall time and peak RSS from wait4).", "", "| command | time s, median (min-max) | peak RSS MiB |",
              "| --- | --- | --- |"]
     for name, r in writers.items():

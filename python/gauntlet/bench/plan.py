@@ -24,14 +24,14 @@ PLAN = {
     # Like with like: ours-memory against ParseFromArray, ours-map and -read against map + parse.
     "backend": ["ours-memory", "ours-map", "ours-read", "protobuf", "python"],
     "big-small": ["ours-map"],
-    # 10^6-node chain sorted and reversed (issue 3): the sort must stay O(n log n).
+    # 10^6-node chain sorted and reversed: the sort must stay O(n log n).
     "chain": ["ours-map", "ours-map-ort", "ours-map-noresolve", "protobuf"],
     "chain-reversed": ["ours-map", "ours-map-noresolve", "protobuf"],
-    # big as .ort (issue 17, python/gauntlet/bench/ort.py): ONNX Runtime's inline file, our external one.
+    # big as .ort (gauntlet/bench/ort.py): ONNX Runtime's inline file, our external one.
     "big-ort": ["ours-map", "ours-read", "ours-read-2threads"],
     "big-ort-external": ["ours-map", "ours-read", "ours-read-2threads"],
 }
-# The hash-flooding pairs (issue 21): crafted and ordinary names, and the folder-relative
+# The hash-flooding pairs (docs/performance.md): crafted and ordinary names, and the folder-relative
 # model path of each (external data sits beside its model).
 FLOOD = {
     "opset domains": ("opsets-crafted.onnx", "opsets-ordinary.onnx"),

@@ -80,7 +80,8 @@ def process_rows(cli: str, exe: str, path: str, repeat: int, ort_path: str = "")
 
 
 def flood_rows(exe: str, folder: str, repeat: int) -> dict:
-    """Issue 21's rows: crafted and ordinary names of each map, in children taking turns."""
+    """The hash-flooding rows (docs/performance.md): crafted and ordinary names of each map,
+    in children taking turns."""
     out = {}
     runs = -(-repeat // ROUNDS)
     for kind, (crafted, ordinary) in FLOOD.items():

@@ -1,4 +1,4 @@
-"""`make bench` (issues 7, 16, 21): every importer on every benchmark model, side by side.
+"""`make bench` (docs/performance.md): every importer on every benchmark model, side by side.
 
 usage: bench_run.py [--build DIR] [--out DIR] [--repeat N] [--data DIR] [--only M,...]
                     [--publish]        (M: a model below, flood or fuzz)
@@ -28,11 +28,11 @@ repeats of a child. libprotobuf parses the mapped file (pages faulted in before 
 into a heap message (protobuf) and into an Arena (protobuf-arena); protozero is the floor:
 a pbf_reader walk over every field the importer reads, building nothing.
 
-Whole process (issue 16): `onnximport check big.onnx` against `gauntlet_bench read-parse
+Whole process: `onnximport check big.onnx` against `gauntlet_bench read-parse
 big.onnx` (libprotobuf's read of the file and parse), alternating, N processes each, wall
 time and peak RSS from wait4.
 
-Hash flooding (issue 21): `gauntlet_bench gen-flood OUT/flood` writes, per map keyed by
+Hash flooding: `gauntlet_bench gen-flood OUT/flood` writes, per map keyed by
 input bytes (opset domains, captured names, value names, external-data locations), a model
 of 2^15 names crafted to collide under libstdc++'s std::hash and its twin of ordinary names
 of the same count and length; crafted and ordinary take turns, and the row is their ratio.
@@ -109,7 +109,8 @@ def model_paths(args) -> tuple:
     """Generates the models into OUT: their paths, {model: reason} of the .ort ones that could not be
     written, ONNX Runtime's module for the writer rows, and {model: its .ort twin}."""
     subprocess.run([args.exe, "gen", args.out], check=True, stdout=subprocess.DEVNULL)
-    paths = {n: os.path.join(args.out, n + ".onnx") for n in PLAN if n not in ("backend", "big-ort", "big-ort-external")}
+    generated = [n for n in PLAN if n not in ("backend", "big-ort", "big-ort-external")]
+    paths = {n: os.path.join(args.out, n + ".onnx") for n in generated}
     if wanted(args, "backend"):
         paths["backend"] = "@" + backend_list(args.out, args.data, args.build)
     ort_paths, ort_missing, ort_module = {}, {}, ""

@@ -49,7 +49,7 @@ def wide_targets(models: dict) -> list:
         ratio = best / wide["median"]
         note = f"; protozero floor {floor['median'] * 1e3:.1f} ms" if floor else ""
         out.append({"target": "wide: import with resolution >= 3x faster than libprotobuf's best case (the faster "
-                              "of heap and Arena parse of the mapped file), warm, one thread (issue 16)",
+                              "of heap and Arena parse of the mapped file), warm, one thread",
                     "value": f"{ratio:.2f}x ({wide['median'] * 1e3:.1f} vs {best * 1e3:.1f} ms{note})",
                     "met": ratio >= 3})
         frac = wide["peak_rss_kib"] / wide_pb["peak_rss_kib"]
@@ -68,12 +68,11 @@ def process_targets(models: dict) -> list:
     check, pb = proc.get("onnximport check"), proc.get("protobuf read+parse")
     if check and pb and not check["failed"] and not pb["failed"]:
         ratio = pb["median"] / check["median"]
-        out.append({"target": "big: whole-process `onnximport check` >= 100x faster than libprotobuf's read + parse "
-                              "(issue 16)",
+        out.append({"target": "big: whole-process `onnximport check` >= 100x faster than libprotobuf's read + parse",
                     "value": f"{ratio:.0f}x ({check['median'] * 1e3:.1f} vs {pb['median'] * 1e3:.0f} ms)",
                     "met": ratio >= 100})
         peak = check["peak_rss_kib"] / 1024
-        out.append({"target": "big: whole-process `onnximport check` peak RSS <= 64 MiB (issue 16)",
+        out.append({"target": "big: whole-process `onnximport check` peak RSS <= 64 MiB",
                     "value": f"{peak:.1f} MiB", "met": peak <= 64})
     return out
 
@@ -82,7 +81,7 @@ def flood_targets(models: dict) -> list:
     out = []
     for kind, row in models.get("flood", {}).get("rows", {}).items():
         if "ratio" in row:
-            out.append({"target": f"{kind}: crafted colliding names within 3x of ordinary ones (issue 21)",
+            out.append({"target": f"{kind}: crafted colliding names within 3x of ordinary ones",
                         "value": f"{row['ratio']:.2f}x", "met": row["ratio"] <= 3})
     return out
 

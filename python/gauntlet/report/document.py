@@ -24,7 +24,8 @@ def git_commit():
 def suite(id_, label, section):
     """A suite of the summary from a section (or a sweep run) with counts."""
     return {"id": id_, "label": label, "status": section["status"], "reason": section.get("reason"),
-            "passed": section.get("passed", 0), "failed": section.get("failed", 0), "skipped": section.get("skipped", 0)}
+            "passed": section.get("passed", 0), "failed": section.get("failed", 0),
+            "skipped": section.get("skipped", 0)}
 
 
 def suites_of(report):

@@ -1,4 +1,4 @@
-"""The cross-importer matrix (issues 8 and 20), in the spirit of JSONTestSuite's parsing matrix.
+"""The cross-importer matrix (docs/matrix.md), in the spirit of JSONTestSuite's parsing matrix.
 
 Every case of the hostile corpus, and a set of valid models (the corpus's `accept-` cases
 plus a deterministic sample of the ONNX backend test models), goes through each importer:
