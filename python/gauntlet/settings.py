@@ -59,9 +59,9 @@ def backend_data(build, who, explicit=None):
     if explicit == "generated":
         return generated_backend_data(build)
     if explicit == "edge":
-        from gauntlet.sweep import selftest  # imports onnx: only when asked for
+        from gauntlet.sweep import edge_models  # imports onnx: only when asked for
         out = os.path.join(build, "%s-edge-models" % who)
-        selftest.cmd_edge(out)
+        edge_models.write(out)
         return out
     if explicit:
         return os.path.abspath(explicit)

@@ -20,7 +20,9 @@ import statistics
 import subprocess
 import sys
 
-from gauntlet.bench.run import FLOOD, load, log, machine, run_child
+from gauntlet.bench.host import load, log, machine
+from gauntlet.bench.plan import FLOOD
+from gauntlet.bench.processes import run_child
 
 # The 2^14-name external pair of gen-flood, within the old binary's open-file needs.
 FLOOD_AB = dict(FLOOD, **{"external locations, 2^14": ("external-14-crafted/model.onnx",

@@ -14,7 +14,7 @@ in the same rounds as `ours-map` on the .onnx, and targets() states the ratio.
 writer_rows(cli, peer, big, work, repeat) times whole processes taking turns: our
 `onnximport convert` of big.onnx to .ort (inline) and to .onnx with 4096-aligned external
 data, each on 1 and 2 threads, and ONNX Runtime writing the same .ort; wall time and peak
-RSS from wait4. targets(models) states the issue 17 and 18 targets with their figures.
+RSS from wait4. targets(models) states the .ort and writer targets with their figures.
 """
 import json
 import os
@@ -124,7 +124,7 @@ def summary(runs: list) -> dict:
 
 
 def writer_rows(cli: str, module: str, big: str, work: str, repeat: int) -> dict:
-    """Issue 18's writer rows: whole processes taking turns, one warm-up round first."""
+    """The writer rows: whole processes taking turns, one warm-up round first."""
     os.makedirs(work, exist_ok=True)
     ort_out, onnx_out = os.path.join(work, "w.ort"), os.path.join(work, "w.onnx")
     cmds = {}
@@ -185,18 +185,18 @@ def targets(models: dict) -> list:
     for model in ("big", "big-ort"):
         one, two = get(model, "ours-read"), get(model, "ours-read-2threads")
         if one and two:
-            out.append({"target": f"{model}, read: 2 threads against 1 (issue 17; stated, no threshold)",
+            out.append({"target": f"{model}, read: 2 threads against 1 (stated, no threshold)",
                         "value": f"{one['median'] / two['median']:.2f}x ({two['median'] * 1e3:.1f} vs "
                                  f"{one['median'] * 1e3:.1f} ms)", "met": True})
     rows = models.get("writers", {}).get("rows", {})
     for kind in (".onnx -> .ort", ".onnx -> .onnx 4096-aligned external"):
         one, two = rows.get(f"ours {kind}, 1 thread(s)", {}), rows.get(f"ours {kind}, 2 thread(s)", {})
         if "median" in one and "median" in two:
-            out.append({"target": f"ours {kind}: 2 threads against 1 (issue 18; stated, no threshold)",
+            out.append({"target": f"ours {kind}: 2 threads against 1 (stated, no threshold)",
                         "value": f"{one['median'] / two['median']:.2f}x", "met": True})
     ort_row, ours = rows.get("ONNX Runtime .onnx -> .ort", {}), rows.get("ours .onnx -> .ort, 1 thread(s)", {})
     if "median" in ort_row and "median" in ours:
-        out.append({"target": "ours .onnx -> .ort against ONNX Runtime writing it (issue 18; side by side)",
+        out.append({"target": "ours .onnx -> .ort against ONNX Runtime writing it (side by side)",
                     "value": f"{ours['median']:.2f} s, {ours['peak_rss_kib'] / 1024:.0f} MiB vs "
                              f"{ort_row['median']:.2f} s, {ort_row['peak_rss_kib'] / 1024:.0f} MiB", "met": True})
     return out

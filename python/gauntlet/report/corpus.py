@@ -1,4 +1,4 @@
-"""Reads the hostile corpus for the report and the matrix (hostile/README.md).
+"""Reads (and copies) the hostile corpus for the report and the matrix (hostile/README.md).
 
 The manifest is read strictly by python/gauntlet/manifest.py (every case's rule_id must be
 defined by docs/rules.md); this module turns its cases into the plain dicts the matrix and
@@ -6,6 +6,8 @@ the report use. A folder without a manifest still works: every `<kind>-<case>.on
 is a case, its expectation taken from the name.
 """
 import os
+import shutil
+import stat
 
 from gauntlet import kinds, manifest
 
@@ -44,3 +46,21 @@ def load_corpus(directory):
                               "facts": {}, "options": {}})
     cases.sort(key=lambda c: c["file"])
     return cases, meta
+
+
+def copy_corpus(src, dst):
+    """A copy of the corpus folder that keeps links and FIFOs (shutil.copytree would open a FIFO)."""
+    fifos = []
+
+    def ignore(folder, names):
+        skip = []
+        for n in names:
+            if stat.S_ISFIFO(os.lstat(os.path.join(folder, n)).st_mode):
+                skip.append(n)
+                fifos.append(os.path.relpath(os.path.join(folder, n), src))
+        return skip
+
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst, symlinks=True, ignore=ignore)
+    for rel in fifos:
+        os.mkfifo(os.path.join(dst, rel))

@@ -3,7 +3,7 @@ current, in both directions, on real runs of python/gauntlet/report/matrix.py ov
 a listed case that behaves as the spec says is a stale entry (exit 1, the line to remove
 printed); an unlisted case that does not is new (exit 1, the line to add printed); a
 current list passes (exit 0). Also gauntlet/known.py's parser and comparison, and which
-importers' outcomes the matrix judges (matrix.applies and matches).
+importers' outcomes the matrix judges (verdicts.applies and matches).
 
     test_known_lists.py IMPORTER   (build/bin/onnximport; ctest known_lists)
 """
@@ -15,6 +15,7 @@ import tempfile
 import unittest
 
 from gauntlet import known, settings
+from gauntlet.report import corpus
 
 MATRIX = settings.module_argv("gauntlet.report.matrix")
 CASES = ["accept-ir-version-3.onnx", "malformed-key-field-zero.onnx", "invalidmodel-no-graph.onnx"]
@@ -92,18 +93,18 @@ class KnownModule(unittest.TestCase):
         self.assertEqual(known.compare(listed, {}, {"c.onnx"}), ([], []))
 
     def test_every_importer_of_the_matrix_has_a_list(self):
-        from gauntlet.report import matrix
-        for imp, _label in matrix.IMPORTERS:
+        from gauntlet.report import verdicts
+        for imp, _label in verdicts.IMPORTERS:
             self.assertIsNotNone(known.load(imp), f"sweep/known/{imp}.txt is missing")
 
 
 class WhatTheMatrixJudges(unittest.TestCase):
-    """matrix.applies/matches: which importer's outcome the spec fixes for a case."""
+    """verdicts.applies/matches: which importer's outcome the spec fixes for a case."""
 
     @classmethod
     def setUpClass(cls):
-        from gauntlet.report import matrix
-        cls.matrix = matrix
+        from gauntlet.report import verdicts
+        cls.verdicts = verdicts
 
     def case(self, file, rule_id="O3", options=None, expected="refuse"):
         return {"file": file, "rule_id": rule_id, "options": options or {}, "expected": expected,
@@ -111,35 +112,35 @@ class WhatTheMatrixJudges(unittest.TestCase):
 
     def test_an_ort_case_is_judged_only_for_the_ort_readers(self):
         ort = self.case("malformed-ort-x.ort")
-        judged = [imp for imp, _ in self.matrix.IMPORTERS if self.matrix.applies(ort, imp)]
+        judged = [imp for imp, _ in self.verdicts.IMPORTERS if self.verdicts.applies(ort, imp)]
         self.assertEqual(judged, ["onnximport", "onnxruntime", "ort-web", "ort-web-js"])
-        self.assertIsNone(self.matrix.matches(ort, {"outcome": "accepted"}, "onnx.load"))
+        self.assertIsNone(self.verdicts.matches(ort, {"outcome": "accepted"}, "onnx.load"))
 
     def test_ort_external_data_rules_are_not_judged_for_onnx_runtime(self):
-        for rule in self.matrix.ORT_EXTERNAL_RULES:
+        for rule in self.verdicts.ORT_EXTERNAL_RULES:
             case = self.case("externaldata-ort-x.ort", rule_id=rule)
             for ort_reader in ("onnxruntime", "ort-web", "ort-web-js"):
-                self.assertFalse(self.matrix.applies(case, ort_reader), rule)
-            self.assertTrue(self.matrix.applies(case, "onnximport"), rule)
-        self.assertTrue(self.matrix.applies(self.case("x.onnx", rule_id="O7"), "onnxruntime"),
+                self.assertFalse(self.verdicts.applies(case, ort_reader), rule)
+            self.assertTrue(self.verdicts.applies(case, "onnximport"), rule)
+        self.assertTrue(self.verdicts.applies(self.case("x.onnx", rule_id="O7"), "onnxruntime"),
                         "an .onnx case is judged for ONNX Runtime whatever its rule id")
 
     def test_import_options_are_judged_for_ours_only_and_bytes_not_here(self):
         with_dir = self.case("x.onnx", options={"external_dir": "d"})
-        self.assertTrue(self.matrix.applies(with_dir, "onnximport"))
-        self.assertFalse(self.matrix.applies(with_dir, "onnxruntime"))
-        self.assertFalse(self.matrix.applies(self.case("x.onnx", options={"import": "bytes"}), "onnximport"))
+        self.assertTrue(self.verdicts.applies(with_dir, "onnximport"))
+        self.assertFalse(self.verdicts.applies(with_dir, "onnxruntime"))
+        self.assertFalse(self.verdicts.applies(self.case("x.onnx", options={"import": "bytes"}), "onnximport"))
 
     def test_our_refusal_must_name_the_expected_kind(self):
         case = self.case("x.onnx")
-        self.assertTrue(self.matrix.matches(case, {"outcome": "refused", "kind": "malformed"}, "onnximport"))
-        self.assertFalse(self.matrix.matches(case, {"outcome": "refused", "kind": "io"}, "onnximport"))
-        self.assertTrue(self.matrix.matches(case, {"outcome": "refused", "kind": "io"}, "onnxruntime"))
-        self.assertFalse(self.matrix.matches(case, {"outcome": "accepted"}, "onnxruntime"))
+        self.assertTrue(self.verdicts.matches(case, {"outcome": "refused", "kind": "malformed"}, "onnximport"))
+        self.assertFalse(self.verdicts.matches(case, {"outcome": "refused", "kind": "io"}, "onnximport"))
+        self.assertTrue(self.verdicts.matches(case, {"outcome": "refused", "kind": "io"}, "onnxruntime"))
+        self.assertFalse(self.verdicts.matches(case, {"outcome": "accepted"}, "onnxruntime"))
 
     def test_the_committed_corpus_has_ort_cases_on_both_sides_for_onnx_runtime(self):
-        cases = [k for k in self.matrix.load_corpus(settings.COMMITTED_CORPUS)[0] if k["file"].endswith(".ort")]
-        judged = [k for k in cases if self.matrix.applies(k, "onnxruntime")]
+        cases = [k for k in corpus.load_corpus(settings.COMMITTED_CORPUS)[0] if k["file"].endswith(".ort")]
+        judged = [k for k in cases if self.verdicts.applies(k, "onnxruntime")]
         self.assertGreater(len(judged), 0)
         self.assertLess(len(judged), len(cases))
 

@@ -10,572 +10,35 @@ Stages, each with a progress line, a log under build/report/logs/ and a time bud
   ort       the .ort conformance, when that part exists
   fuzz      tools/setup_fuzz.sh, then a short `gauntlet fuzz --no-merge` of every target
   matrix    the cross-importer matrix (matrix.py)
-then report.json, and render.py writes index.html, junit.xml, plots and detail pages.
+then report.json (document.py), and render.py writes index.html, junit.xml, plots and detail
+pages. Each stage is a module of gauntlet/report/stages/.
 
 A part that cannot run is recorded as "not run: reason" and the report still renders;
 the exit status is 1 when a suite that ran has failures, 0 otherwise.
 """
 import argparse
-import concurrent.futures
-import datetime
 import json
 import os
-import re
 import shutil
 import signal
-import subprocess
 import sys
-import threading
 import time
 
 from gauntlet.report import campaigns as campaigns_mod
-from gauntlet.report import corpus as corpus_mod
-from gauntlet.report import matrix as matrix_mod
 from gauntlet.report import render as render_mod
-from gauntlet import known as known_mod, settings
-from gauntlet.fuzz import paths as fuzz_paths
-
+from gauntlet.report.document import report_document
+from gauntlet.report.logged_run import end_children, last_line, run_logged
+from gauntlet.report.progress import T0, Stages, say
+from gauntlet.report.stages.fuzz import stage_fuzz
+from gauntlet.report.stages.hostile import stage_hostile
+from gauntlet.report.stages.matrix import stage_matrix
+from gauntlet.report.stages.ort import stage_ort
+from gauntlet.report.stages.peer import stage_peer
+from gauntlet.report.stages.sweep import runs_not_run, stage_sweep
 from gauntlet.settings import ROOT
-GAUNTLET = settings.module_argv("gauntlet")
-PUBLISHED_CASE_LIMIT = 1 << 20  # case files larger than this are not copied into the report
-T0 = time.monotonic()
 
 
-# Children run in their own process groups (so a timeout ends all they started); when
-# make report itself is interrupted, those groups are ended too rather than left behind.
-CHILDREN = set()
-
-
-def _end_children(signum, _frame):
-    for proc in list(CHILDREN):
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    sys.exit(128 + signum)
-
-
-def say(line):
-    print(f"[report {time.monotonic() - T0:6.0f}s] {line}", flush=True)
-
-
-class Stages:
-    """Records what each stage did, for the page's stage table and for report.json."""
-
-    def __init__(self, out_dir):
-        self.out_dir = out_dir
-        self.items = []
-
-    def add(self, name, status, seconds, reason="", log=None):
-        self.items.append({"name": name, "status": status, "seconds": round(seconds, 1),
-                           "reason": reason, "log": os.path.relpath(log, self.out_dir) if log else None})
-
-
-def run_logged(cmd, log_path, timeout, label, cwd=ROOT, env=None):
-    """Runs `cmd`, output to `log_path`; a heartbeat with the last line every 15 s.
-
-    Returns (exit code or None on timeout, seconds). The child gets its own process
-    group so a timeout ends everything it started.
-    """
-    os.makedirs(os.path.dirname(log_path), exist_ok=True)
-    start = time.monotonic()
-    with open(log_path, "wb") as log:
-        log.write(("$ " + " ".join(cmd) + "\n").encode())
-        log.flush()
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=cwd, env=env,
-                                start_new_session=True)
-        CHILDREN.add(proc)
-        stop = threading.Event()
-
-        def heartbeat():
-            while not stop.wait(15):
-                say(f"  {label}: running {time.monotonic() - start:.0f} s; {last_line(log_path)}")
-
-        t = threading.Thread(target=heartbeat, daemon=True)
-        t.start()
-        try:
-            rc = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            rc = None
-        finally:
-            stop.set()
-        CHILDREN.discard(proc)
-    return rc, time.monotonic() - start
-
-
-def last_line(path, n=1):
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, 2)
-            size = f.tell()
-            f.seek(max(0, size - 8192))
-            lines = [ln for ln in f.read().decode("utf-8", "replace").splitlines() if ln.strip()]
-        return "\n".join(lines[-n:]) if lines else ""
-    except OSError:
-        return ""
-
-
-def tail(path, chars=6000):
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, 2)
-            f.seek(max(0, f.tell() - chars))
-            return f.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-CLOSING = re.compile(r"(?:^|\s|:)(\d+) passed, (\d+) failed(?:, (\d+) skipped)?(?:\s.*)?$")
-
-
-def closing_counts(text):
-    """The last `N passed, N failed[, N skipped]` line of a tool's output."""
-    for line in reversed(text.splitlines()):
-        m = CLOSING.search(line.strip())
-        if m:
-            return {"passed": int(m.group(1)), "failed": int(m.group(2)), "skipped": int(m.group(3) or 0),
-                    "closing_line": line.strip()}
-    return None
-
-
-# ---------------------------------------------------------------- hostile
-
-def stage_hostile(args, stages):
-    """Generate (or copy) the corpus into OUT/corpus and run our importer over every case."""
-    # The corpus holds 2 GiB sparse files: it lives beside the report, not in it, so the
-    # report folder can be published or archived as it is; small case files are copied
-    # into OUT/corpus/ for the detail pages' download links.
-    # The corpus sits one folder down: the matrix writes its canary file beside it.
-    corpus_dir = os.path.join(args.build, "report-corpus", "corpus")
-    shutil.rmtree(os.path.dirname(corpus_dir), ignore_errors=True)
-    os.makedirs(os.path.dirname(corpus_dir))
-    gen = os.path.join(args.build, "bin", "hostile-gen")
-    committed = os.path.join(ROOT, "hostile", "corpus")
-    log = os.path.join(args.out, "logs", "hostile-gen.log")
-    source = None
-    if args.corpus:
-        matrix_mod.copy_corpus(args.corpus, corpus_dir)
-        source = f"{args.corpus} (--corpus)"
-        stages.add("hostile: copy corpus", "ok", 0, source)
-    elif os.access(gen, os.X_OK):
-        rc, secs = run_logged([gen, corpus_dir], log, 300, "hostile-gen")
-        if rc == 0:
-            source = f"generated by {os.path.relpath(gen, ROOT)}"
-            stages.add("hostile: generate corpus", "ok", secs, source, log)
-        else:
-            stages.add("hostile: generate corpus", "failed", secs, f"hostile-gen exit {rc}", log)
-    if source is None and os.path.isfile(os.path.join(committed, "manifest.json")):
-        matrix_mod.copy_corpus(committed, corpus_dir)
-        source = "the committed copy hostile/corpus/"
-        stages.add("hostile: copy committed corpus", "ok", 0, source)
-    if source is None:
-        reason = "no hostile corpus: build/bin/hostile-gen is not built and hostile/corpus/ has no manifest.json"
-        stages.add("hostile", "not run", 0, reason)
-        return {"status": "not run", "reason": reason}, []
-
-    cases, meta = corpus_mod.load_corpus(corpus_dir)
-    published = os.path.join(args.out, "corpus")
-    shutil.rmtree(published, ignore_errors=True)
-    os.makedirs(published)
-    for case in cases:
-        if os.path.isfile(case["path"]) and not os.path.islink(case["path"]) \
-                and os.path.getsize(case["path"]) <= PUBLISHED_CASE_LIMIT:
-            shutil.copyfile(case["path"], os.path.join(published, case["file"]))
-    shutil.copyfile(os.path.join(corpus_dir, "manifest.json"), os.path.join(published, "manifest.json")) \
-        if os.path.isfile(os.path.join(corpus_dir, "manifest.json")) else None
-    say(f"hostile: {len(cases)} cases ({source})")
-    start = time.monotonic()
-    ours = {}
-    # One process per case, two at a time (one per core): a crash touches one case only.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
-        futures = {pool.submit(matrix_mod.run_ours, args.importer, c["path"], args.our_timeout, c.get("options")):
-                   c["file"] for c in cases}
-        for i, future in enumerate(concurrent.futures.as_completed(futures), 1):
-            ours[futures[future]] = future.result()
-            if i % 100 == 0 or i == len(cases):
-                say(f"  hostile: {i}/{len(cases)}")
-    hostile = {"status": "run", "source": source, "corpus": corpus_dir, "manifest": meta, "cases": []}
-    for case in cases:
-        c = dict(case)
-        try:
-            c["size"] = os.path.getsize(case["path"])
-        except OSError:
-            c["size"] = None  # a dangling link or a missing file is a case too (Io)
-        r = dict(ours[case["file"]])
-        r["match"] = matrix_mod.matches(case, r, "onnximport")
-        c["results"] = {"onnximport": r}
-        c["pass"] = r["match"]
-        hostile["cases"].append(c)
-    hostile["passed"] = sum(1 for c in hostile["cases"] if c["pass"] is True)
-    hostile["failed"] = sum(1 for c in hostile["cases"] if c["pass"] is False)
-    # A failure this importer's expected-failure list names is still a failure, marked known.
-    listed = known_mod.load("onnximport") or {}
-    for c in hostile["cases"]:
-        if c["pass"] is False and c["file"] in listed:
-            c["known_difference"] = listed[c["file"]] or "listed in sweep/known/onnximport.txt"
-    hostile["known_differences"] = sum(1 for c in hostile["cases"] if c.get("known_difference"))
-    # Cases the command line cannot pose (import from bytes): hostile_tests judges them.
-    hostile["skipped"] = sum(1 for c in hostile["cases"] if c["pass"] is None)
-
-    stages.add("hostile: our importer on every case", "ok" if hostile["failed"] == 0 else "failed",
-               time.monotonic() - start,
-               f'{hostile["passed"]} passed, {hostile["failed"]} failed, {hostile["skipped"]} skipped')
-    say(f"hostile: {hostile['passed']} passed, {hostile['failed']} failed ({hostile['known_differences']} of them "
-        f"known differences, sweep/known/onnximport.txt), {hostile['skipped']} skipped "
-        "(import from bytes: judged by hostile_tests)")
-    return hostile, cases
-
-
-# ---------------------------------------------------------------- sweep
-
-SWEEP_STATUS = {"pass": "passed", "skipped": "skipped", "refused": "failed", "diff": "failed", "fail": "failed"}
-
-
-def sweep_models(sweep_out):
-    """Per-model rows of one sweep run: $BUILD/sweep/<data set>/table.tsv as python/gauntlet/sweep/report.py
-    writes it (model, status in pass/diff/refused/fail/skipped, detail), or None."""
-    table = os.path.join(sweep_out, "table.tsv")
-    if not os.path.isfile(table):
-        return None
-    models = []
-    with open(table, encoding="utf-8", errors="replace") as f:
-        for n, line in enumerate(f):
-            parts = line.rstrip("\n").split("\t")
-            if n == 0 and parts[0] == "model":
-                continue
-            if not parts[0]:
-                continue
-            raw = parts[1] if len(parts) > 1 else "fail"
-            models.append({"name": parts[0], "status": SWEEP_STATUS.get(raw, "failed"), "outcome": raw,
-                           "reason": f"{raw}: {parts[2]}" if len(parts) > 2 and parts[2] else raw})
-    return models
-
-
-def keep_sweep_files(sweep_out, keep, model):
-    """Copies what a reader of one model's detail page needs into the report folder: the
-    diff, and both dumps (or the refusal) of a model that did not pass."""
-    files, detail = [], ""
-    candidates = [("diffs", ".diff", "diff of the two dumps"), ("cpp", ".dump", "our dump"),
-                  ("cpp", ".refused", "our refusal"), ("py", ".dump", "the onnx package's dump"),
-                  ("py", ".failed", "the onnx package's failure"), ("py", ".skipped", "why the Python side skipped")]
-    for side, ext, label in candidates:
-        src = os.path.join(sweep_out, side, model["name"] + ext)
-        if not os.path.isfile(src):
-            continue
-        dst = os.path.join(keep, side, model["name"] + ext + ".txt")
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copyfile(src, dst)
-        files.append({"label": label, "path": dst})
-        if ext in (".diff", ".refused", ".failed") and not detail:
-            with open(src, encoding="utf-8", errors="replace") as f:
-                detail = f.read(20000)
-    return files, detail
-
-
-def stage_sweep(args, stages):
-    runs = []
-    data_sets = []
-    shared = settings.SHARED_BACKEND_DATA
-    if os.path.isdir(shared):
-        data_sets.append(("shared-1.23", "ONNX backend test data 1.23 (shared)", shared))
-    else:
-        runs.append({"id": "shared-1.23", "label": "ONNX backend test data 1.23 (shared)", "status": "not run",
-                     "reason": f"{shared} is not present on this machine"})
-    log = os.path.join(args.out, "logs", "gen_backend_data.log")
-    start = time.monotonic()
-    gen = settings.module_argv("gauntlet.sweep.gen_backend_data") + [os.path.abspath(args.build)]
-    proc = subprocess.run(gen, capture_output=True, text=True, cwd=ROOT, timeout=600)
-    with open(log, "w") as f:
-        f.write(proc.stdout + proc.stderr)
-    data = proc.stdout.strip().splitlines()[-1] if proc.returncode == 0 and proc.stdout.strip() else None
-    if data and os.path.isdir(data):
-        stages.add("sweep: generate data set", "ok", time.monotonic() - start, data, log)
-        data_sets.append(("generated", "backend test data generated from the installed onnx package", data))
-    else:
-        reason = f"gauntlet.sweep.gen_backend_data failed (exit {proc.returncode})"
-        stages.add("sweep: generate data set", "failed", time.monotonic() - start, reason, log)
-        runs.append({"id": "generated", "label": "generated backend test data", "status": "not run",
-                     "reason": reason})
-
-    for run_id, label, data in data_sets:
-        say(f"sweep: {label}: {data}")
-        log = os.path.join(args.out, "logs", f"sweep-{run_id}.log")
-        env = dict(os.environ, BUILD=os.path.abspath(args.build))
-        rc, secs = run_logged(GAUNTLET + ["sweep", data], log, args.sweep_timeout, f"sweep {run_id}", env=env)
-        counts = closing_counts(tail(log))
-        if counts is None:
-            reason = "timed out" if rc is None else f"gauntlet sweep exit {rc} without a closing line"
-            stages.add(f"sweep: {run_id}", "failed", secs, reason, log)
-            runs.append({"id": run_id, "label": label, "status": "not run", "reason": reason, "data_dir": data})
-            continue
-        run = {"id": run_id, "label": label, "status": "run", "data_dir": data, **counts, "seconds": round(secs, 1)}
-        sweep_out = os.path.join(args.build, "sweep", os.path.basename(os.path.normpath(data)))
-        models = sweep_models(sweep_out)
-        if models is not None:
-            # Copies into the report folder, so the report can be moved or published whole.
-            keep = os.path.join(args.out, "sweep", run_id)
-            shutil.rmtree(keep, ignore_errors=True)
-            os.makedirs(keep, exist_ok=True)
-            shutil.copyfile(os.path.join(sweep_out, "table.tsv"), os.path.join(keep, "table.tsv"))
-            for m in models:
-                if m["status"] != "passed":
-                    m["files"], m["detail"] = keep_sweep_files(sweep_out, keep, m)
-            run["models"] = models
-            run["table"] = os.path.join(keep, "table.tsv")
-        else:
-            run["models"] = []
-            run["note"] = "the sweep wrote no per-model table; counts come from its closing line"
-        runs.append(run)
-        stages.add(f"sweep: {run_id}", "ok" if counts["failed"] == 0 else "failed", secs, counts["closing_line"], log)
-        say(f"sweep {run_id}: {counts['closing_line']}")
-    order = {"shared-1.23": 0, "generated": 1}
-    runs.sort(key=lambda r: order.get(r["id"], 2))
-    return {"status": "run" if any(r["status"] == "run" for r in runs) else "not run",
-            "reason": "; ".join(r.get("reason", "") for r in runs if r["status"] != "run"), "runs": runs}
-
-
-# ---------------------------------------------------------------- .ort
-
-WRITER_PARTS = ("onnx-roundtrip", "ort-roundtrip", "ort-roundtrip-external", "run-our-onnx", "run-our-ort",
-                "refuse-our-external-ort", "ort-resolver")
-
-
-def stage_ort(args, stages):
-    tool = GAUNTLET + ["ort"]
-    result = run_ort_part(tool, ["conformance"], "ort conformance", os.path.join(args.out, "logs", "ort.log"), stages, 300)
-    # The run part: every backend model run by ONNX Runtime on its test data.
-    result["run"] = run_ort_part(tool, ["run"], "ort run", os.path.join(args.out, "logs", "ort-run.log"), stages, 900)
-    # The writers: each part a stage; a run part reads the round trip before it.
-    # A list, so the report shows the parts in the order they ran (report.json sorts keys).
-    result["writers"] = [dict(run_ort_part(tool, ["writers", "--parts", part], "ort writers: " + part,
-                                           os.path.join(args.out, "logs", "ort-writers-%s.log" % part), stages, 1800),
-                              part=part)
-                         for part in WRITER_PARTS]
-    return result
-
-
-def run_ort_part(tool, argv, label, log, stages, timeout):
-    rc, secs = run_logged(tool + argv, log, timeout, label)
-    counts = closing_counts(tail(log))
-    if rc == 77:  # a skip: node or the npm peer is missing, the reason on the last line
-        reason = (tail(log).strip().splitlines() or ["skipped"])[-1]
-        stages.add(label, "not run", secs, reason, log)
-        return {"status": "not run", "reason": reason}
-    if counts is None:
-        stages.add(label, "failed", secs, f"exit {rc} without a closing line", log)
-        return {"status": "not run", "reason": f"gauntlet ort {' '.join(argv)} exit {rc} without a closing line"}
-    stages.add(label, "ok" if counts["failed"] == 0 else "failed", secs, counts["closing_line"], log)
-    return {"status": "run", **counts}
-
-
-# ---------------------------------------------------------------- fuzz
-
-STAT = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+)(?: corp: (\d+)/\S+)?.*?(?:exec/s: (\d+))?")
-FINAL = re.compile(r"stat::(\w+):\s+(\d+)")
-
-
-def parse_libfuzzer(text, seconds):
-    """Execs, coverage and a coverage-over-time series from libFuzzer's own status lines.
-
-    libFuzzer prints `#EXECS KIND cov: N ft: N corp: N/.. exec/s: N`; a line's time is
-    estimated from its exec count and the campaign's mean rate.
-    """
-    points, last = [], None
-    for line in text.splitlines():
-        m = STAT.match(line.strip())
-        if m:
-            last = m
-            points.append((int(m.group(1)), int(m.group(3))))
-    final = {k: int(v) for k, v in FINAL.findall(text)}
-    stats = {}
-    if last:
-        stats = {"execs": int(last.group(1)), "coverage": int(last.group(3)), "features": int(last.group(4)),
-                 "corpus": int(last.group(5)) if last.group(5) else None}
-    if "number_of_executed_units" in final:
-        stats["execs"] = final["number_of_executed_units"]
-    if "average_exec_per_sec" in final:
-        stats["exec_per_sec"] = final["average_exec_per_sec"]
-    execs = stats.get("execs") or 0
-    if execs and seconds:
-        stats.setdefault("exec_per_sec", int(execs / seconds))
-        stats["series"] = [(round(seconds * e / execs, 2), c) for e, c in points]
-    return stats
-
-
-def stage_fuzz(args, stages):
-    if args.fuzz_seconds <= 0:
-        reason = "FUZZ_SECONDS=0"
-        stages.add("fuzz", "not run", 0, reason)
-        return {"status": "not run", "reason": reason}
-    log = os.path.join(args.out, "logs", "setup_fuzz.log")
-    say("fuzz: building the targets (tools/setup_fuzz.sh)")
-    rc, secs = run_logged([os.path.join(ROOT, "tools", "setup_fuzz.sh")], log, 900, "setup_fuzz")
-    if rc != 0:
-        reason = f"tools/setup_fuzz.sh exit {rc}"
-        stages.add("fuzz: setup", "failed", secs, reason, log)
-        return {"status": "not run", "reason": reason}
-    stages.add("fuzz: setup", "ok", secs, "", log)
-    names = fuzz_paths.targets()
-    if not names:
-        reason = "tools/setup_fuzz.sh built no target of corpus/*.options in build-fuzz/"
-        stages.add("fuzz", "not run", 0, reason)
-        return {"status": "not run", "reason": reason}
-    targets = []
-    for name in names:
-        say(f"fuzz: {name} for {args.fuzz_seconds} s")
-        t = fuzz_smoke(args, name)
-        targets.append(t)
-        stages.add(f"fuzz: {name}", t["status"], t["wall_seconds"],
-                   f'{t.get("execs", 0)} execs, cov {t.get("coverage", "?")}', os.path.join(args.out, t["log"]))
-    return {"status": "run", "seconds_per_target": args.fuzz_seconds, "targets": targets}
-
-
-def fuzz_smoke(args, name):
-    """One target for --fuzz-seconds through the fuzz driver (gauntlet fuzz --no-merge: the
-    corpus stays as it is, findings are triaged and filed); its record and libFuzzer's log."""
-    work = os.path.join(args.out, "fuzz", name)
-    shutil.rmtree(work, ignore_errors=True)
-    record = os.path.join(work, "record.jsonl")
-    tlog = os.path.join(args.out, "logs", f"fuzz-{name}.log")
-    cmd = GAUNTLET + ["fuzz", "--no-build", "--no-merge", "--targets", name, "--seconds", str(args.fuzz_seconds),
-                      "--record", record, "--work", work]
-    rc, secs = run_logged(cmd, tlog, args.fuzz_seconds * 4 + 300, f"fuzz {name}")
-    engine_log = os.path.join(work, name, "fuzz.log")
-    engine_text = tail(engine_log, 4 << 20) if os.path.isfile(engine_log) else ""
-    t = {"name": name, "seconds": args.fuzz_seconds, "wall_seconds": round(secs, 1),
-         "log": os.path.relpath(tlog, args.out),
-         "log_tail": tail(tlog, 2000) + "\n--- libFuzzer (tail) ---\n" + engine_text[-3000:]}
-    if engine_text:
-        keep = os.path.join(args.out, "logs", f"fuzz-{name}-libfuzzer.log")
-        shutil.copyfile(engine_log, keep)
-        t["campaign_log"] = os.path.relpath(keep, args.out)
-    t.update(parse_libfuzzer(engine_text, args.fuzz_seconds))
-    rec = read_last_record(record)
-    if rec:
-        t.update({"execs": rec["execs"], "new_inputs": rec["found_inputs"]})
-        t["coverage"] = rec["edges_seen"] if rec["edges_seen"] is not None else t.get("coverage")
-        t["features"] = rec["features_seen"] if rec["features_seen"] is not None else t.get("features")
-    t["filed"] = [f["filed"] for f in rec["findings"]] if rec else []
-    t["crashes"] = len(rec["findings"]) if rec else 0
-    if rc is None:
-        t["status"], t["reason"] = "failed", "the campaign ran past its time limit"
-    elif t["crashes"] or rc != 0 or not rec:
-        filed = "; filed: " + ", ".join(t["filed"]) if t["filed"] else ""
-        t["status"], t["reason"] = "failed", f"exit {rc}; {t['crashes']} finding(s){filed}"
-    else:
-        t["status"] = "ok"
-    return t
-
-
-def read_last_record(path):
-    if not os.path.isfile(path):
-        return None
-    with open(path, encoding="utf-8") as f:
-        lines = [line for line in f if line.strip()]
-    return json.loads(lines[-1]) if lines else None
-
-
-# ---------------------------------------------------------------- peer and matrix
-
-def stage_peer(args, stages):
-    log = os.path.join(args.out, "logs", "install_deps-opencv.log")
-    rc, secs = run_logged([os.path.join(ROOT, "tools", "install_deps.sh"), "python3-opencv"], log, 900, "install_deps")
-    stages.add("install Debian python3-opencv", "ok" if rc == 0 else "failed", secs, last_line(log), log)
-    log = os.path.join(args.out, "logs", "install_peer.log")
-    rc, secs = run_logged([os.path.join(ROOT, "tools", "install_peer.sh"), args.peer_dir], log, 600, "install_peer")
-    stages.add("install npm peer", "ok" if rc == 0 else "failed", secs, last_line(log), log)
-    return rc == 0
-
-
-def stage_matrix(args, stages, cases, hostile):
-    if not cases:
-        reason = "no hostile corpus to run"
-        stages.add("matrix", "not run", 0, reason)
-        return {"status": "not run", "reason": reason}
-    start = time.monotonic()
-    ours = {c["file"]: c["results"]["onnximport"] for c in hostile["cases"]}
-    valid = None
-    if args.valid_count > 0:
-        try:
-            label, data = matrix_mod.backend_data_dir(args.build, args.valid_data)
-            models, total = matrix_mod.valid_models(label, data, args.valid_count)
-            valid = {"label": label, "data_dir": data, "models": models, "total": total}
-            say(f"matrix: valid models: the accept cases and {len(models)} of the {total} backend models of {data} "
-                "(the first by SHA-256 of their path)")
-        except (RuntimeError, OSError, subprocess.SubprocessError) as e:
-            say(f"matrix: no backend models for the valid-model matrix: {e}")
-    corpus_dir = os.path.dirname(cases[0]["path"])
-    doc = matrix_mod.run_matrix(cases, args.importer, args.peer_dir, args.timeout,
-                                os.path.join(args.out, "logs"), ours=ours, say=say, valid=valid, corpus_dir=corpus_dir,
-                                update_known=args.update_known)
-    off = sum(len(k["stale"]) + len(k["new"]) for k in doc["known"].values())
-    stages.add("matrix", "ok" if off == 0 else "failed", time.monotonic() - start,
-               ", ".join(f"{k}: {v['match']}/{v['cases']}" for k, v in doc["summary"].items())
-               + f"; expected-failure lists: {off} lines off")
-    return doc
-
-
-# ---------------------------------------------------------------- report
-
-def git_commit():
-    try:
-        out = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
-                             text=True, timeout=10)
-        return out.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
-def summarize(report):
-    suites = []
-    h = report["hostile"]
-    suites.append({"id": "hostile", "label": "hostile corpus", "status": h["status"], "reason": h.get("reason"),
-                   "passed": h.get("passed", 0), "failed": h.get("failed", 0), "skipped": h.get("skipped", 0)})
-    for run in report["sweep"]["runs"]:
-        suites.append({"id": f"sweep.{run['id']}", "label": f"sweep: {run['label']}", "status": run["status"],
-                       "reason": run.get("reason"), "passed": run.get("passed", 0), "failed": run.get("failed", 0),
-                       "skipped": run.get("skipped", 0)})
-    o = report["ort"]
-    suites.append({"id": "ort", "label": ".ort conformance", "status": o["status"], "reason": o.get("reason"),
-                   "passed": o.get("passed", 0), "failed": o.get("failed", 0), "skipped": o.get("skipped", 0)})
-    r = o.get("run")
-    if r:
-        suites.append({"id": "ort.run", "label": "ONNX Runtime runs the backend models", "status": r["status"],
-                       "reason": r.get("reason"), "passed": r.get("passed", 0), "failed": r.get("failed", 0),
-                       "skipped": r.get("skipped", 0)})
-    m = report["matrix"]
-    if m.get("status") == "run" and m.get("known"):
-        k = m["known"]
-        suites.append({"id": "matrix.known", "label": "matrix: expected-failure lists (sweep/known/)", "status": "run",
-                       "reason": None, "passed": sum(1 for v in k.values() if v["status"] == "current"),
-                       "failed": sum(len(v["stale"]) + len(v["new"]) for v in k.values()), "skipped": 0})
-    ours = m.get("summary", {}).get("onnximport") if m.get("status") == "run" else None
-    fz = report["fuzz"]
-    fuzz = {"status": fz["status"], "reason": fz.get("reason")}
-    if fz["status"] == "run":
-        fuzz.update({"targets": len(fz["targets"]), "seconds_per_target": fz["seconds_per_target"],
-                     "execs": sum(t.get("execs", 0) or 0 for t in fz["targets"]),
-                     "coverage": {t["name"]: t.get("coverage") for t in fz["targets"]},
-                     "crashes": sum(t.get("crashes", 0) for t in fz["targets"]),
-                     "failed": sum(1 for t in fz["targets"] if t["status"] != "ok")})
-    passed = sum(s["passed"] for s in suites if s["status"] == "run") + \
-        (fuzz["targets"] - fuzz["failed"] if fz["status"] == "run" else 0)
-    failed = sum(s["failed"] for s in suites if s["status"] == "run") + fuzz.get("failed", 0)
-    not_run = [s["label"] for s in suites if s["status"] != "run"] + (["fuzz"] if fz["status"] != "run" else [])
-    peers = []
-    for imp in ("onnx.load", "onnx.load-noext", "onnx.checker", "opencv", "protobufjs", "onnxruntime"):
-        s = m.get("summary", {}).get(imp) if m.get("status") == "run" else None
-        if s:
-            peers.append(f"{imp} accepts {s['accepted_spec_refuses']} the spec refuses")
-    line = f"{passed} passed, {failed} failed"
-    return {"suites": suites, "fuzz": fuzz, "passed": passed, "failed": failed, "not_run": not_run,
-            "matrix_ours": ours, "line": line + (f" ({'; '.join(peers)})" if peers else ""),
-            "closing_line": line}
-
-
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description="make report: run every check and write build/report/")
     ap.add_argument("--build", default="build", help="the CMake build folder holding bin/onnximport")
     ap.add_argument("--out", default=None, help="report folder (default BUILD/report)")
@@ -595,94 +58,88 @@ def main():
                     help="backend models in the valid-model matrix, a deterministic sample (0: the accept cases only)")
     ap.add_argument("--skip", default="", help="comma-separated stages to leave out: hostile,sweep,ort,fuzz,matrix,render")
     args = ap.parse_args()
-    signal.signal(signal.SIGTERM, _end_children)
-    signal.signal(signal.SIGINT, _end_children)
     args.build = os.path.abspath(args.build)
     args.out = os.path.abspath(args.out or os.path.join(args.build, "report"))
     args.peer_dir = os.path.abspath(args.peer_dir or os.path.join(args.build, "peer"))
     args.importer = os.path.join(args.build, "bin", "onnximport")
-    skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    return args
 
-    if not os.access(args.importer, os.X_OK):
-        print(f"make_report: {args.importer} is not built (run make build)", file=sys.stderr)
-        return 2
-    # Keep the previous run's screenshot out: a stale one would pass for this run's.
+
+def clear_previous_run(out):
+    """Removes what the previous run wrote; a stale screenshot would pass for this run's."""
     for name in ("index.html", "report.json", "junit.xml", "screenshot.png"):
-        if os.path.exists(os.path.join(args.out, name)):
-            os.remove(os.path.join(args.out, name))
+        if os.path.exists(os.path.join(out, name)):
+            os.remove(os.path.join(out, name))
     for sub in ("details", "plots", "logs", "sweep", "corpus"):
-        shutil.rmtree(os.path.join(args.out, sub), ignore_errors=True)
-    os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
-    stages = Stages(args.out)
+        shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
+    os.makedirs(os.path.join(out, "logs"), exist_ok=True)
 
-    def skipped(name):
-        stages.add(name, "not run", 0, "left out (--skip)")
-        return {"status": "not run", "reason": "left out of this run (--skip)"}
 
+def run_stages(args, stages):
+    """Every stage not left out, in order: the sections of report.json."""
+    skip = args.skip
     say("stage 1/6: hostile corpus")
-    if "hostile" in skip:
-        hostile, cases = skipped("hostile"), []
-    else:
-        hostile, cases = stage_hostile(args, stages)
+    hostile, cases = (stages.skipped("hostile"), []) if "hostile" in skip else stage_hostile(args, stages)
     say("stage 2/6: sweep")
-    sweep = skipped("sweep") if "sweep" in skip else stage_sweep(args, stages)
+    sweep = stages.skipped("sweep") if "sweep" in skip else stage_sweep(args, stages)
     if not sweep.get("runs"):
-        sweep["runs"] = [{"id": i, "label": label, "status": "not run", "reason": sweep.get("reason")}
-                         for i, label in (("shared-1.23", "ONNX backend test data 1.23 (shared)"),
-                                          ("generated", "generated backend test data"))]
+        sweep["runs"] = runs_not_run(sweep.get("reason"))
     # ONNX Runtime writes the .ort files of stage 3 and is a column of stage 5: installed before either.
     if not {"ort", "matrix"} <= skip and not stage_peer(args, stages):
         say("the npm peer did not install: the .ort conformance and ONNX Runtime's matrix column will say not run")
     say("stage 3/6: .ort conformance")
-    ort = skipped("ort") if "ort" in skip else stage_ort(args, stages)
+    ort = stages.skipped("ort") if "ort" in skip else stage_ort(args, stages)
     say("stage 4/6: fuzz smoke")
-    fuzz = skipped("fuzz") if "fuzz" in skip else stage_fuzz(args, stages)
+    fuzz = stages.skipped("fuzz") if "fuzz" in skip else stage_fuzz(args, stages)
     say("stage 5/6: cross-importer matrix")
-    if "matrix" in skip:
-        matrix = skipped("matrix")
-    else:
-        matrix = stage_matrix(args, stages, cases, hostile)
-
+    matrix = stages.skipped("matrix") if "matrix" in skip else stage_matrix(args, stages, cases, hostile)
     # The nightly campaigns' records (make nightly): read, not run.
     campaigns = campaigns_mod.load(os.path.join(ROOT, "corpus", "campaigns.jsonl"))
     stages.add("fuzz campaigns (corpus/campaigns.jsonl)", "ok" if campaigns["status"] == "run" else "not run", 0,
                campaigns.get("reason") or f'{len(campaigns["records"])} records')
+    return {"hostile": hostile, "sweep": sweep, "ort": ort, "fuzz": fuzz, "matrix": matrix, "campaigns": campaigns}
 
+
+def render_test(out):
+    """The render test (harness/report/render_test.sh) on the page just written; it keeps
+    the screenshot in the report folder and installs Debian chromium when missing."""
+    say("render test: headless Chromium opens index.html")
+    log = os.path.join(out, "logs", "render_test.log")
+    rc, _ = run_logged([os.path.join(ROOT, "harness", "report", "render_test.sh"), out], log, 900, "render test")
+    say(f"render test: {last_line(log)}" + ("" if rc == 0 else f" (see {log})"))
+    return rc == 0
+
+
+def say_matrix_summary(matrix):
+    if matrix.get("status") != "run":
+        return
+    for imp in matrix["importers"]:
+        ms = matrix["summary"].get(imp["id"])
+        if ms:
+            say(f"matrix {imp['id']}: accepts {ms['accepted_spec_refuses']} the spec refuses, refuses "
+                f"{ms['refused_spec_accepts']} it accepts, {ms['wrong_kind']} wrong kind, {ms['crashed']} crashed, "
+                f"{ms['timeout']} timed out")
+
+
+def main():
+    args = parse_args()
+    signal.signal(signal.SIGTERM, end_children)
+    signal.signal(signal.SIGINT, end_children)
+    if not os.access(args.importer, os.X_OK):
+        print(f"make_report: {args.importer} is not built (run make build)", file=sys.stderr)
+        return 2
+    clear_previous_run(args.out)
+    stages = Stages(args.out)
+    sections = run_stages(args, stages)
     say("stage 6/6: writing the report")
-    report = {
-        "schema": "onnx-gauntlet-report/1",
-        "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "commit": git_commit(),
-        "host": f"{os.cpu_count()} cores",
-        "seconds": round(time.monotonic() - T0, 1),
-        "hostile": hostile, "sweep": sweep, "ort": ort, "fuzz": fuzz, "matrix": matrix,
-        "campaigns": campaigns, "stages": stages.items,
-    }
-    report["summary"] = summarize(report)
+    report = report_document(sections, stages)
     with open(os.path.join(args.out, "report.json"), "w", encoding="utf-8") as f:
         json.dump(report, f, indent=1, sort_keys=True)
     index = render_mod.render(args.out)
-
-    # The render test (harness/report/render_test.sh) on the page just written; it keeps
-    # the screenshot in the report folder and installs Debian chromium when missing.
-    render_ok = True
-    if "render" not in skip:
-        say("render test: headless Chromium opens index.html")
-        log = os.path.join(args.out, "logs", "render_test.log")
-        rc, _ = run_logged([os.path.join(ROOT, "harness", "report", "render_test.sh"), args.out], log, 900,
-                           "render test")
-        render_ok = rc == 0
-        say(f"render test: {last_line(log)}" + ("" if render_ok else f" (see {log})"))
-
+    render_ok = render_test(args.out) if "render" not in args.skip else True
     s = report["summary"]
-    m = matrix if matrix.get("status") == "run" else None
-    if m:
-        for imp in m["importers"]:
-            ms = m["summary"].get(imp["id"])
-            if ms:
-                say(f"matrix {imp['id']}: accepts {ms['accepted_spec_refuses']} the spec refuses, refuses "
-                    f"{ms['refused_spec_accepts']} it accepts, {ms['wrong_kind']} wrong kind, {ms['crashed']} crashed, "
-                    f"{ms['timeout']} timed out")
+    say_matrix_summary(sections["matrix"])
     if s["not_run"]:
         say("not run: " + "; ".join(s["not_run"]))
     render_note = "" if render_ok else "; the render test FAILED"

@@ -1,4 +1,4 @@
-"""The cross-importer matrix (issues 8 and 20), in the spirit of JSONTestSuite's parsing matrix.
+"""The cross-importer matrix (docs/matrix.md), in the spirit of JSONTestSuite's parsing matrix.
 
 Every case of the hostile corpus, and a set of valid models (the corpus's `accept-` cases
 plus a deterministic sample of the ONNX backend test models), goes through each importer:
@@ -36,239 +36,120 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
-import stat
 import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-from gauntlet.report.corpus import load_corpus
-from gauntlet import known as known_mod, settings
-from gauntlet.report.peers import PEER_COLUMNS, _one_line, peer_specs, run_ours, run_peer  # noqa: F401 (run_ours: make_report)
-from gauntlet.report.peers_more import MORE_IMPORTERS, MORE_ORT_READERS
-from gauntlet.report.reads import judge_reads
+from gauntlet import settings
+from gauntlet.report.canary import CANARY, mark_outside, outside_hashes, write_canary
+from gauntlet.report.corpus import copy_corpus, load_corpus
 from gauntlet.report.findings import findings
-
-CANARY = "onnx-gauntlet-canary.bin"
-
-# The columns, in the order the report shows them.
-IMPORTERS = [
-    ("onnximport", "onnx-gauntlet (this importer): onnximport check"),
-    ("onnx.load", "Python onnx: onnx.load (external data loaded)"),
-    ("onnx.load-noext", "Python onnx: onnx.load(load_external_data=False)"),
-    ("onnx.checker", "Python onnx: onnx.load + check_model(full_check=True)"),
-    ("opencv", "OpenCV dnn: cv2.dnn.readNetFromONNX"),
-    ("protobufjs", "protobufjs: onnx.ModelProto.decode (Debian's onnx.proto)"),
-    ("onnxruntime", "ONNX Runtime (npm onnxruntime-node): InferenceSession.create"),
-    *MORE_IMPORTERS,
-]
+from gauntlet.report.known_check import check_known
+from gauntlet.report.peers import PEER_COLUMNS, peer_specs, run_ours, run_peer
+from gauntlet.report.reads import judge_reads
+from gauntlet.report.valid_models import backend_data_dir, valid_models
+from gauntlet.report.verdicts import IMPORTERS, matches, summarize
 
 
-ORT_READERS = ("onnximport", "onnxruntime", *MORE_ORT_READERS)
-ORT_EXTERNAL_RULES = ("O7", "O14")
+class Progress:
+    """Counts the cases each importer has done; says so every 10 s and when all are done."""
+
+    def __init__(self, names, total, say):
+        self.done = {n: 0 for n in names}
+        self.total = total
+        self.say = say
+        self.lock = threading.Lock()
+        self.last_print = 0.0
+
+    def __call__(self, which):
+        with self.lock:
+            self.done[which] += 1
+            now = time.monotonic()
+            if now - self.last_print >= 10 or all(v == self.total for v in self.done.values()):
+                self.last_print = now
+                self.say("  matrix: " + ", ".join(f"{k} {v}/{self.total}" for k, v in self.done.items()))
 
 
-def applies(case, importer):
-    """Whether the spec fixes this importer's outcome for this case.
-
-    A case with import options (max_nesting, external_dir, import from bytes) tests this
-    importer's options; the peers have none of them, so their outcome there is shown but
-    not judged. `import: bytes` cannot be asked of a command line that opens files, so
-    that case is judged by the hostile test suite (hostile_tests), not here. A .ort case
-    is judged only for the importers that read .ort, and its external data (rules O7 and
-    O14, this project's extension) not for the ONNX Runtime readers, whose loaders have no reader for it.
-    """
-    options = case.get("options") or {}
-    if case["file"].endswith(".ort") and (importer not in ORT_READERS or
-                                          (importer != "onnximport" and case.get("rule_id") in ORT_EXTERNAL_RULES)):
-        return False
-    if importer == "onnximport":
-        return options.get("import") != "bytes"
-    return not options
-
-
-def matches(case, result, importer):
-    """Does this result agree with the spec? Our importer must also name the right kind.
-    None when the spec does not fix this importer's outcome here (see applies)."""
-    if not applies(case, importer):
-        return None
-    outcome = result["outcome"]
-    if case["expected"] == "accept":
-        return outcome == "accepted"
-    if outcome != "refused":
-        return False
-    if importer == "onnximport" and case.get("expected_kind"):
-        return result.get("kind") == case["expected_kind"]
-    return True
+def run_importers(everything, importer, timeout, ours, wanted, specs, log_dir, work, results, progress):
+    """Fills results[file][importer] for every case; each importer's status."""
+    importers = {}
+    if "onnximport" in wanted:
+        for case in everything:
+            if ours and case["file"] in ours:
+                results[case["file"]]["onnximport"] = ours[case["file"]]
+                progress.done["onnximport"] += 1
+            else:
+                results[case["file"]]["onnximport"] = run_ours(importer, case["path"], timeout, case.get("options"))
+                progress("onnximport")
+        importers["onnximport"] = {"status": "run", "version": "working tree"}
+    # The peers two at a time (one per core), each over every case in one worker.
+    runnable = {n: s for n, s in specs.items() if "reason" not in s}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {n: pool.submit(run_peer, n, s, everything, log_dir, work, timeout, results, progress)
+                   for n, s in runnable.items()}
+        status = {n: f.result() for n, f in futures.items()}
+    for n, s in specs.items():
+        st = status.get(n) or {"status": "not run", "reason": s.get("reason")}
+        for column in PEER_COLUMNS[n]:
+            importers[column] = dict(st)
+    return importers
 
 
-
-
-def summarize(cases, importers):
-    """Per importer: how its results compare with the spec, in the counts the report prints."""
-    summary = {}
-    for imp, status in importers.items():
-        if status.get("status") != "run":
-            continue
-        s = {"cases": 0, "match": 0, "mismatch": 0,
-             "accepted_spec_refuses": 0, "refused_spec_accepts": 0, "wrong_kind": 0,
-             "crashed": 0, "timeout": 0, "not_judged": 0, "read_outside": 0, "read_differently": 0}
-        for case in cases:
-            r = case["results"].get(imp)
-            if r is None:
-                continue
-            if r.get("read_outside"):
-                s["read_outside"] += 1
-            if r["match"] is None:
-                s["not_judged"] += 1
-                if r["outcome"] in ("crashed", "timeout"):
-                    s[r["outcome"]] += 1  # a crash is a finding whatever the options
-                continue
-            s["cases"] += 1
-            s["match" if r["match"] else "mismatch"] += 1
-            if r["outcome"] in ("crashed", "timeout"):
-                s[r["outcome"]] += 1
-            elif r.get("read_differently"):
-                s["read_differently"] += 1
-            elif case["expected"] == "refuse" and r["outcome"] == "accepted":
-                s["accepted_spec_refuses"] += 1
-            elif case["expected"] == "accept" and r["outcome"] == "refused":
-                s["refused_spec_accepts"] += 1
-            elif not r["match"]:
-                s["wrong_kind"] += 1
-        summary[imp] = s
-    return summary
-
-
-# ---------------------------------------------------------------- valid models
-
-def backend_data_dir(build, explicit=None):
-    """(label, folder) of the backend test data: the explicit folder, the shared 1.23 data
-    when present, else the data set of the installed onnx (gauntlet.settings.backend_data)."""
-    def label(folder):
-        name = os.path.basename(os.path.normpath(folder))
-        return name if name.startswith("backend") else f"backend-{name}"
-
-    if explicit:
-        return label(explicit), explicit
-    data = settings.backend_data(build, "matrix")
-    return ("backend-1.23" if data == settings.SHARED_BACKEND_DATA else label(data)), data
-
-
-def valid_models(label, data_dir, count):
-    """A deterministic sample of `count` backend models (the first by SHA-256 of their id) and the total."""
-    found = []
-    for dirpath, _dirs, files in os.walk(data_dir):
-        if "model.onnx" in files:
-            rel = os.path.relpath(dirpath, data_dir)
-            found.append((hashlib.sha256(rel.encode()).hexdigest(), f"{label}/{rel}", os.path.join(dirpath, "model.onnx")))
-    found.sort()
-    chosen = sorted(found[:count], key=lambda x: x[1])
-    return [{"file": i, "path": p, "expected": "accept", "expected_kind": None, "options": {}, "valid": True}
-            for _, i, p in chosen], len(found)
-
-
-# ---------------------------------------------------------------- reads outside the folder
-
-def outside_hashes(canary_bytes):
-    """SHA-256 -> what it proves was read: the canary, or /etc/passwd (whole or 16 bytes)."""
-    out = {hashlib.sha256(canary_bytes).hexdigest(): f"{CANARY} (this run's {len(canary_bytes)} bytes)"}
-    try:
-        with open("/etc/passwd", "rb") as f:
-            passwd = f.read()
-        out[hashlib.sha256(passwd).hexdigest()] = "/etc/passwd"
-        out[hashlib.sha256(passwd[:16]).hexdigest()] = "/etc/passwd (its first 16 bytes)"
-    except OSError:
-        pass
+def judged_rows(items, results, proofs):
+    """A row per case: its facts and every importer's result, judged against the spec."""
+    out = []
+    for case in items:
+        row = {k: case.get(k) for k in ("file", "path", "expected", "expected_kind", "rule_id", "rule", "description",
+                                        "facts", "options", "endless", "phase")}
+        row["results"] = {}
+        for imp, r in results[case["file"]].items():
+            r = dict(r)
+            r["match"] = matches(case, r, imp)
+            row["results"][imp] = r
+        judge_reads(row["results"], case.get("facts"), case["expected"] == "accept" and not case.get("options"))
+        for r in row["results"].values():  # what was read stays only as evidence of a difference
+            if not r.get("read_differently"):
+                r.pop("read", None)
+        mark_outside(row, proofs)
+        out.append(row)
     return out
 
 
-def mark_outside(row, proofs):
-    hits = []
-    for imp, r in row["results"].items():
-        for tensor, digest in (r.get("tensors") or {}).items():
-            if digest in proofs:
-                r["read_outside"] = {"target": proofs[digest], "sha256": digest, "tensor": tensor}
-                hits.append({"importer": imp, **r["read_outside"]})
-                break
-    row["read_outside"] = hits
+def reads_outside(hostile_rows):
+    """{importer: [the cases where it handed back bytes from outside the folder]}."""
+    read_outside = {}
+    for row in hostile_rows:
+        for hit in row["read_outside"]:
+            read_outside.setdefault(hit["importer"], []).append(
+                {"case": row["file"], "target": hit["target"], "sha256": hit["sha256"], "tensor": hit["tensor"]})
+    return read_outside
 
 
-# ---------------------------------------------------------------- expected-failure lists
-
-def deviation_reason(row, r, strip=None):
-    """The `# reason` of a list line: the outcome, and the message without this run's folders."""
-    message = r.get("message") or ""
-    for folder in strip or []:
-        message = message.replace(folder + os.sep, "")
-    r = dict(r, message=message)
-    o = r["outcome"]
-    if o == "timeout":
-        return "timeout" + (" (reads forever: bounded by the time-out)" if row.get("endless") else "")
-    if o == "crashed":
-        # Without the worker log's path, which names this run's folder.
-        return "crashed: " + _one_line(r.get("message", "").split(" (all of it: ")[0], 80)
-    if row["expected"] == "refuse" and o == "accepted":
-        ro = r.get("read_outside")
-        return "accepted" + (f"; read outside the folder: {ro['target']}" if ro else "")
-    if r.get("read_differently"):
-        return "accepted, read differently: " + _one_line(r["read_differently"], 120)
-    if row["expected"] == "accept" and o == "refused":
-        return "refused: " + _one_line(r.get("message", ""), 80)
-    return f"refused as {r.get('kind')}, the spec says {row.get('expected_kind')}"
+def valid_section(valid, valid_rows, accept_rows, importers):
+    return {
+        "status": "run" if valid is not None else "not run",
+        "reason": None if valid is not None else "no valid-model set in this run",
+        "label": valid["label"] if valid else None, "data_dir": valid.get("data_dir") if valid else None,
+        "sampled": len(valid_rows), "total": valid["total"] if valid else 0, "accept_cases": len(accept_rows),
+        "summary": summarize(accept_rows + valid_rows, importers),
+        "cases": valid_rows,
+    }
 
 
-def check_known(rows, importers, known_dir, update=False, say=print, strip=None):
-    """Per importer that ran: its list, the stale lines and the new ones (see gauntlet/known.py).
-    Time-outs of cases that are not endless are left out of the comparison either way."""
-    out = {}
-    for imp, _label in IMPORTERS:
-        if importers.get(imp, {}).get("status") != "run":
-            continue
-        deviations, ran, unsteady = {}, set(), {}
-        for row in rows:
-            r = row["results"].get(imp)
-            if r is None or r["match"] is None:
-                continue
-            if r["outcome"] == "timeout" and not row.get("endless"):
-                # How long a big case takes depends on the machine's load: a time-out is
-                # shown, not judged (an endless case's time-out is steady and is judged).
-                # An update lists it, so that the outcome it reaches on a quieter run
-                # (often a refusal) is not new.
-                unsteady[row["file"]] = deviation_reason(row, r, strip)
-                continue
-            ran.add(row["file"])
-            if not r["match"]:
-                deviations[row["file"]] = deviation_reason(row, r, strip)
-        path = known_mod.path_for(imp, known_dir)
-        if update:
-            known_mod.write(imp, {**unsteady, **deviations}, [
-                f"Expected failures of {imp}: the cases it does not handle as docs/rules.md says, one a line.",
-                "Written by python3 -m gauntlet matrix --update-known; make report fails when this list is not current."],
-                known_dir)
-        listed = known_mod.load(imp, known_dir)
-        if listed is None:
-            out[imp] = {"list": os.path.relpath(path, settings.ROOT), "status": "missing", "listed": 0, "stale": [],
-                        "new": [known_mod.line(c, r) for c, r in sorted(deviations.items())]}
-        else:
-            # A listed time-out of a case that is not endless is as unsteady as the
-            # time-out itself: never stale.
-            endless = {row["file"] for row in rows if row.get("endless")}
-            judged = {c for c in ran if not (listed.get(c, "").startswith("timeout") and c not in endless)}
-            stale, new = known_mod.compare(listed, deviations, judged)
-            out[imp] = {"list": os.path.relpath(path, settings.ROOT), "listed": len(listed), "stale": stale, "new": new,
-                        "status": "current" if not stale and not new else "stale"}
-        k = out[imp]
-        for ln in k["stale"]:
-            say(f"  known: {k['list']}: remove the line (the case now behaves as the spec says): {ln}")
-        for ln in k["new"]:
-            say(f"  known: {k['list']}: add the line (a new difference from the spec): {ln}")
-    return out
+def say_summary(doc, importers, say):
+    for imp, s in doc["summary"].items():
+        say(f"  matrix: {imp}: {s['match']}/{s['cases']} as the spec says; accepted {s['accepted_spec_refuses']} "
+            f"the spec refuses, refused {s['refused_spec_accepts']} it accepts, {s['crashed']} crashed, "
+            f"{s['timeout']} timed out, {s['read_outside']} read outside the folder")
+    for imp, s in doc["valid"]["summary"].items():
+        say(f"  matrix: {imp}: refused {s['refused_spec_accepts']} of {s['cases']} valid models")
+    for imp, hits in doc["read_outside"].items():
+        say(f"  matrix: {imp} read outside the folder in {len(hits)} cases: " + ", ".join(h["case"] for h in hits))
+    for imp in importers:
+        if importers[imp].get("status") != "run":
+            say(f"  matrix: {imp}: not run: {importers[imp].get('reason')}")
 
-
-# ---------------------------------------------------------------- the matrix
 
 def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print, valid=None, peers=None,
                known_dir=settings.KNOWN_DIR, update_known=False, corpus_dir=None):
@@ -282,77 +163,19 @@ def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print
     valid_cases = list(valid["models"]) if valid else []
     everything = cases + valid_cases
     results = {c["file"]: {} for c in everything}
-    total = len(everything)
     wanted = set(peers or ["onnximport", *PEER_COLUMNS])
     specs = {n: s for n, s in peer_specs(peer_dir).items() if n in wanted}
-    done = {n: 0 for n in ["onnximport", *specs]}
-    lock = threading.Lock()
-    last_print = [0.0]
-
-    def progress(which):
-        with lock:
-            done[which] += 1
-            now = time.monotonic()
-            if now - last_print[0] >= 10 or all(v == total for v in done.values()):
-                last_print[0] = now
-                say("  matrix: " + ", ".join(f"{k} {v}/{total}" for k, v in done.items()))
-
-    canary_bytes = os.urandom(16)
-    canary_path = os.path.join(work, CANARY)
-    with open(canary_path, "wb") as f:
-        f.write(canary_bytes)
+    progress = Progress(["onnximport", *specs], len(everything), say)
+    canary_path, canary_bytes = write_canary(work)
     proofs = outside_hashes(canary_bytes)
     started = time.monotonic()
-    importers = {}
     try:
-        if "onnximport" in wanted:
-            for case in everything:
-                if ours and case["file"] in ours:
-                    results[case["file"]]["onnximport"] = ours[case["file"]]
-                    done["onnximport"] += 1
-                else:
-                    results[case["file"]]["onnximport"] = run_ours(importer, case["path"], timeout, case.get("options"))
-                    progress("onnximport")
-            importers["onnximport"] = {"status": "run", "version": "working tree"}
-        # The peers two at a time (one per core), each over every case in one worker.
-        runnable = {n: s for n, s in specs.items() if "reason" not in s}
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            futures = {n: pool.submit(run_peer, n, s, everything, log_dir, work, timeout, results, progress)
-                       for n, s in runnable.items()}
-            status = {n: f.result() for n, f in futures.items()}
-        for n, s in specs.items():
-            st = status.get(n) or {"status": "not run", "reason": s.get("reason")}
-            for column in PEER_COLUMNS[n]:
-                importers[column] = dict(st)
+        importers = run_importers(everything, importer, timeout, ours, wanted, specs, log_dir, work, results, progress)
     finally:
         os.remove(canary_path)
-
-    def rows_of(items):
-        out = []
-        for case in items:
-            row = {k: case.get(k) for k in ("file", "path", "expected", "expected_kind", "rule_id", "rule", "description",
-                                            "facts", "options", "endless", "phase")}
-            row["results"] = {}
-            for imp, r in results[case["file"]].items():
-                r = dict(r)
-                r["match"] = matches(case, r, imp)
-                row["results"][imp] = r
-            judge_reads(row["results"], case.get("facts"), case["expected"] == "accept" and not case.get("options"))
-            for r in row["results"].values():  # what was read stays only as evidence of a difference
-                if not r.get("read_differently"):
-                    r.pop("read", None)
-            mark_outside(row, proofs)
-            out.append(row)
-        return out
-
-    hostile_rows, valid_rows = rows_of(cases), rows_of(valid_cases)
+    hostile_rows, valid_rows = judged_rows(cases, results, proofs), judged_rows(valid_cases, results, proofs)
     for imp, _label in IMPORTERS:
         importers.setdefault(imp, {"status": "not run", "reason": "left out of this run (--peers)"})
-    read_outside = {}
-    for row in hostile_rows:
-        for hit in row["read_outside"]:
-            read_outside.setdefault(hit["importer"], []).append(
-                {"case": row["file"], "target": hit["target"], "sha256": hit["sha256"], "tensor": hit["tensor"]})
     accept_rows = [r for r in hostile_rows if r["expected"] == "accept" and not r["options"]]
     doc = {
         "status": "run",
@@ -363,50 +186,15 @@ def run_matrix(cases, importer, peer_dir, timeout, log_dir, ours=None, say=print
         "cases": hostile_rows,
         "canary": {"file": CANARY, "folder": work, "sha256": hashlib.sha256(canary_bytes).hexdigest(),
                    "bytes": len(canary_bytes)},
-        "read_outside": read_outside,
+        "read_outside": reads_outside(hostile_rows),
         "bounded": [r["file"] for r in hostile_rows if r.get("endless")],
-        "valid": {
-            "status": "run" if valid is not None else "not run",
-            "reason": None if valid is not None else "no valid-model set in this run",
-            "label": valid["label"] if valid else None, "data_dir": valid.get("data_dir") if valid else None,
-            "sampled": len(valid_cases), "total": valid["total"] if valid else 0, "accept_cases": len(accept_rows),
-            "summary": summarize(accept_rows + valid_rows, importers),
-            "cases": valid_rows,
-        },
+        "valid": valid_section(valid, valid_rows, accept_rows, importers),
     }
     doc["findings"] = findings(doc)
     doc["known"] = check_known(hostile_rows + valid_rows, importers, known_dir, update_known, say,
                                strip=[work] + ([valid["data_dir"]] if valid and valid.get("data_dir") else []))
-    for imp, s in doc["summary"].items():
-        say(f"  matrix: {imp}: {s['match']}/{s['cases']} as the spec says; accepted {s['accepted_spec_refuses']} "
-            f"the spec refuses, refused {s['refused_spec_accepts']} it accepts, {s['crashed']} crashed, "
-            f"{s['timeout']} timed out, {s['read_outside']} read outside the folder")
-    for imp, s in doc["valid"]["summary"].items():
-        say(f"  matrix: {imp}: refused {s['refused_spec_accepts']} of {s['cases']} valid models")
-    for imp, hits in read_outside.items():
-        say(f"  matrix: {imp} read outside the folder in {len(hits)} cases: " + ", ".join(h["case"] for h in hits))
-    for imp in importers:
-        if importers[imp].get("status") != "run":
-            say(f"  matrix: {imp}: not run: {importers[imp].get('reason')}")
+    say_summary(doc, importers, say)
     return doc
-
-
-def copy_corpus(src, dst):
-    """A copy of the corpus folder that keeps links and FIFOs (shutil.copytree would open a FIFO)."""
-    fifos = []
-
-    def ignore(folder, names):
-        skip = []
-        for n in names:
-            if stat.S_ISFIFO(os.lstat(os.path.join(folder, n)).st_mode):
-                skip.append(n)
-                fifos.append(os.path.relpath(os.path.join(folder, n), src))
-        return skip
-
-    shutil.rmtree(dst, ignore_errors=True)
-    shutil.copytree(src, dst, symlinks=True, ignore=ignore)
-    for rel in fifos:
-        os.mkfifo(os.path.join(dst, rel))
 
 
 def main():

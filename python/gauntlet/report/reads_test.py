@@ -18,7 +18,7 @@ import tempfile
 import unittest
 
 from gauntlet import settings
-from gauntlet.report import matrix, peers, reads
+from gauntlet.report import known_check, peers, reads, verdicts
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = settings.COMMITTED_CORPUS
@@ -84,7 +84,7 @@ class LastWins(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             status, row = run_stub(case, reading(elem_type), folder)
         self.assertEqual(status["status"], "run")
-        row["stub"]["match"] = matrix.matches(case, row["stub"], "stub")
+        row["stub"]["match"] = verdicts.matches(case, row["stub"], "stub")
         reads.judge_reads(row, case["facts"], True)
         return row["stub"]
 
@@ -93,7 +93,7 @@ class LastWins(unittest.TestCase):
         self.assertEqual(r["outcome"], "accepted")
         self.assertFalse(r["match"])
         self.assertIn("elem_type: read 7, the manifest says 1", r["read_differently"])
-        reason = matrix.deviation_reason({"expected": "accept"}, r)
+        reason = known_check.deviation_reason({"expected": "accept"}, r)
         self.assertTrue(reason.startswith("accepted, read differently: "), reason)
 
     def test_last_wins_reader_passes(self):

@@ -5,9 +5,7 @@
 - one definition of the settings: ROOT and PYTHON are assigned, the interpreter's path
   written and the backend data resolved (the shared data set's name) in settings.py alone.
 
-Sizes over the limit that are still to be split are listed in python-debt.txt beside this
-file, one `PATH` or `PATH:FUNCTION` a line; a listed entry that is no longer over its
-limit is itself a failure, so the list only shrinks.
+No module or function is excused: a size over its limit is split, not listed.
 """
 import ast
 import pathlib
@@ -17,7 +15,6 @@ MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 SETTINGS = "python/gauntlet/settings.py"
 THIS = "python/gauntlet/structure/python_rules.py"  # names the patterns it looks for
-DEBT = pathlib.Path(__file__).with_name("python-debt.txt")
 SINGLE_DEFINITIONS = (
     (re.compile(r"^\s*ROOT\s*=", re.M), "assigns ROOT"),
     (re.compile(r"^\s*PYTHON\s*=", re.M), "assigns PYTHON"),
@@ -43,26 +40,18 @@ def long_functions(tree):
 
 
 def size_problems(rel, text):
-    """(debt key, message) of each size over its limit in one module."""
+    """A message for each size over its limit in one module."""
     n = len(text.splitlines())
     if n > MAX_MODULE_LINES:
-        yield rel, f"{rel} has {n} lines (at most {MAX_MODULE_LINES})"
+        yield f"{rel} has {n} lines (at most {MAX_MODULE_LINES})"
     for name, line, lines in long_functions(ast.parse(text, rel)):
-        yield f"{rel}:{name}", f"{rel}:{line} {name} has {lines} lines (at most {MAX_FUNCTION_LINES})"
+        yield f"{rel}:{line} {name} has {lines} lines (at most {MAX_FUNCTION_LINES})"
 
 
-def read_debt(path=DEBT):
-    if not path.exists():
-        return set()
-    lines = (line.split("#", 1)[0].strip() for line in path.read_text().splitlines())
-    return {line for line in lines if line}
-
-
-def problems(root, debt=None):
-    """Every broken rule under root, one message each; the debt list excuses sizes only."""
+def problems(root):
+    """Every broken rule under root, one message each."""
     root = pathlib.Path(root)
-    debt = read_debt() if debt is None else debt
-    found, owed = [], set()
+    found = []
     for path in python_files(root):
         rel = path.relative_to(root).as_posix()
         text = path.read_text(encoding="utf-8")
@@ -71,10 +60,5 @@ def problems(root, debt=None):
         if rel not in (SETTINGS, THIS):
             found += [f"{rel} {what} (only {SETTINGS} does)" for pattern, what in SINGLE_DEFINITIONS
                       if pattern.search(text)]
-        for key, message in size_problems(rel, text):
-            owed.add(key)
-            if key not in debt:
-                found.append(message)
-    found += [f"python-debt.txt lists {key}, which is within its limit now: remove the line"
-              for key in sorted(debt - owed)]
+        found += size_problems(rel, text)
     return found

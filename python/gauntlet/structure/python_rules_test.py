@@ -30,8 +30,8 @@ class PlantedViolations(unittest.TestCase):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
 
-    def problems(self, debt=frozenset()):
-        return python_rules.problems(self.root, set(debt))
+    def problems(self):
+        return python_rules.problems(self.root)
 
     def test_a_clean_tree_passes(self):
         self.assertEqual(self.problems(), [])
@@ -59,12 +59,8 @@ class PlantedViolations(unittest.TestCase):
         self.assertIn("long.py has 461 lines", found[0])
         self.assertIn("f has 61 lines", found[1])
 
-    def test_listed_debt_excuses_a_size_and_goes_stale_when_paid(self):
-        self.plant("python/gauntlet/long.py", "\n" * 401)
-        self.assertEqual(self.problems({"python/gauntlet/long.py"}), [])
-        self.plant("python/gauntlet/long.py", "\n")
-        self.assertIn("within its limit now", self.problems({"python/gauntlet/long.py"})[0])
 
-    def test_the_debt_list_excuses_nothing_but_sizes(self):
-        self.plant("python/gauntlet/x.py", "import sys\nsys.path.append('x')\n")
-        self.assertEqual(len(self.problems({"python/gauntlet/x.py"})), 2)  # the edit, and a stale line
+    def test_sizes_at_their_limits_pass(self):
+        body = "".join("    x%d = %d\n" % (i, i) for i in range(59))
+        self.plant("python/gauntlet/edge.py", "def f():\n" + body + "\n" * (400 - 60))
+        self.assertEqual(self.problems(), [])

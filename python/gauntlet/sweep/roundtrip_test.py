@@ -2,7 +2,7 @@
 aside (data_location, external_data, an external source read as raw) must not hide a
 changed hash, size, type, dims, name, a typed tensor turned raw, or a lost tensor; and its
 alignment check must catch an offset that is not a multiple. Ends `N passed, N failed`."""
-import sys
+import unittest
 
 from gauntlet.sweep import roundtrip
 
@@ -42,25 +42,20 @@ CHANGES = {
     "lost-tensor": ('  initializer\n    name "T"', '  value_info\n    name "T"'),
 }
 
-failures = 0
-checks = 0
 
+class StorageBlindComparison(unittest.TestCase):
+    def test_external_storage_is_set_aside(self):
+        self.assertEqual(roundtrip.storage_blind(EXTERNAL), roundtrip.storage_blind(ORIGINAL))
 
-def check(ok, what):
-    global failures, checks
-    checks += 1
-    if not ok:
-        failures += 1
-        print("FAIL: " + what)
+    def test_each_change_is_still_seen(self):
+        for name, (old, new) in CHANGES.items():
+            with self.subTest(change=name):
+                self.assertIn(old, EXTERNAL)
+                changed = EXTERNAL.replace(old, new, 1)
+                self.assertNotEqual(roundtrip.storage_blind(changed), roundtrip.storage_blind(ORIGINAL))
 
-
-check(roundtrip.storage_blind(EXTERNAL) == roundtrip.storage_blind(ORIGINAL), "external storage is set aside")
-for name, (old, new) in CHANGES.items():
-    assert old in EXTERNAL, name
-    changed = EXTERNAL.replace(old, new, 1)
-    check(roundtrip.storage_blind(changed) != roundtrip.storage_blind(ORIGINAL), "a changed %s is still seen" % name)
-offsets = [int(m.group(1)) for m in map(roundtrip.OFFSET_LINE.match, EXTERNAL.replace('"4096"', '"4100"').splitlines())
-           if m]
-check(offsets == [4100] and offsets[0] % 4096 != 0, "an offset off the alignment is found")
-print("%d passed, %d failed" % (checks - failures, failures))
-sys.exit(1 if failures else 0)
+    def test_an_offset_off_the_alignment_is_found(self):
+        moved = EXTERNAL.replace('"4096"', '"4100"').splitlines()
+        offsets = [int(m.group(1)) for m in map(roundtrip.OFFSET_LINE.match, moved) if m]
+        self.assertEqual(offsets, [4100])
+        self.assertNotEqual(offsets[0] % 4096, 0)

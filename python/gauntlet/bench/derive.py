@@ -1,0 +1,31 @@
+"""Figures derived from a bench run's results (gauntlet/bench/run.py): peak above the
+process baseline, metadata throughput and the ratios to the peers, like with like."""
+
+
+def peer_time(peer_name: str, peer: dict, row: str) -> float:
+    """The peer's time like with like: libprotobuf's map + parse for our rows that open and
+    read or map the file inside the clock, its parse alone for the others."""
+    from_file = row.startswith("ours-") and row != "ours-memory"
+    return peer.get("median_total", peer["median"]) if from_file and peer_name == "protobuf" else peer["median"]
+
+
+def derive(models: dict) -> None:
+    """Per result: peak above baseline, metadata throughput, ratios to the peers."""
+    for m in models.values():
+        res = m["results"]
+        if not res:
+            continue
+        ref = res.get("ours-map") or next(iter(res.values()))
+        meta = max(1, ref.get("input_bytes", 0) - ref.get("payload_bytes", 0))
+        m["metadata_bytes"] = meta
+        for imp, r in res.items():
+            if "error" in r:
+                continue
+            r["peak_above_baseline_kib"] = r["peak_rss_kib"] - r["baseline_rss_kib"]
+            r["metadata_mb_per_s"] = meta / r["median"] / 1e6 if r["median"] > 0 else None
+            for peer in ("protobuf", "python"):
+                pr = res.get(peer)
+                if pr and "error" not in pr and r["median"] > 0:
+                    r[f"time_ratio_{peer}"] = peer_time(peer, pr, imp) / r["median"]
+                    r[f"peak_ratio_{peer}"] = r["peak_rss_kib"] / pr["peak_rss_kib"]
+

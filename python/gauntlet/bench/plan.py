@@ -1,0 +1,49 @@
+"""What `make bench` times (gauntlet/bench/run.py): the importer rows of each model, the
+hash-flooding pairs, the rows of the table and the models also timed cold."""
+
+# (label, command suffix) per importer; "ours-plain-map" is the mapping without madvise.
+OURS = {
+    "ours-map": ["--importer", "ours", "--mode", "map"],
+    "ours-map-ort": ["--importer", "ours", "--mode", "map"],  # on the model's .ort twin (bench/ort.py)
+    "ours-read": ["--importer", "ours", "--mode", "read"],
+    "ours-read-2threads": ["--importer", "ours", "--mode", "read", "--threads", "2"],
+    "ours-plain-map": ["--importer", "ours", "--mode", "plain-map"],
+    "ours-map-noresolve": ["--importer", "ours", "--mode", "map", "--no-resolve"],
+    "ours-memory": ["--importer", "ours", "--mode", "memory"],
+    "protobuf": ["--importer", "protobuf"],
+    "protobuf-arena": ["--importer", "protobuf-arena"],
+    "protozero": ["--importer", "protozero"],
+}
+PLAN = {
+    "big": ["ours-map", "ours-map-ort", "ours-plain-map", "ours-read", "ours-read-2threads", "protobuf", "python"],
+    "big-external": ["ours-map", "ours-plain-map", "ours-read", "protobuf", "python"],
+    "wide": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-read", "protozero", "protobuf", "protobuf-arena",
+             "python"],
+    "reversed": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-read", "protozero", "protobuf",
+                 "protobuf-arena", "python"],
+    # Like with like: ours-memory against ParseFromArray, ours-map and -read against map + parse.
+    "backend": ["ours-memory", "ours-map", "ours-read", "protobuf", "python"],
+    "big-small": ["ours-map"],
+    # 10^6-node chain sorted and reversed: the sort must stay O(n log n).
+    "chain": ["ours-map", "ours-map-ort", "ours-map-noresolve", "protobuf"],
+    "chain-reversed": ["ours-map", "ours-map-noresolve", "protobuf"],
+    # big as .ort (gauntlet/bench/ort.py): ONNX Runtime's inline file, our external one.
+    "big-ort": ["ours-map", "ours-read", "ours-read-2threads"],
+    "big-ort-external": ["ours-map", "ours-read", "ours-read-2threads"],
+}
+# The hash-flooding pairs (docs/performance.md): crafted and ordinary names, and the folder-relative
+# model path of each (external data sits beside its model).
+FLOOD = {
+    "opset domains": ("opsets-crafted.onnx", "opsets-ordinary.onnx"),
+    "captured names": ("captures-crafted.onnx", "captures-ordinary.onnx"),
+    "value names": ("values-crafted.onnx", "values-ordinary.onnx"),
+    "external locations": ("external-crafted/model.onnx", "external-ordinary/model.onnx"),
+}
+TABLE_MODELS = ["big", "big-external", "big-ort", "big-ort-external", "wide", "reversed", "backend", "chain",
+                "chain-reversed"]
+# Also timed cold: the first import in a fresh process, no warm-up, one child per run. A
+# warm run reuses memory its process freed before (libprotobuf's many small blocks come
+# back from malloc's free lists); a cold one faults in, and the kernel zeroes, everything.
+COLD = {"wide": ["ours-map", "protobuf"], "reversed": ["ours-map", "protobuf"], "big": ["ours-map", "protobuf"]}
+# Children per (model, importer), taking turns with the other importers of the model.
+ROUNDS = 3
