@@ -10,6 +10,7 @@
 #include "corpus.hpp"
 
 #include <onnximport/import.hpp>
+#include <sanitizers.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -470,7 +471,7 @@ BOOST_AUTO_TEST_CASE(a_range_aliased_by_many_tensors_costs_its_bytes_not_its_ten
     // Each case in a child, killed at the deadline: on two threads, before E11, each
     // tensor's 256 MiB were made resident on their own (minutes; 0.01 s on one thread).
     Generated& gen = generated();
-    const auto deadline = std::chrono::seconds(sanitized ? 300 : 30);
+    const auto deadline = std::chrono::seconds(testing::sanitized ? 300 : 30);
     size_t cases = 0;
     for (const json& k : gen.manifest["cases"]) {
         const std::string file = k["file"].get<std::string>();
@@ -505,7 +506,7 @@ BOOST_AUTO_TEST_CASE(a_range_aliased_by_many_tensors_costs_its_bytes_not_its_ten
             BOOST_TEST(ended, "killed after " << deadline.count() << " s");
             BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0), "not imported");
             // 256 MiB of pages made resident once: a fraction of a second of CPU (docs/performance.md).
-            if (!sanitized) BOOST_TEST(cpu < 5.0);
+            if (!testing::sanitized) BOOST_TEST(cpu < 5.0);
         }
     }
     BOOST_TEST(cases == 2u);
