@@ -3,8 +3,8 @@
 // read, never where). Another thread flips a node name's uoffset between its valid value and
 // 0x7fffff00 (far past the end), through a shared mapping of the file, while the file is mapped
 // and imported 1,000 times. Each import ends imported or refused as Malformed at that offset, never
-// anything else; under ASan (make test-asan runs unit_tests) with no report. Before the walk
-// checked where it reads, this crashed in 2-10 % of runs: offsets checked once were read again.
+// anything else; under ASan (make test-asan runs unit_tests) with no report. A walk that reads an
+// offset again after checking it crashes here (docs/performance.md, "Sizes the tests rely on").
 #include "temp_tree.hpp"
 
 #include <ort_builder.hpp>

@@ -215,8 +215,8 @@ BOOST_AUTO_TEST_CASE(a_range_aliased_by_many_tensors_is_touched_once) {
 }
 
 BOOST_AUTO_TEST_CASE(external_ranges_that_overlap_are_read_once_into_one_buffer) {
-    // 4 MiB and 20 bytes each, over the parallel threshold in every build; 32 on one range,
-    // then 8 at a stride of 4096 bytes, each overlapping the next.
+    // Each tensor over the parallel threshold (io/payloads.hpp) in every build; 32 on one
+    // range, then 8 at a stride of a page, each overlapping the next.
     for (uint64_t stride : {uint64_t{0}, uint64_t{4096}}) {
         const int count = stride ? 8 : 32;
         ExternalModel model(count, (1 << 20) + 5, stride);

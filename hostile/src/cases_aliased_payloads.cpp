@@ -1,9 +1,9 @@
-// Hostile cases of payloads aliased by many tensors (docs/rules.md E11): 60,000 tensors
-// name one 256 MiB range of one file, in a .onnx (external data) and in a .ort (the
-// companion file), imported on two threads. A reader that makes each tensor's range
-// resident on its own touches 14.6 TiB of pages for a file of 256 MiB; the bound is the
-// bytes the ranges cover. The data files are sparse (no disk space), so the cases are
-// generated only.
+// Hostile cases of payloads aliased by many tensors (docs/rules.md E11): many tensors name
+// one large range of one file, in a .onnx (external data) and in a .ort (the companion
+// file), imported on two threads. A reader that makes each tensor's range resident on its
+// own touches the range once per tensor; the bound is the bytes the ranges cover. The data
+// files are sparse (no disk space), so the cases are generated only; their sizes and times
+// are in docs/performance.md ("Sizes the tests rely on").
 #include "build.hpp"
 #include "corpus.hpp"
 #include "rules.hpp"
@@ -59,7 +59,7 @@ void add_aliased_payload_cases(Corpus& c) {
     Case& onnx = c.accept("external-60000-tensors-alias-256mib", rules::aliased, "external data: " + why,
                           onnx_aliases("aliased-256mib.bin"), bytes_of_first_and_last());
     onnx.options = {{"threads", 2}};
-    onnx.generated_only = true;  // 3 MB, and its data file is sparse
+    onnx.generated_only = true;  // megabytes of tensors, and its data file is sparse
     Case& ort = c.accept("ort-external-60000-tensors-alias-256mib.ort", companion, "the companion file: " + why,
                          ort_aliases(), bytes_of_first_and_last());
     ort.options = {{"threads", 2}};
