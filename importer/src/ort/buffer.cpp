@@ -85,12 +85,13 @@ void FbReader::invalid_utf8(const uint8_t* bad, FbName name) const {
     r_.fail(ErrorKind::InvalidModel, bad, "the string is not valid UTF-8 (rule W11)", name.str());
 }
 
-void FbReader::zero_entry(uint32_t slot, uint32_t i, std::string_view name, const char* what) const {
+void FbReader::zero_entry(uint32_t slot, uint32_t i, std::string_view name, bool strings) const {
     // For a string the Verifier reads the slot itself as one (length 0): Malformed where that
     // has no terminator, a missing string otherwise (rule O4).
-    if (std::string_view(what) == "string" && (!fits(uint64_t{slot} + 4, 1) || base_[slot + 4] != 0))
+    if (strings && (!fits(uint64_t{slot} + 4, 1) || base_[slot + 4] != 0))
         malformed(slot, "entry " + std::to_string(i) + " is a zero offset, and the slot read as a string has "
                         "no terminating zero byte", FbName(name, i));
+    const std::string what = strings ? "string" : "object";
     r_.fail(ErrorKind::InvalidModel, base_ + slot,
             "entry " + std::to_string(i) + " of " + std::string(name) + " is a zero offset (no " + what + ")",
             FbName(name, i).str());

@@ -138,8 +138,9 @@ private:
     FbTable table_start(uint32_t at, FbName name);
     std::string_view string_start(uint32_t at, FbName name, bool utf8);
     FbVector vector_start(uint32_t at, uint32_t element_size, FbName name) const;
-    /// The entry's target (a zero offset refused as InvalidModel, `what` "object" or "string").
-    uint32_t entry_target(const FbVector& v, uint32_t i, std::string_view name, const char* what) const;
+    /// The entry's target; a zero offset refused as InvalidModel (of a vector of strings
+    /// when `strings`, which the Verifier reads differently: zero_entry).
+    uint32_t entry_target(const FbVector& v, uint32_t i, std::string_view name, bool strings) const;
     // The refusals, out of line: the checks above stay small enough to inline at every read.
     [[noreturn]] void bad_scalar(uint32_t at, uint32_t width, FbName name, uint32_t anchor) const;
     [[noreturn]] void bad_offset(uint32_t slot, FbName name) const;
@@ -148,7 +149,7 @@ private:
     [[noreturn]] void bad_vector(uint32_t at, uint32_t count, uint32_t element_size, FbName name) const;
     [[noreturn]] void unterminated(uint32_t at, FbName name) const;
     [[noreturn]] void invalid_utf8(const uint8_t* bad, FbName name) const;
-    [[noreturn]] void zero_entry(uint32_t slot, uint32_t i, std::string_view name, const char* what) const;
+    [[noreturn]] void zero_entry(uint32_t slot, uint32_t i, std::string_view name, bool strings) const;
     [[noreturn]] void entry_outside(uint32_t slot, uint64_t to, uint32_t i, std::string_view name) const;
     [[noreturn]] void malformed(uint64_t at, const std::string& message, FbName name) const;
     [[noreturn]] void over_budget(uint32_t at) const;
@@ -224,11 +225,11 @@ inline FbVector FbReader::vector(const FbTable& t, uint16_t vt, uint32_t element
     return v;
 }
 
-inline uint32_t FbReader::entry_target(const FbVector& v, uint32_t i, std::string_view name, const char* what) const {
+inline uint32_t FbReader::entry_target(const FbVector& v, uint32_t i, std::string_view name, bool strings) const {
     const uint32_t slot = v.entry(i);
     const auto offset = read<uint32_t>(slot);
     if (offset == 0) [[unlikely]]
-        zero_entry(slot, i, name, what);
+        zero_entry(slot, i, name, strings);
     const uint64_t to = uint64_t{slot} + offset;  // unchecked sign, as the Verifier reads an entry
     if (to >= size_) [[unlikely]]
         entry_outside(slot, to, i, name);
@@ -236,11 +237,11 @@ inline uint32_t FbReader::entry_target(const FbVector& v, uint32_t i, std::strin
 }
 
 inline FbTable FbReader::table_at(const FbVector& v, uint32_t i, std::string_view name) {
-    return table_start(entry_target(v, i, name, "object"), FbName(name, i));
+    return table_start(entry_target(v, i, name, false), FbName(name, i));
 }
 
 inline std::string_view FbReader::string_at(const FbVector& v, uint32_t i, std::string_view name, bool utf8) {
-    return string_start(entry_target(v, i, name, "string"), FbName(name, i), utf8);
+    return string_start(entry_target(v, i, name, true), FbName(name, i), utf8);
 }
 
 }  // namespace onnximport::detail
