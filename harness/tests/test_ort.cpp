@@ -339,6 +339,24 @@ BOOST_AUTO_TEST_CASE(node_indices_must_be_unique_and_below_max_node_index) {
     expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph.nodes[1].index");
 }
 
+BOOST_AUTO_TEST_CASE(node_indices_at_or_past_the_node_count_are_found_and_checked_too) {
+    // ort/check_edges.cpp looks indices below the node count up directly and sorts the rest.
+    auto spec = tb::chain_model();
+    spec.graph.max_node_index = 100;
+    spec.graph.nodes[0].index = 40;
+    spec.graph.nodes[1].index = 7;
+    spec.graph.edges = {{40, true, 7, 0, 0}, {7, false, 40, 0, 0}};
+    BOOST_TEST(import_ort(tb::build_ort(spec)).graph()->nodes.size() == 2u);
+    auto missing = spec;
+    missing.graph.edges[0].other = 8;
+    expect(tb::build_ort(missing), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.node_edges[0].output_edges[0]");
+    auto twice = spec;
+    twice.graph.nodes[1].index = 40;
+    twice.graph.edges.clear();
+    expect(tb::build_ort(twice), ErrorKind::InvalidModel, std::nullopt, "InferenceSession.model.graph");
+}
+
 BOOST_AUTO_TEST_CASE(edges_must_join_existing_nodes_and_the_same_value) {
     BOOST_TEST(import_ort(tb::build_ort(tb::chain_model())).graph()->nodes.size() == 2u);
     auto missing = tb::chain_model();
