@@ -1,7 +1,7 @@
 // Suite ort_mutants: 10,000 mutants of backend .ort files, from a fixed seed. The files are
 // the backend models ONNX Runtime wrote (the named .ort seeds of corpus/fuzz_ort) and our
 // writer's .ort of the same models; the mutants are truncations, one-byte flips and
-// rewritten offsets (a uoffset or soffset the layout holds, harness/support/ort_offsets.hpp,
+// rewritten offsets (a uoffset or soffset the layout holds, harness/tests/ort_offsets.hpp,
 // set to zero, past the end, negative, 0x7fffff00 or at another place of the buffer).
 // Each refusal is located (docs/ort.md, "One walk that checks where it reads"): a non-zero
 // offset inside the buffer and a path below InferenceSession. The one exception is a fault
@@ -11,7 +11,7 @@
 // Verifier (rule O2), and reading by content, as `check` does, gives the same answer (O1).
 #include "ort_verdicts.hpp"
 
-#include <ort_offsets.hpp>
+#include "ort_offsets.hpp"
 
 #include <onnximport/import.hpp>
 #include <onnximport/write_ort.hpp>

@@ -8,7 +8,7 @@
 #include "temp_tree.hpp"
 
 #include <ort_builder.hpp>
-#include <ort_offsets.hpp>
+#include "ort_offsets.hpp"
 
 #include <onnximport/import.hpp>
 
