@@ -33,12 +33,6 @@ void put(std::vector<uint8_t>& b, uint64_t at, T v) {
     std::memcpy(b.data() + at, &v, sizeof v);
 }
 
-size_t varint_size(uint64_t v) {
-    size_t n = 1;
-    for (; v >= 0x80; v >>= 7) ++n;
-    return n;
-}
-
 /// The protobuf start of the polyglot: ir_version 8 (08 08), then ir_version again as a
 /// 64-bit field (09 and 8 bytes), which a .onnx reader skips for its wire type (W14), holding
 /// 00 "ORTM" 00 00 00. So bytes 0..3 read as the root offset 0x00090808, and 4..7 are ORTM.
@@ -78,7 +72,7 @@ std::vector<uint8_t> polyglot(const std::vector<uint8_t>& ort, const tb::WireWri
     const uint64_t block = (uint64_t{root} + 64 + 7) & ~uint64_t{7};  // the root table is under 64 bytes
     const uint64_t total = block + ort.size() - 8;
     size_t n = 1;  // the size of the hiding field's length varint
-    while (varint_size(total - (out.size() + 1 + n)) != n) ++n;
+    while (tb::varint_size(total - (out.size() + 1 + n)) != n) ++n;
     const std::string hide = tb::WireWriter().key(9, 2).varint(total - (out.size() + 1 + n)).str();
     out.insert(out.end(), hide.begin(), hide.end());
     BOOST_TEST_REQUIRE(out.size() <= root);
