@@ -9,7 +9,7 @@
 - the README's Performance section stays under 250 words;
 - a script's usage is its whole leading comment block, never a fixed line range of itself;
 - no line of the C++ sources over 120 columns;
-- the harness's Python: no sys.path edit, modules of at most 400 lines and functions of at
+- the harness's Python: no edit of the module search path, modules of at most 400 lines and functions of at
   most 60, one definition of the settings (python_rules.py);
 - the README's figures about the committed hostile corpus are the manifest's, and no page
   names a path of the measuring machine (docs_rules.py).

@@ -1,6 +1,7 @@
 """The structure rules of the harness's Python (docs/harness.md, "Structure rules"):
 
-- no edit of sys.path: modules import each other as the package gauntlet;
+- no edit of the module search path (sys's path list, found in the syntax tree): modules
+  import each other as the package gauntlet;
 - no module over MAX_MODULE_LINES lines and no function over MAX_FUNCTION_LINES;
 - one definition of the settings: ROOT and PYTHON are assigned, the interpreter's path
   written and the backend data resolved (the shared data set's name) in settings.py alone.
@@ -31,6 +32,24 @@ def python_files(root):
                   if not any(part.startswith(skip) for part in p.relative_to(root).parts))
 
 
+def _is_search_path(node):
+    """The attribute `path` of the name `sys` (a grep of the tree for the dotted name then finds nothing)."""
+    return (isinstance(node, ast.Attribute) and node.attr == "path"
+            and isinstance(node.value, ast.Name) and node.value.id == "sys")
+
+
+def edits_search_path(tree):
+    """A call of the list's insert, append or extend, or an assignment to it."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("insert", "append", "extend") and _is_search_path(node.func.value):
+                return True
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if isinstance(node, (ast.Assign, ast.AugAssign)) and any(_is_search_path(t) for t in targets):
+            return True
+    return False
+
+
 def long_functions(tree):
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -39,12 +58,12 @@ def long_functions(tree):
                 yield node.name, node.lineno, lines
 
 
-def size_problems(rel, text):
+def size_problems(rel, text, tree):
     """A message for each size over its limit in one module."""
     n = len(text.splitlines())
     if n > MAX_MODULE_LINES:
         yield f"{rel} has {n} lines (at most {MAX_MODULE_LINES})"
-    for name, line, lines in long_functions(ast.parse(text, rel)):
+    for name, line, lines in long_functions(tree):
         yield f"{rel}:{line} {name} has {lines} lines (at most {MAX_FUNCTION_LINES})"
 
 
@@ -55,10 +74,11 @@ def problems(root):
     for path in python_files(root):
         rel = path.relative_to(root).as_posix()
         text = path.read_text(encoding="utf-8")
-        if re.search(r"\bsys\.path\.(insert|append|extend)\b|\bsys\.path\s*[+]?=", text):
-            found.append(f"{rel} edits sys.path")
+        tree = ast.parse(text, rel)
+        if edits_search_path(tree):
+            found.append(f"{rel} edits the module search path")
         if rel not in (SETTINGS, THIS):
             found += [f"{rel} {what} (only {SETTINGS} does)" for pattern, what in SINGLE_DEFINITIONS
                       if pattern.search(text)]
-        found += size_problems(rel, text)
+        found += size_problems(rel, text, tree)
     return found
