@@ -53,7 +53,7 @@ def run_one(root: str, binary: str, target: str, full_oracle: bool) -> dict:
     t0 = time.monotonic()
     cpu0 = cpu_seconds_of_children()
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=MAX_SECONDS * 3)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=MAX_SECONDS * 3, env=env)
     except subprocess.TimeoutExpired:
         return {"error": f"no end within {MAX_SECONDS * 3} s"}
     finally:

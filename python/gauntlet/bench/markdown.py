@@ -68,8 +68,12 @@ def cold_table(res: dict) -> list:
              "| model | importer | time ms, median (min-max) | peak RSS MiB above baseline | protobuf / ours |",
              "| --- | --- | --- | --- | --- |"]
     for name, imp, r in cold_rows:
+        if "error" in r:  # a child that failed is a row that says so, not a table that is lost
+            lines.append(f"| {name} | {imp} | error: {r['error'][:80]} | | |")
+            continue
         pb = res["models"][name]["cold"].get("protobuf")
-        ratio = f"{pb['median'] / r['median']:.1f}x" if pb and r["median"] > 0 else "-"
+        usable = pb and "error" not in pb and r["median"] > 0
+        ratio = f"{pb['median'] / r['median']:.1f}x" if usable else "-"
         lines.append(f"| {name} | {imp} | {fmt_ms(r)} | {r['peak_above_baseline_kib'] / 1024:.1f} | {ratio} |")
     return lines
 
