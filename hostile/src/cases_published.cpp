@@ -215,6 +215,13 @@ void add_published_cases(Corpus& c) {
              "imported from bytes with the corpus folder named, location ../onnx-gauntlet-canary.bin",
              initializer_case(external_at("T", up_canary)))
         .options = {{"import", "bytes"}, {"external_dir", "."}};
+    // onnx 1.21 with an empty external-data folder: its containment check compared with the empty
+    // base and never fired. Here the folder is named by the empty relative name (the corpus folder).
+    c.refuse("ExternalData", "bytes-empty-directory-parent-link", r::inside,
+             "imported from bytes with the external-data folder named as the empty path, location "
+             "link-parent/onnx-gauntlet-canary.bin, link-parent -> ..",
+             initializer_case(external_at("T", parent_link_canary)))
+        .options = {{"import", "bytes"}, {"external_dir", ""}};
 
     // Names around and above 2 KiB in refusals (onnx CVE-2024-27319: formatting them was off
     // by one).
