@@ -580,6 +580,22 @@ BOOST_AUTO_TEST_CASE(missing_external_data_directory_is_refused) {
     BOOST_TEST(e.message().find("no-such-dir") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(an_empty_external_data_directory_is_refused_not_taken_as_the_working_folder) {
+    // onnx 1.21 compared locations with an empty base folder and read through the working
+    // folder (hostile case bytes-empty-directory-parent-link): here the empty path is no folder.
+    Tree tree;
+    Tree::write(tree.dir / "w.bin", data16);
+    const fs::path before = fs::current_path();
+    fs::current_path(tree.dir);  // the working folder holds the file the location names
+    std::string bytes = model_with({{"location", "w.bin"}});
+    ImportOptions o = loading();
+    o.external_data_dir = fs::path();
+    ImportError e = refusal_of([&] { import_bytes(span_of(bytes), "bytes.onnx", o); });
+    fs::current_path(before);
+    BOOST_TEST(to_string(e.kind()) == to_string(ErrorKind::ExternalData));
+    BOOST_TEST(e.message().find("cannot be opened as a directory") != std::string::npos);
+}
+
 // ---- Where external data is found ---------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(bytes_without_a_directory_are_refused_and_with_one_accepted) {
