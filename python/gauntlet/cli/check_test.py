@@ -16,6 +16,9 @@ from gauntlet.cli.expect import closing, expect
 from gauntlet.cli.wire import deep_type_model, minimal_model
 
 from gauntlet.kinds import KINDS
+from gauntlet.settings import ROOT
+
+CORPUS = os.path.join(ROOT, "hostile", "corpus")
 
 
 def run(binary, *args):
@@ -61,6 +64,32 @@ def check_max_nesting(binary, deep):
     expect(rc == 0 and out == f"{deep}\tok\n", f"--max-nesting 9: accepted, got {rc} {out!r}")
 
 
+def check_format(binary):
+    """--format: the named format is read whatever the content says (rules O1, O16)."""
+    carrying = os.path.join(CORPUS, "accept-onnx-carrying-ortm.onnx")  # ORTM at 4..7, a .onnx
+    relu = os.path.join(CORPUS, "accept-ort-relu.ort")
+    rc, out, _ = run(binary, "check", carrying, relu)
+    expect(rc == 0, f"check by content: both read, got {rc} {out!r}")
+    rc, out, _ = run(binary, "check", "--format", "ort", carrying)
+    expect(rc == 1, f"--format ort on a .onnx: exit 1, got {rc}")
+    check_error_line(out.rstrip("\n"), carrying, "Malformed", "0", "InferenceSession.root")
+    rc, out, _ = run(binary, "check", "--format", "onnx", relu)
+    expect(rc == 1, f"--format onnx on a .ort: exit 1, got {rc}")
+    check_error_line(out.rstrip("\n"), relu, "Malformed", "2", "ModelProto")
+    rc, out, err = run(binary, "check", "--format", "flatbuffer", relu)
+    expect(rc == 2 and out == "" and "--format" in err, f"--format flatbuffer: usage error, got {rc} {err!r}")
+
+
+def check_onnxruntime_limits(binary):
+    """--onnxruntime-limits: a .ort valid here but past ONNX Runtime's Verifier depth (O2, O18)."""
+    deep = os.path.join(CORPUS, "accept-ort-nested-if-24.ort")
+    rc, out, _ = run(binary, "check", deep)
+    expect(rc == 0 and out == f"{deep}\tok\n", f"nested If 24 deep: accepted by default, got {rc} {out!r}")
+    rc, out, _ = run(binary, "check", "--onnxruntime-limits", deep)
+    expect(rc == 1, f"--onnxruntime-limits: exit 1, got {rc}")
+    check_error_line(out.rstrip("\n"), deep, "Unsupported", "-", "InferenceSession")
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -100,6 +129,8 @@ def main():
 
         check_json(binary, [ok, malformed, no_ir, missing, d], lines)
         check_max_nesting(binary, deep)
+    check_format(binary)
+    check_onnxruntime_limits(binary)
 
     return closing()
 
