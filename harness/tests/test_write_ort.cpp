@@ -238,6 +238,32 @@ BOOST_AUTO_TEST_CASE(every_name_a_node_uses_has_a_node_arg_and_edges_join_produc
     BOOST_TEST(custom->implicit_inputs()->Get(0)->str() == "X");
 }
 
+BOOST_AUTO_TEST_CASE(value_and_operator_names_are_written_once_and_read_back_as_one_view) {
+    const auto b = ort_of(import_onnx(ort_rich_model()));
+    const fb::Graph* g = session_of(b)->model()->graph();
+    // Node 1 (Add) writes B, node 0 (Identity) reads it, and B has a NodeArg: one string.
+    const auto* written = g->nodes()->Get(1)->outputs()->Get(0);
+    const auto* read = g->nodes()->Get(0)->inputs()->Get(0);
+    BOOST_REQUIRE(written->str() == "B");
+    BOOST_TEST(static_cast<const void*>(written) == static_cast<const void*>(read));
+    for (const fb::ValueInfo* v : *g->node_args())
+        if (v->name()->str() == "B") BOOST_TEST(static_cast<const void*>(v->name()) == static_cast<const void*>(read));
+    // The reader's views of the shared name point at the same bytes.
+    const Model m = reimport(b);
+    const void* add_output = nullptr;
+    const void* identity_input = nullptr;
+    for (const Node& n : m.graph()->nodes) {
+        if (n.op_type == "Add") add_output = n.outputs[0].data();
+        if (n.op_type == "Identity") identity_input = n.inputs[0].data();
+    }
+    BOOST_TEST((add_output && add_output == identity_input));
+    // The same op type on two nodes is one string too; node names are not pooled.
+    std::set<const void*> domains;
+    for (const fb::Node* n : *g->nodes())
+        if (n->domain()->str().empty()) domains.insert(n->domain());
+    BOOST_TEST(domains.size() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(constant_nodes_become_initializers_named_after_their_output) {
     using A = P::Attribute;
     const WireWriter attributes[] = {

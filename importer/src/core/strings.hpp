@@ -27,6 +27,7 @@ inline uint64_t load_short(const void* p, size_t n) noexcept {
 inline bool same_name(std::string_view a, std::string_view b) noexcept {
     const size_t n = a.size();
     if (n != b.size()) return false;
+    if (a.data() == b.data()) return true;  // a shared .ort string: no byte to load (docs/ort.md)
     if (n < 8) return load_short(a.data(), n) == load_short(b.data(), n);
     if (n > 16) return std::memcmp(a.data(), b.data(), n) == 0;
     uint64_t a0, a1, b0, b1;  // two overlapping words each

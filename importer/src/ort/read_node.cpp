@@ -99,14 +99,18 @@ void read_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
     c.fb.charge(sizeof(Attribute) + sizeof(AttributeFields), fa.at);
     a.name = c.fb.string(fa, A::VT_NAME, "name");
     const auto type = c.fb.scalar<int32_t>(fa, A::VT_TYPE, 0, "type");
-    const FbTable t = c.fb.table(fa, A::VT_T, "t");
-    const FbTable g = c.fb.table(fa, A::VT_G, "g");
+    // Most attributes are scalars whose vtable ends before `s`: no rare field to look for.
+    const bool scalar_only = fa.vtable_size <= A::VT_S;
+    const FbTable t = scalar_only ? FbTable{} : c.fb.table(fa, A::VT_T, "t");
+    const FbTable g = scalar_only ? FbTable{} : c.fb.table(fa, A::VT_G, "g");
     check_type(c, fa, type, bool(t), bool(g), a);
     a.type = static_cast<AttributeType>(type);
     a.type_declared = true;
     a.f = c.fb.scalar<float>(fa, A::VT_F, 0.0f, "f");
     a.i = c.fb.scalar<int64_t>(fa, A::VT_I, 0, "i");
-    read_rare_fields(c, fa, a, t, g);
+    if (!scalar_only) return read_rare_fields(c, fa, a, t, g);
+    if (const std::string_view doc = c.fb.string(fa, A::VT_DOC_STRING, "doc_string"); !doc.empty())
+        ModelAccess::fields_in(c.arena, a).doc_string = doc;
 }
 
 void read_attributes(OrtContext& c, const FbTable& fn, Node& n) {

@@ -11,6 +11,7 @@
 #include "write/atomic_file.hpp"
 #include "write/progress.hpp"
 #include "write/ort/op_signatures.hpp"
+#include "write/ort/string_pool.hpp"
 #include "write/ort/value_type.hpp"
 #include "write/source_pages.hpp"
 #include "write/tensor_router.hpp"
@@ -54,7 +55,7 @@ struct OrtAssembly {
     /// `reserve`: the size of the builder's first buffer.
     OrtAssembly(const OrtWriteOptions& o, std::string output_name, size_t reserve = 1 << 16)
         : output(std::move(output_name)), fbb(reserve), options(o), refusal(output, nullptr, "ModelProto"),
-          layout(o.alignment, output) {}
+          layout(o.alignment, output), names(fbb) {}
 
     std::string output;  ///< refusals' source name: the refusal views it
     flatbuffers::FlatBufferBuilder fbb;
@@ -69,6 +70,7 @@ struct OrtAssembly {
     /// Every operator version a node is written as, by ONNX Runtime's op_id: the resolver's.
     std::map<std::string, const OpSignature*> operators;
     bool uses_float8 = false;  ///< an element type of format version 6 was written
+    StringPool names;          ///< value, operator and attribute names, each written once
 
     /// What the format cannot hold, at the current field path.
     [[noreturn]] void unsupported(const std::string& message, std::string_view leaf = {}) const {

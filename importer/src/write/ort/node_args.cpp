@@ -50,7 +50,7 @@ std::vector<flatbuffers::Offset<fb::ValueInfo>> NodeArgTable::put(OrtAssembly& a
                           : e.tensor ? put_tensor_type(a, *e.tensor)
                           : a.inferred ? put_inferred_type(a, a.inferred->find(*e.owner, e.name))
                                        : flatbuffers::Offset<fb::TypeInfo>();
-        const auto name = a.fbb.CreateString(e.name.data(), e.name.size());
+        const auto name = a.names.get(e.name);
         const auto doc =
             e.doc.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(e.doc.data(), e.doc.size());
         fb::ValueInfoBuilder b(a.fbb);

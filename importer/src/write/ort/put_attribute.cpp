@@ -69,7 +69,7 @@ flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute
     }
     const Tensors tensors = put_tensors(a, at.tensors());
     const Graphs graphs = put_graphs(a, at.graphs(), scopes);
-    const auto name = a.fbb.CreateString(at.name.data(), at.name.size());
+    const auto name = a.names.get(at.name);
     const auto doc = string_or_null(a, at.doc_string());
     const auto s = at.type == AttributeType::String || !at.s().empty()
                        ? a.fbb.CreateString(at.s().data(), at.s().size())

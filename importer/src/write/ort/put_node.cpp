@@ -65,10 +65,10 @@ flatbuffers::Offset<fb::Node> put_node(OrtAssembly& a, const Node& n, uint32_t i
     const auto counts = a.fbb.CreateVector(ones);
     const auto name = a.fbb.CreateString(n.name.data(), n.name.size());
     const std::string_view d = ort_domain(n.domain);
-    const auto domain = a.fbb.CreateString(d.data(), d.size());
+    const auto domain = a.names.get(d);
     const std::string_view op = cast_to ? std::string_view("Cast") : n.op_type;
     const OpSignature& signature = node_operator(a, n, op);
-    const auto op_type = a.fbb.CreateString(op.data(), op.size());
+    const auto op_type = a.names.get(op);
     const auto doc = n.doc_string().empty() ? flatbuffers::Offset<flatbuffers::String>()
                                             : a.fbb.CreateString(n.doc_string().data(), n.doc_string().size());
     fb::NodeBuilder b(a.fbb);

@@ -50,7 +50,7 @@ flatbuffers::Offset<fb::Tensor> finish(
     OrtAssembly& a, std::string_view name, std::string_view doc, int32_t data_type, std::span<const int64_t> dims,
     const Values& v, flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>> strings) {
     // Each child in its own statement: the bytes must not depend on argument evaluation order.
-    const auto name_at = a.fbb.CreateString(name.data(), name.size());
+    const auto name_at = a.names.get(name);
     const auto doc_at =
         doc.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(doc.data(), doc.size());
     const auto dims_at = a.fbb.CreateVector(dims.data(), dims.size());
@@ -70,7 +70,7 @@ flatbuffers::Offset<fb::Tensor> finish(
 StringOffsets put_strings(OrtAssembly& a, std::span<const std::string_view> names) {
     StringOffsets out;
     out.reserve(names.size());
-    for (std::string_view s : names) out.push_back(a.fbb.CreateString(s.data(), s.size()));
+    for (std::string_view s : names) out.push_back(a.names.get(s));
     return out;
 }
 
