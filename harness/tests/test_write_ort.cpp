@@ -278,9 +278,7 @@ static void check_external_layout(uint64_t alignment) {
     TempDir dir;
     const Model original = import_onnx(ort_rich_model());
     OrtWriteOptions o;
-    o.external = true;
-    o.alignment = alignment;
-    o.threshold = 100;
+    o.external_data = {"m.ort.data", 100, alignment};
     write_ort_file(original, dir.root / "m.ort", o);
     const std::string file = read_all(dir.root / "m.ort"), data = read_all(dir.root / "m.ort.data");
     const std::vector<uint8_t> b(file.begin(), file.end());
@@ -309,8 +307,7 @@ BOOST_AUTO_TEST_CASE(external_offsets_are_multiples_of_the_alignment_and_the_pad
 BOOST_AUTO_TEST_CASE(tensors_below_the_threshold_stay_inline_and_the_companion_file_is_still_written) {
     TempDir dir;
     OrtWriteOptions o;
-    o.external = true;
-    o.threshold = 1 << 20;
+    o.external_data = {"m.ort.data", 1 << 20};
     write_ort_file(import_onnx(ort_rich_model()), dir.root / "m.ort", o);
     BOOST_TEST(read_all(dir.root / "m.ort.data").empty());
     const std::string file = read_all(dir.root / "m.ort");
@@ -456,8 +453,7 @@ BOOST_AUTO_TEST_CASE(an_inline_buffer_that_would_reach_the_limit_is_unsupported_
     // The limit is 2 GiB; the seam lowers it to 1000 bytes above what external mode needs.
     const Model m = import_onnx(ort_rich_model());
     OrtWriteOptions external;
-    external.external = true;
-    external.threshold = 1000;
+    external.external_data = {"m.ort.data", 1000};
     detail::OrtAssembly sized(external, "m.ort");
     detail::put_session(sized, m.proto());
     const uint64_t cap = sized.fbb.GetSize() + 1000;
@@ -475,9 +471,9 @@ BOOST_AUTO_TEST_CASE(an_inline_buffer_that_would_reach_the_limit_is_unsupported_
 BOOST_AUTO_TEST_CASE(a_disk_full_in_either_file_or_the_inline_one_leaves_nothing_behind) {
     const Model m = import_onnx(ort_rich_model());
     OrtWriteOptions o;
-    o.threshold = 100;
+    o.external_data.threshold = 100;
     for (bool external : {true, false}) {
-        o.external = external;
+        o.external_data.file = external ? "m.ort.data" : "";
         for (uint64_t fail_after : {uint64_t{0}, uint64_t{100}, uint64_t{3000}, uint64_t{6000}}) {
             TempDir dir;
             detail::WriteFaults faults;
@@ -502,8 +498,7 @@ BOOST_AUTO_TEST_CASE(a_target_folder_that_is_a_link_out_is_refused_and_nothing_w
 BOOST_AUTO_TEST_CASE(an_alignment_that_is_not_a_power_of_two_is_refused) {
     TempDir dir;
     OrtWriteOptions o;
-    o.external = true;
-    o.alignment = 48;
+    o.external_data = {"m.ort.data", 1024, 48};
     const ImportError e = refusal_of([&] { write_ort_file(import_onnx(ort_rich_model()), dir.root / "m.ort", o); });
     BOOST_TEST((e.kind() == ErrorKind::Unsupported));
     BOOST_TEST(listing(dir.root).empty());
