@@ -9,6 +9,7 @@
 
 #include "external/location.hpp"
 #include "write/faults.hpp"
+#include "write/generations.hpp"
 #include "write/write_onnx.hpp"
 
 #include <onnximport/dump.hpp>
@@ -18,6 +19,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <set>
 #include <sstream>
 #include <string>
@@ -325,6 +329,31 @@ BOOST_AUTO_TEST_CASE(progress_reaches_the_total) {
     onnximport::write_onnx_file(rich(), t.root / "m.onnx", o);
     BOOST_TEST(last_total == fs::file_size(t.root / "m.onnx") + fs::file_size(t.root / "weights.bin"));
     BOOST_TEST(last_done == last_total);
+}
+
+BOOST_AUTO_TEST_CASE(a_taken_external_name_gets_a_generation_and_another_models_data_is_left_alone) {
+    // a.onnx's data is weights.bin; m.onnx asks for the same name twice (docs/write.md, "Generations").
+    TempDir t;
+    const Model original = rich();
+    WriteOptions o = external(64);
+    onnximport::write_onnx_file(original, t.root / "a.onnx", o);
+    std::vector<std::string> generations;
+    o.generation = [&](const std::string& written) { generations.push_back(written); };
+    const fs::path held = t.root / "w.0123456789abcdef.bin";  // a live writer's, not yet named by its model
+    write_text(held, "held");
+    const int lock = ::open(held.c_str(), O_RDONLY | O_CLOEXEC);
+    BOOST_REQUIRE(lock >= 0 && ::flock(lock, LOCK_EX) == 0);
+    for (int round = 0; round < 2; ++round) {
+        onnximport::write_onnx_file(original, t.root / "m.onnx", o);
+        BOOST_TEST_REQUIRE(generations.size() == static_cast<size_t>(round + 1));
+        BOOST_TEST(onnximport::detail::is_generation_name(generations.back()));
+        BOOST_TEST(listing(t.root) == (std::set<std::string>{"a.onnx", "weights.bin", "m.onnx", generations.back(),
+                                                             held.filename().string()}));
+        for (const char* name : {"a.onnx", "m.onnx"})
+            BOOST_TEST(storage_blind(dump_of(import_file(t.root / name))) == storage_blind(dump_of(original)), name);
+    }
+    ::close(lock);
+    BOOST_TEST(generations[0] != generations[1]);  // the first was superseded and removed
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -88,6 +88,7 @@ void write_onnx(const Model& model, const std::filesystem::path& path, const Wri
                 WriteFaults* faults) {
     check_names(path, options);
     const std::string shown = path.string();
+    check_threads(shown, options.threads);
     OutputDir dir(path.parent_path(), files_read(model));
     std::optional<Generations> generations;
     if (!options.external_data.file.empty())
@@ -122,6 +123,7 @@ std::vector<uint8_t> write_onnx_bytes(const Model& model, const WriteOptions& op
     const std::string shown = std::string(model.source_name()) + " (written to memory)";
     if (!options.external_data.file.empty())
         detail::fail_request(shown, "bytes in memory cannot have an external-data file");
+    detail::check_threads(shown, options.threads);
     detail::TensorRouter router(options.external_data, std::string(), shown);
     detail::ProtoEncoder e;
     std::vector<uint8_t> bytes;

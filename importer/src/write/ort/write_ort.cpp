@@ -87,6 +87,7 @@ void write_ort(const Model& model, const std::filesystem::path& path, const OrtW
     const std::string shown = path.string();
     if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
         fail_request(shown, "the output path names a folder, not a file");
+    check_threads(shown, options.threads);
     check_model(model);
     const std::string companion = companion_of(path, options);
     OrtAssembly a(options, shown, first_reservation(model));
@@ -110,6 +111,7 @@ std::vector<uint8_t> write_ort_bytes(const Model& model, const OrtWriteOptions& 
     if (!options.external_data.file.empty())
         detail::fail_request(std::string(model.source_name()) + " (written to memory)",
                              "bytes in memory cannot have an external-data file (write_ort_file writes one)");
+    detail::check_threads(std::string(model.source_name()) + " (written to memory)", options.threads);
     detail::check_model(model);
     detail::OrtAssembly a(options, std::string(model.source_name()) + " (written to memory)",
                           detail::first_reservation(model));
