@@ -356,4 +356,22 @@ BOOST_AUTO_TEST_CASE(a_taken_external_name_gets_a_generation_and_another_models_
     BOOST_TEST(generations[0] != generations[1]);  // the first was superseded and removed
 }
 
+BOOST_AUTO_TEST_CASE(a_generation_a_model_in_the_data_folder_names_is_left_alone) {
+    // sub/other.onnx names its own generation sub/w.<hex>.bin; m.onnx writes sub/weights.bin twice.
+    TempDir t;
+    fs::create_directory(t.root / "sub");
+    const Model original = rich();
+    WriteOptions o = external(64);
+    for (int i = 0; i < 2; ++i) onnximport::write_onnx_file(original, t.root / "sub" / "other.onnx", o);
+    const std::set<std::string> other = listing(t.root / "sub");
+    BOOST_TEST_REQUIRE(other.size() == 2u);  // other.onnx and its generation: weights.bin was superseded
+    o.external_data.file = "sub/weights.bin";
+    for (int i = 0; i < 3; ++i) onnximport::write_onnx_file(original, t.root / "m.onnx", o);
+    std::set<std::string> now = listing(t.root / "sub");
+    for (const auto& name : other) BOOST_TEST(now.erase(name) == 1u, name);
+    BOOST_TEST(now.size() == 1u);  // m.onnx's one data file
+    BOOST_TEST(storage_blind(dump_of(import_file(t.root / "sub" / "other.onnx"))) == storage_blind(dump_of(original)));
+    BOOST_TEST(storage_blind(dump_of(import_file(t.root / "m.onnx"))) == storage_blind(dump_of(original)));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

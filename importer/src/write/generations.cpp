@@ -120,6 +120,11 @@ void Generations::remove_if_unnamed(int folder, const std::string& leaf) noexcep
     // A writer holds its data file locked until its model is in place (AtomicFile's flock).
     if (::flock(f.get(), LOCK_EX | LOCK_NB) != 0) return;
     if (named_by_a_model(dir_.fd(), leaf)) return;
+    // A model beside its data (the data's folder, when not the model's) names it by its leaf.
+    struct stat here {}, there {};
+    const bool elsewhere = ::fstat(folder, &here) != 0 || ::fstat(dir_.fd(), &there) != 0 ||
+                           here.st_ino != there.st_ino || here.st_dev != there.st_dev;
+    if (elsewhere && named_by_a_model(folder, leaf)) return;
     step(faults_);
     ::unlinkat(folder, leaf.c_str(), 0);
 }

@@ -33,7 +33,7 @@ public:
 
     /// After the model's rename: removes the superseded files (generation names other than
     /// location(), and the requested name when renamed()) that no `*.onnx` of the model's
-    /// folder names, no live writer holds and the input does not read.
+    /// folder or of the data's folder names, no live writer holds and the input does not read.
     void remove_superseded() noexcept;
 
 private:
