@@ -153,13 +153,16 @@ std::set<std::string> onnx_and_its_data(const fs::path& folder) {
     return out;
 }
 
-Writer onnx_writer(bool link_publish) {
-    return [link_publish](const Model& m, const fs::path& folder, WriteFaults* faults) {
+/// `fallbacks`: named temporaries and the link-and-unlink publish, as where O_TMPFILE and
+/// RENAME_NOREPLACE are missing.
+Writer onnx_writer(bool fallbacks) {
+    return [fallbacks](const Model& m, const fs::path& folder, WriteFaults* faults) {
         WriteOptions o;
         o.external_data.file = "weights.bin";
         WriteFaults none;
         WriteFaults* seam = faults ? faults : &none;
-        seam->link_publish = link_publish;
+        seam->link_publish = fallbacks;
+        seam->named_temporaries = fallbacks;
         onnximport::detail::write_onnx(m, folder / "m.onnx", o, seam);
     };
 }
@@ -178,12 +181,12 @@ BOOST_AUTO_TEST_SUITE(write_kill)
 
 BOOST_AUTO_TEST_CASE(a_killed_onnx_writer_leaves_the_old_model_and_data_or_the_new_never_a_mix) {
     // Over a pair at the requested name (the new data takes a generation name) and over a
-    // generation (the new data takes the requested name), with renameat2 and with the
-    // link-and-unlink fallback.
+    // generation (the new data takes the requested name), with O_TMPFILE and renameat2 and
+    // with their fallbacks.
     for (int old_writes : {1, 2})
-        for (bool link_publish : {false, true})
-            BOOST_TEST_CONTEXT("old written " << old_writes << " times, link fallback " << link_publish) {
-                const auto mixed = kill_at_every_step(onnx_writer(link_publish), "m.onnx", old_writes,
+        for (bool fallbacks : {false, true})
+            BOOST_TEST_CONTEXT("old written " << old_writes << " times, fallbacks " << fallbacks) {
+                const auto mixed = kill_at_every_step(onnx_writer(fallbacks), "m.onnx", old_writes,
                                                       onnx_and_its_data);
                 BOOST_TEST(mixed.empty(), "first mix at step " << (mixed.empty() ? 0 : mixed.front()));
             }
