@@ -6,12 +6,12 @@
 #include "write/faults.hpp"
 #include "write/write_error.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -51,18 +51,26 @@ std::vector<std::string> names_in(int folder) {
 }
 
 /// Whether the file `name` in `folder` holds `leaf` among its bytes; true when it cannot be
-/// read, so a doubt keeps a data file.
+/// read, so a doubt keeps a data file. Read in chunks, not mapped: a file truncated meanwhile
+/// ends the search instead of raising SIGBUS.
 bool holds(int folder, const std::string& name, std::string_view leaf) noexcept {
     UniqueFd f(::openat(folder, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     struct stat st {};
     if (!f || ::fstat(f.get(), &st) != 0) return true;
-    if (!S_ISREG(st.st_mode) || st.st_size == 0) return false;
-    const size_t size = static_cast<size_t>(st.st_size);
-    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, f.get(), 0);
-    if (map == MAP_FAILED) return true;
-    const bool found = ::memmem(map, size, leaf.data(), leaf.size()) != nullptr;
-    ::munmap(map, size);
-    return found;
+    if (!S_ISREG(st.st_mode)) return false;
+    std::vector<char> chunk(size_t{1} << 20);
+    size_t kept = 0;  // the tail of the chunk before, which a match may straddle
+    for (off_t at = 0;;) {
+        const ssize_t n = ::pread(f.get(), chunk.data() + kept, chunk.size() - kept, at);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return true;
+        if (n == 0) return false;
+        const size_t filled = kept + static_cast<size_t>(n);
+        if (::memmem(chunk.data(), filled, leaf.data(), leaf.size())) return true;
+        at += n;
+        kept = std::min(filled, leaf.size() - 1);
+        std::memmove(chunk.data(), chunk.data() + filled - kept, kept);
+    }
 }
 
 /// Whether some `*.onnx` of the model's folder names `leaf`: its location entries hold it (a
