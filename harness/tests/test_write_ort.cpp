@@ -332,7 +332,8 @@ BOOST_AUTO_TEST_CASE(the_threshold_means_more_than_its_bytes_for_both_writers) {
             WriteOptions onnx;
             onnx.external_data = {"m.bin", threshold};
             write_onnx_file(m, dir.root / "m.onnx", onnx);
-            for (const TensorView& t : import_file(dir.root / "m.onnx").graph()->initializers)
+            const Model back = import_file(dir.root / "m.onnx");
+            for (const TensorView& t : back.graph()->initializers)
                 if (t.name == "W_raw") BOOST_TEST((t.data_location == 1) == (threshold < 2000));
         }
     }
