@@ -192,6 +192,15 @@ BOOST_AUTO_TEST_CASE(a_killed_onnx_writer_leaves_the_old_model_and_data_or_the_n
             }
 }
 
+BOOST_AUTO_TEST_CASE(a_killed_inline_onnx_writer_leaves_the_old_model_or_the_new) {
+    const Writer inline_onnx = [](const Model& m, const fs::path& folder, WriteFaults* faults) {
+        onnximport::detail::write_onnx(m, folder / "m.onnx", WriteOptions{}, faults);
+    };
+    const auto mixed = kill_at_every_step(inline_onnx, "m.onnx", 1,
+                                          [](const fs::path&) { return std::set<std::string>{"m.onnx"}; });
+    BOOST_TEST(mixed.empty());
+}
+
 BOOST_AUTO_TEST_CASE(a_killed_inline_ort_writer_leaves_the_old_model_or_the_new) {
     const auto mixed = kill_at_every_step(ort_writer(false), "m.ort", 1,
                                           [](const fs::path&) { return std::set<std::string>{"m.ort"}; });
