@@ -21,16 +21,16 @@ constexpr uint64_t progress_above = uint64_t{64} << 20;
 onnximport::WriteOptions write_options(const ParsedArgs& args) {
     onnximport::WriteOptions o;
     if (auto it = args.values.find("--alignment"); it != args.values.end()) {
-        o.alignment = static_cast<uint64_t>(parse_integer("--alignment", it->second, 1, long{1} << 30));
-        if (!std::has_single_bit(o.alignment))
+        o.external_data.alignment = static_cast<uint64_t>(parse_integer("--alignment", it->second, 1, long{1} << 30));
+        if (!std::has_single_bit(o.external_data.alignment))
             throw UsageError("--alignment must be a power of two, not " + it->second);
     }
     if (auto it = args.values.find("--external-data"); it != args.values.end()) {
         if (it->second.empty()) throw UsageError("--external-data needs a file name");
-        o.external_data = it->second;
+        o.external_data.file = it->second;
     }
     if (auto it = args.values.find("--threshold"); it != args.values.end())
-        o.threshold = static_cast<uint64_t>(parse_integer("--threshold", it->second, 0, LONG_MAX));
+        o.external_data.threshold = static_cast<uint64_t>(parse_integer("--threshold", it->second, 0, LONG_MAX));
     return o;
 }
 

@@ -15,24 +15,24 @@ namespace onnximport::cli {
 
 namespace {
 
+/// .onnx: one line on stderr when the external file went under a generation name (docs/write.md, "Generations").
 void write_onnx_file(const onnximport::Model& model, const std::filesystem::path& out, const ConvertOptions& options) {
-    onnximport::write_onnx(model, out, options.write);
+    onnximport::WriteOptions o = options.write;
+    const std::string requested = o.external_data.file.string();
+    o.generation = [&](const std::string& written) {
+        std::cerr << "onnximport: convert: external data written as '" << escape(written) << "': '"
+                  << escape(requested) << "' exists and is never overwritten (the model names the new file)\n";
+    };
+    onnximport::write_onnx_file(model, out, o);
 }
 
-/// .ort: --external-data, when given, must name OUT's companion file, by its name or as OUT
-/// plus `.data` (the one file the .ort reader looks for); --threshold keeps convert's
-/// meaning (more than BYTES).
+/// .ort: --external-data, when given, names OUT's companion file by its name or as OUT plus
+/// `.data` (the writer refuses any other).
 void write_ort_file(const onnximport::Model& model, const std::filesystem::path& out, const ConvertOptions& convert) {
     const onnximport::WriteOptions& options = convert.write;
     onnximport::OrtWriteOptions o;
-    o.external = !options.external_data.empty();
-    const std::string companion = out.filename().string() + ".data";
-    if (o.external && options.external_data != companion && options.external_data != out.string() + ".data")
-        throw onnximport::ImportError(onnximport::ErrorKind::Unsupported, out.string(), std::nullopt, {},
-                                      "the external data of a .ort is always its companion file '" + companion +
-                                          "', not '" + options.external_data + "'");
-    o.threshold = options.threshold == UINT64_MAX ? UINT64_MAX : options.threshold + 1;
-    o.alignment = options.alignment;
+    o.external_data = options.external_data;
+    if (o.external_data.file == out.string() + ".data") o.external_data.file = out.filename().string() + ".data";
     o.threads = options.threads;
     o.progress = options.progress;
     // ONNX Runtime refuses a NodeArg without a type: say how many, and the first one.

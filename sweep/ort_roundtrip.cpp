@@ -78,9 +78,9 @@ bool round_trip(const fs::path& data, const fs::path& out, const std::string& re
 int main(int argc, char** argv) {
     onnximport::OrtWriteOptions options;
     if (argc == 5 && std::string(argv[1]) == "--external") {
-        options.external = true;
-        options.threshold = 64;
-        options.alignment = std::stoull(argv[2]);
+        options.external_data.file = "model.ort.data";  // every model is written as model.ort
+        options.external_data.threshold = 64;
+        options.external_data.alignment = std::stoull(argv[2]);
         argv += 2;
         argc -= 2;
     }

@@ -61,7 +61,7 @@ void file_round_trip(std::span<const uint8_t> input, const std::vector<uint8_t>&
         const std::string before = dump_of(m);
         WriteOptions onnx_options;
         onnx_options.threads = 2;
-        write_onnx(m, dir / "w.onnx", onnx_options);
+        write_onnx_file(m, dir / "w.onnx", onnx_options);
         GAUNTLET_CHECK(read_file(dir / "w.onnx") == onnx, "write_onnx to a file and write_onnx_bytes differ");
         if (!ort.empty()) {
             OrtWriteOptions ort_options = within_onnxruntime_limits();

@@ -253,6 +253,31 @@ BOOST_AUTO_TEST_CASE(a_name_in_an_existing_subfolder_is_written_but_not_through_
     BOOST_TEST(listing(t.root / "elsewhere").empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_file_that_never_replaces_fails_where_one_appeared_and_leaves_it) {
+    // An external-data file (docs/write.md, "Generations"): renameat2 RENAME_NOREPLACE, and the
+    // link-and-unlink fallback, refuse a name taken since the file was created.
+    for (bool link_publish : {false, true}) {
+        BOOST_TEST_CONTEXT("link fallback " << link_publish) {
+            TempDir t;
+            WriteFaults faults;
+            faults.link_publish = link_publish;
+            {
+                OutputDir out(t.root);
+                AtomicFile f(out, "w.bin", &faults);
+                f.write(bytes("new"));
+                f.never_replace();
+                write_text(t.root / "w.bin", "someone else's");
+                const ImportError e = refusal_of([&] { f.commit(); });
+                BOOST_TEST(to_string(e.kind()) == "Io");
+            }
+            BOOST_TEST(listing(t.root) == std::set<std::string>{"w.bin"});
+            BOOST_TEST(read_all(t.root / "w.bin") == "someone else's");
+            write_file(t.root, "v.bin", "free");  // and where the name is free, it is published
+            BOOST_TEST(read_all(t.root / "v.bin") == "free");
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(a_failed_commit_of_several_files_publishes_none) {
     TempDir t;
     WriteFaults faults;

@@ -207,15 +207,15 @@ void check_every_writer_drops_the_weights(const Model& m) {
     const auto onnx_writer = [&m](std::string external_data) {
         return [&m, external_data](const fs::path& p, unsigned threads) {
             WriteOptions o;
-            o.external_data = external_data;
+            o.external_data.file = external_data;
             o.threads = threads;
-            write_onnx(m, p, o);
+            write_onnx_file(m, p, o);
         };
     };
     const auto ort_writer = [&m](bool external) {
         return [&m, external](const fs::path& p, unsigned threads) {
             OrtWriteOptions o;
-            o.external = external;
+            if (external) o.external_data.file = p.filename().string() + ".data";
             o.threads = threads;
             write_ort_file(m, p, o);
         };

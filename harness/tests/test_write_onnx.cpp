@@ -9,6 +9,7 @@
 
 #include "external/location.hpp"
 #include "write/faults.hpp"
+#include "write/generations.hpp"
 #include "write/write_onnx.hpp"
 
 #include <onnximport/dump.hpp>
@@ -18,6 +19,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <set>
 #include <sstream>
 #include <string>
@@ -91,9 +95,7 @@ std::vector<uint64_t> external_offsets(const Model& m) {
 
 WriteOptions external(uint64_t alignment, uint64_t threshold = 64) {
     WriteOptions o;
-    o.external_data = "weights.bin";
-    o.alignment = alignment;
-    o.threshold = threshold;
+    o.external_data = {"weights.bin", threshold, alignment};
     return o;
 }
 
@@ -140,7 +142,7 @@ BOOST_AUTO_TEST_CASE(the_same_model_gives_the_same_bytes_and_a_rewrite_changes_n
 BOOST_AUTO_TEST_CASE(the_file_writer_writes_the_same_bytes_as_the_memory_writer) {
     TempDir t;
     Model original = rich();
-    onnximport::write_onnx(original, t.root / "m.onnx");
+    onnximport::write_onnx_file(original, t.root / "m.onnx");
     BOOST_TEST(read_all(t.root / "m.onnx") == write_bytes(original));
     BOOST_TEST(listing(t.root) == std::set<std::string>{"m.onnx"});
 }
@@ -150,7 +152,7 @@ BOOST_AUTO_TEST_CASE(external_offsets_are_multiples_of_the_alignment) {
         BOOST_TEST_CONTEXT("alignment " << alignment) {
             TempDir t;
             Model original = rich();
-            onnximport::write_onnx(original, t.root / "m.onnx", external(alignment));
+            onnximport::write_onnx_file(original, t.root / "m.onnx", external(alignment));
             BOOST_TEST(listing(t.root) == (std::set<std::string>{"m.onnx", "weights.bin"}));
             Model again = import_file(t.root / "m.onnx", full());
             const auto offsets = external_offsets(again);
@@ -163,7 +165,7 @@ BOOST_AUTO_TEST_CASE(external_offsets_are_multiples_of_the_alignment) {
 
 BOOST_AUTO_TEST_CASE(the_padding_between_external_tensors_is_zeros) {
     TempDir t;
-    onnximport::write_onnx(rich(), t.root / "m.onnx", external(4096));
+    onnximport::write_onnx_file(rich(), t.root / "m.onnx", external(4096));
     Model again = import_file(t.root / "m.onnx", full());
     std::string data = read_all(t.root / "weights.bin");
     uint64_t end = 0;
@@ -178,7 +180,7 @@ BOOST_AUTO_TEST_CASE(the_padding_between_external_tensors_is_zeros) {
 
 BOOST_AUTO_TEST_CASE(tensors_at_or_below_the_threshold_stay_inline) {
     TempDir t;
-    onnximport::write_onnx(rich(), t.root / "m.onnx", external(64, 1500));
+    onnximport::write_onnx_file(rich(), t.root / "m.onnx", external(64, 1500));
     Model again = import_file(t.root / "m.onnx", full());
     BOOST_TEST(external_offsets(again).size() == 1u);  // W_raw's 2000 bytes only
 }
@@ -188,9 +190,9 @@ BOOST_AUTO_TEST_CASE(external_input_is_written_out_again_by_the_same_rules) {
     fs::create_directories(t.root / "a");
     fs::create_directories(t.root / "b");
     Model original = rich();
-    onnximport::write_onnx(original, t.root / "a" / "m.onnx", external(64));
+    onnximport::write_onnx_file(original, t.root / "a" / "m.onnx", external(64));
     Model external_model = import_file(t.root / "a" / "m.onnx", full());
-    onnximport::write_onnx(external_model, t.root / "b" / "m.onnx", external(4096));
+    onnximport::write_onnx_file(external_model, t.root / "b" / "m.onnx", external(4096));
     Model again = import_file(t.root / "b" / "m.onnx", full());
     for (uint64_t offset : external_offsets(again)) BOOST_TEST(offset % 4096 == 0u);
     BOOST_TEST(storage_blind(dump_of(again)) == storage_blind(dump_of(original)));
@@ -203,7 +205,7 @@ BOOST_AUTO_TEST_CASE(no_output_replaces_the_input_or_a_file_it_reads) {
     // docs/write.md, "The input survives": compared by device and inode, so a hard link to
     // the input is refused as the input itself is; the input's bytes stay as they were.
     TempDir t;
-    onnximport::write_onnx(rich(), t.root / "m.onnx", external(64));
+    onnximport::write_onnx_file(rich(), t.root / "m.onnx", external(64));
     fs::create_hard_link(t.root / "weights.bin", t.root / "alias.bin");
     const std::string model_bytes = read_all(t.root / "m.onnx"), weights = read_all(t.root / "weights.bin");
     Model input = import_file(t.root / "m.onnx", full());
@@ -213,12 +215,12 @@ BOOST_AUTO_TEST_CASE(no_output_replaces_the_input_or_a_file_it_reads) {
         BOOST_TEST(e.message().find("the input model or a file it reads") != std::string::npos, e.message());
     };
     WriteOptions as_model = external(64), as_alias = external(64);
-    as_model.external_data = "m.onnx";
-    as_alias.external_data = "alias.bin";
-    refused([&] { onnximport::write_onnx(input, t.root / "out.onnx", as_model); });
-    refused([&] { onnximport::write_onnx(input, t.root / "out.onnx", external(64)); });
-    refused([&] { onnximport::write_onnx(input, t.root / "out.onnx", as_alias); });
-    refused([&] { onnximport::write_onnx(input, t.root / "m.onnx"); });
+    as_model.external_data.file = "m.onnx";
+    as_alias.external_data.file = "alias.bin";
+    refused([&] { onnximport::write_onnx_file(input, t.root / "out.onnx", as_model); });
+    refused([&] { onnximport::write_onnx_file(input, t.root / "out.onnx", external(64)); });
+    refused([&] { onnximport::write_onnx_file(input, t.root / "out.onnx", as_alias); });
+    refused([&] { onnximport::write_onnx_file(input, t.root / "m.onnx"); });
     write_text(t.root / "small.onnx", tb::minimal_model());  // a model the .ort writer takes
     fs::create_hard_link(t.root / "small.onnx", t.root / "small.ort");
     const Model small = import_file(t.root / "small.onnx", full());
@@ -232,7 +234,7 @@ BOOST_AUTO_TEST_CASE(no_output_replaces_the_input_or_a_file_it_reads) {
 
 BOOST_AUTO_TEST_CASE(external_tensors_that_were_not_loaded_are_refused) {
     TempDir t;
-    onnximport::write_onnx(rich(), t.root / "m.onnx", external(64));
+    onnximport::write_onnx_file(rich(), t.root / "m.onnx", external(64));
     ImportOptions o;
     o.load_external_data = false;
     Model unloaded = import_file(t.root / "m.onnx", o);
@@ -259,13 +261,13 @@ BOOST_AUTO_TEST_CASE(several_threads_write_the_same_external_file) {
     fs::create_directories(t.root / "one");
     fs::create_directories(t.root / "two");
     WriteOptions o = external(4096);  // three tensors over three pages: a share each
-    onnximport::write_onnx(rich(), t.root / "one" / "m.onnx", o);
+    onnximport::write_onnx_file(rich(), t.root / "one" / "m.onnx", o);
     for (unsigned threads : {2u, 3u, 64u}) {
         BOOST_TEST_CONTEXT(threads << " threads") {
             fs::remove_all(t.root / "two");
             fs::create_directories(t.root / "two");
             o.threads = threads;
-            onnximport::write_onnx(rich(), t.root / "two" / "m.onnx", o);
+            onnximport::write_onnx_file(rich(), t.root / "two" / "m.onnx", o);
             BOOST_TEST(read_all(t.root / "one" / "weights.bin") == read_all(t.root / "two" / "weights.bin"));
             BOOST_TEST(read_all(t.root / "one" / "m.onnx") == read_all(t.root / "two" / "m.onnx"));
         }
@@ -276,7 +278,7 @@ BOOST_AUTO_TEST_CASE(a_target_folder_that_is_a_link_out_is_refused_and_nothing_w
     TempDir t;
     fs::create_directories(t.root / "outside");
     fs::create_directory_symlink(t.root / "outside", t.root / "out");
-    auto e = refusal_of([&] { onnximport::write_onnx(rich(), t.root / "out" / "m.onnx", external(64)); });
+    auto e = refusal_of([&] { onnximport::write_onnx_file(rich(), t.root / "out" / "m.onnx", external(64)); });
     BOOST_TEST(to_string(e.kind()) == "Unsupported");
     BOOST_TEST(listing(t.root / "outside").empty());
 }
@@ -286,7 +288,7 @@ BOOST_AUTO_TEST_CASE(a_link_at_the_model_name_is_refused_and_leaves_no_external_
     fs::create_directories(t.root / "out");
     write_text(t.root / "victim", "keep");
     fs::create_symlink(t.root / "victim", t.root / "out" / "m.onnx");
-    auto e = refusal_of([&] { onnximport::write_onnx(rich(), t.root / "out" / "m.onnx", external(64)); });
+    auto e = refusal_of([&] { onnximport::write_onnx_file(rich(), t.root / "out" / "m.onnx", external(64)); });
     BOOST_TEST(to_string(e.kind()) == "Unsupported");
     BOOST_TEST(read_all(t.root / "victim") == "keep");
     BOOST_TEST(listing(t.root / "out") == std::set<std::string>{"m.onnx"});
@@ -298,8 +300,8 @@ BOOST_AUTO_TEST_CASE(an_external_name_that_would_escape_is_refused_and_nothing_w
     for (std::string name : {"../w.bin", "/tmp/w.bin", "sub/../../w.bin", "m.onnx"}) {
         BOOST_TEST_CONTEXT("external name " << name) {
             WriteOptions o = external(64);
-            o.external_data = name;
-            auto e = refusal_of([&] { onnximport::write_onnx(rich(), t.root / "out" / "m.onnx", o); });
+            o.external_data.file = name;
+            auto e = refusal_of([&] { onnximport::write_onnx_file(rich(), t.root / "out" / "m.onnx", o); });
             BOOST_TEST((to_string(e.kind()) == "ExternalData" || to_string(e.kind()) == "Unsupported"));
             BOOST_TEST(listing(t.root / "out").empty());
             BOOST_TEST(listing(t.root) == std::set<std::string>{"out"});
@@ -310,7 +312,7 @@ BOOST_AUTO_TEST_CASE(an_external_name_that_would_escape_is_refused_and_nothing_w
 BOOST_AUTO_TEST_CASE(an_alignment_that_is_not_a_power_of_two_is_refused) {
     TempDir t;
     for (uint64_t alignment : {0u, 3u, 100u}) {
-        auto e = refusal_of([&] { onnximport::write_onnx(rich(), t.root / "m.onnx", external(alignment)); });
+        auto e = refusal_of([&] { onnximport::write_onnx_file(rich(), t.root / "m.onnx", external(alignment)); });
         BOOST_TEST(to_string(e.kind()) == "Unsupported");
     }
     BOOST_TEST(listing(t.root).empty());
@@ -324,9 +326,63 @@ BOOST_AUTO_TEST_CASE(progress_reaches_the_total) {
         last_done = done;
         last_total = total;
     };
-    onnximport::write_onnx(rich(), t.root / "m.onnx", o);
+    onnximport::write_onnx_file(rich(), t.root / "m.onnx", o);
     BOOST_TEST(last_total == fs::file_size(t.root / "m.onnx") + fs::file_size(t.root / "weights.bin"));
     BOOST_TEST(last_done == last_total);
+}
+
+BOOST_AUTO_TEST_CASE(a_taken_external_name_gets_a_generation_and_another_models_data_is_left_alone) {
+    // a.onnx's data is weights.bin; m.onnx asks for the same name twice (docs/write.md, "Generations").
+    TempDir t;
+    const Model original = rich();
+    WriteOptions o = external(64);
+    onnximport::write_onnx_file(original, t.root / "a.onnx", o);
+    std::vector<std::string> generations;
+    o.generation = [&](const std::string& written) { generations.push_back(written); };
+    const fs::path held = t.root / "w.0123456789abcdef.bin";  // a live writer's, not yet named by its model
+    write_text(held, "held");
+    const int lock = ::open(held.c_str(), O_RDONLY | O_CLOEXEC);
+    BOOST_REQUIRE(lock >= 0 && ::flock(lock, LOCK_EX) == 0);
+    for (int round = 0; round < 2; ++round) {
+        onnximport::write_onnx_file(original, t.root / "m.onnx", o);
+        BOOST_TEST_REQUIRE(generations.size() == static_cast<size_t>(round + 1));
+        BOOST_TEST(onnximport::detail::is_generation_name(generations.back()));
+        BOOST_TEST(listing(t.root) == (std::set<std::string>{"a.onnx", "weights.bin", "m.onnx", generations.back(),
+                                                             held.filename().string()}));
+        for (const char* name : {"a.onnx", "m.onnx"})
+            BOOST_TEST(storage_blind(dump_of(import_file(t.root / name))) == storage_blind(dump_of(original)), name);
+    }
+    ::close(lock);
+    BOOST_TEST(generations[0] != generations[1]);  // the first was superseded and removed
+}
+
+BOOST_AUTO_TEST_CASE(a_generation_a_model_in_the_data_folder_names_is_left_alone) {
+    // sub/other.onnx names its own generation sub/w.<hex>.bin; m.onnx writes sub/weights.bin twice.
+    TempDir t;
+    fs::create_directory(t.root / "sub");
+    const Model original = rich();
+    WriteOptions o = external(64);
+    for (int i = 0; i < 2; ++i) onnximport::write_onnx_file(original, t.root / "sub" / "other.onnx", o);
+    const std::set<std::string> other = listing(t.root / "sub");
+    BOOST_TEST_REQUIRE(other.size() == 2u);  // other.onnx and its generation: weights.bin was superseded
+    o.external_data.file = "sub/weights.bin";
+    for (int i = 0; i < 3; ++i) onnximport::write_onnx_file(original, t.root / "m.onnx", o);
+    std::set<std::string> now = listing(t.root / "sub");
+    for (const auto& name : other) BOOST_TEST(now.erase(name) == 1u, name);
+    BOOST_TEST(now.size() == 1u);  // m.onnx's one data file
+    BOOST_TEST(storage_blind(dump_of(import_file(t.root / "sub" / "other.onnx"))) == storage_blind(dump_of(original)));
+    BOOST_TEST(storage_blind(dump_of(import_file(t.root / "m.onnx"))) == storage_blind(dump_of(original)));
+}
+
+BOOST_AUTO_TEST_CASE(a_generation_named_across_the_first_mebibyte_of_a_model_is_kept) {
+    // The names are searched in 1 MiB chunks (write/generations.cpp): a name straddling two is found.
+    TempDir t;
+    const std::string named = "w.0123456789abcdef.bin", orphan = "w.fedcba9876543210.bin";
+    write_text(t.root / "big.onnx", std::string((size_t{1} << 20) - 5, 'x') + named + "y");
+    write_text(t.root / named, "big.onnx's data");
+    write_text(t.root / orphan, "no model names it");
+    onnximport::write_onnx_file(rich(), t.root / "m.onnx", external(64));
+    BOOST_TEST(listing(t.root) == (std::set<std::string>{"big.onnx", named, "m.onnx", "weights.bin"}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

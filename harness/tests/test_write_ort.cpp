@@ -18,6 +18,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -304,9 +305,7 @@ static void check_external_layout(uint64_t alignment) {
     TempDir dir;
     const Model original = import_onnx(ort_rich_model());
     OrtWriteOptions o;
-    o.external = true;
-    o.alignment = alignment;
-    o.threshold = 100;
+    o.external_data = {"m.ort.data", 100, alignment};
     write_ort_file(original, dir.root / "m.ort", o);
     const std::string file = read_all(dir.root / "m.ort"), data = read_all(dir.root / "m.ort.data");
     const std::vector<uint8_t> b(file.begin(), file.end());
@@ -335,13 +334,65 @@ BOOST_AUTO_TEST_CASE(external_offsets_are_multiples_of_the_alignment_and_the_pad
 BOOST_AUTO_TEST_CASE(tensors_below_the_threshold_stay_inline_and_the_companion_file_is_still_written) {
     TempDir dir;
     OrtWriteOptions o;
-    o.external = true;
-    o.threshold = 1 << 20;
+    o.external_data = {"m.ort.data", 1 << 20};
     write_ort_file(import_onnx(ort_rich_model()), dir.root / "m.ort", o);
     BOOST_TEST(read_all(dir.root / "m.ort.data").empty());
     const std::string file = read_all(dir.root / "m.ort");
     const std::vector<uint8_t> b(file.begin(), file.end());
     for (const fb::Tensor* t : tensors_of(session_of(b)->model()->graph())) BOOST_TEST(t->external_data_offset() == -1);
+}
+
+BOOST_AUTO_TEST_CASE(the_threshold_means_more_than_its_bytes_for_both_writers) {
+    // W_raw holds 2000 bytes: kept inline at threshold 2000, external at 1999, .ort and .onnx alike.
+    TempDir dir;
+    const Model m = import_onnx(ort_rich_model());
+    for (uint64_t threshold : {uint64_t{2000}, uint64_t{1999}}) {
+        BOOST_TEST_CONTEXT("threshold " << threshold) {
+            OrtWriteOptions o;
+            o.external_data = {"m.ort.data", threshold};
+            write_ort_file(m, dir.root / "m.ort", o);
+            const std::string file = read_all(dir.root / "m.ort");
+            const std::vector<uint8_t> b(file.begin(), file.end());
+            for (const fb::Tensor* t : tensors_of(session_of(b)->model()->graph()))
+                if (t->name()->str() == "W_raw") BOOST_TEST((t->external_data_offset() >= 0) == (threshold < 2000));
+            WriteOptions onnx;
+            onnx.external_data = {"m.bin", threshold};
+            write_onnx_file(m, dir.root / "m.onnx", onnx);
+            const Model back = import_file(dir.root / "m.onnx");
+            for (const TensorView& t : back.graph()->initializers)
+                if (t.name == "W_raw") BOOST_TEST((t.data_location == 1) == (threshold < 2000));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(option_misuse_is_unsupported_from_both_writers_and_writes_nothing) {
+    TempDir dir;
+    const Model m = import_onnx(ort_rich_model());
+    auto unsupported = [&](const std::string& what, const std::function<void()>& write) {
+        const ImportError e = refusal_of(write);
+        BOOST_TEST((e.kind() == ErrorKind::Unsupported), what << ": " << e.what());
+        BOOST_TEST(listing(dir.root).empty(), what);
+        return std::string(e.what());
+    };
+    OrtWriteOptions ort;
+    ort.external_data.file = "m.ort.data";
+    WriteOptions onnx;
+    onnx.external_data.file = "m.bin";
+    unsupported("ort bytes with a file", [&] { write_ort_bytes(m, ort); });
+    unsupported("onnx bytes with a file", [&] { write_onnx_bytes(m, onnx); });
+    ort.external_data.file = "other.data";
+    const std::string why = unsupported("another companion", [&] { write_ort_file(m, dir.root / "m.ort", ort); });
+    BOOST_TEST(why.find("'m.ort.data'") != std::string::npos);
+    for (unsigned threads : {0u, ImportOptions::max_threads + 1}) {
+        OrtWriteOptions ort_threads;
+        ort_threads.threads = threads;
+        WriteOptions onnx_threads;
+        onnx_threads.threads = threads;
+        unsupported("ort threads", [&] { write_ort_file(m, dir.root / "m.ort", ort_threads); });
+        unsupported("ort bytes threads", [&] { write_ort_bytes(m, ort_threads); });
+        unsupported("onnx threads", [&] { write_onnx_file(m, dir.root / "m.onnx", onnx_threads); });
+        unsupported("onnx bytes threads", [&] { write_onnx_bytes(m, onnx_threads); });
+    }
 }
 
 BOOST_AUTO_TEST_CASE(the_same_model_gives_the_same_bytes_on_any_number_of_threads_and_through_a_file) {
@@ -482,8 +533,7 @@ BOOST_AUTO_TEST_CASE(an_inline_buffer_that_would_reach_the_limit_is_unsupported_
     // The limit is 2 GiB; the seam lowers it to 1000 bytes above what external mode needs.
     const Model m = import_onnx(ort_rich_model());
     OrtWriteOptions external;
-    external.external = true;
-    external.threshold = 1000;
+    external.external_data = {"m.ort.data", 1000};
     detail::OrtAssembly sized(external, "m.ort");
     detail::put_session(sized, m.proto());
     const uint64_t cap = sized.fbb.GetSize() + 1000;
@@ -501,9 +551,9 @@ BOOST_AUTO_TEST_CASE(an_inline_buffer_that_would_reach_the_limit_is_unsupported_
 BOOST_AUTO_TEST_CASE(a_disk_full_in_either_file_or_the_inline_one_leaves_nothing_behind) {
     const Model m = import_onnx(ort_rich_model());
     OrtWriteOptions o;
-    o.threshold = 100;
+    o.external_data.threshold = 100;
     for (bool external : {true, false}) {
-        o.external = external;
+        o.external_data.file = external ? "m.ort.data" : "";
         for (uint64_t fail_after : {uint64_t{0}, uint64_t{100}, uint64_t{3000}, uint64_t{6000}}) {
             TempDir dir;
             detail::WriteFaults faults;
@@ -528,8 +578,7 @@ BOOST_AUTO_TEST_CASE(a_target_folder_that_is_a_link_out_is_refused_and_nothing_w
 BOOST_AUTO_TEST_CASE(an_alignment_that_is_not_a_power_of_two_is_refused) {
     TempDir dir;
     OrtWriteOptions o;
-    o.external = true;
-    o.alignment = 48;
+    o.external_data = {"m.ort.data", 1024, 48};
     const ImportError e = refusal_of([&] { write_ort_file(import_onnx(ort_rich_model()), dir.root / "m.ort", o); });
     BOOST_TEST((e.kind() == ErrorKind::Unsupported));
     BOOST_TEST(listing(dir.root).empty());

@@ -1,10 +1,11 @@
 // The .ort writer: a Model as ONNX Runtime's FlatBuffers format, assembled by one
 // FlatBufferBuilder. Inline (every tensor's bytes in the buffer: what ONNX Runtime loads) or
-// external (tensors of at least `threshold` bytes in the companion file OUT.data, each at
+// external (tensors of more than `threshold` bytes in the companion file OUT.data, each at
 // an offset that is a multiple of `alignment`: this project's extension). docs/ort.md.
 #pragma once
 
 #include <onnximport/model.hpp>
+#include <onnximport/write.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -15,13 +16,10 @@
 namespace onnximport {
 
 struct OrtWriteOptions {
-    /// Off: everything inline. On: non-string tensors of at least `threshold` bytes go to
-    /// the companion file (the output's name with ".data" appended), `raw_data` absent.
-    bool external = false;
-    /// 1 KiB: small tensors stay inline, where a reader reaches them without a second file.
-    uint64_t threshold = 1024;
-    /// 4096: a page, so a mapped reader can hand out weight pages untouched; 1 to 2^30.
-    uint64_t alignment = 4096;
+    /// file empty: everything inline. Else it must be the companion file, OUT's name with
+    /// ".data" appended (any other is refused as Unsupported): non-string tensors of more
+    /// than `threshold` bytes go there, `raw_data` absent.
+    ExternalData external_data;
     /// Threads that copy tensor bytes into place; 1 copies on the caller's thread.
     unsigned threads = 1;
     /// Called now and then with the bytes written so far and the total (files only).
@@ -38,19 +36,22 @@ struct OrtWriteOptions {
     std::function<void(std::string_view why)> beyond_onnxruntime_limits;
 };
 
-/// The .ort bytes of a resolved model, every tensor inline (options.external must be off).
+/// The .ort bytes of a resolved model, every tensor inline.
 /// @throws ImportError(Unsupported) for what the format cannot hold or ONNX Runtime could not
-///         run (docs/ort.md), a buffer of 2^31 - 1 bytes or more
-/// @throws std::invalid_argument for an unresolved model or options.external set
+///         run (docs/ort.md), a buffer of 2^31 - 1 bytes or more, options.external_data.file set
+/// @throws std::invalid_argument for an unresolved model
 std::vector<uint8_t> write_ort_bytes(const Model& model, const OrtWriteOptions& options = {});
 
 /// Writes `path` (and, in external mode, `path` + ".data") whole or not at all: each file
-/// appears complete under its name or is left as it was.
+/// appears complete under its name or is left as it was. The two are renamed one after the
+/// other (the companion first): a kill between them leaves the new companion beside the
+/// old model (docs/write.md, "What a kill can leave").
 /// The companion file is written in external mode even when no tensor reaches the
 /// threshold (then empty), so no stale one from an earlier run is left beside the model.
 /// Files are created as the output layer does (onnximport/write.hpp, "Safety").
-/// @throws ImportError(Unsupported) for what the format cannot hold or a bad alignment,
-///         ExternalData or Unsupported for a refused output path, Io when writing fails
+/// @throws ImportError(Unsupported) for what the format cannot hold, a bad alignment or an
+///         external file other than the companion, ExternalData or Unsupported for a
+///         refused output path, Io when writing fails
 /// @throws std::invalid_argument for an unresolved model
 void write_ort_file(const Model& model, const std::filesystem::path& path, const OrtWriteOptions& options = {});
 

@@ -16,16 +16,18 @@
 
 namespace onnximport::detail {
 
-namespace {
-
-/// A name no one else uses: a dot (hidden), the final name, 16 random hex digits.
-std::string temporary_name(const std::string& leaf) {
+std::string random_hex() {
     uint64_t r = 0;
     if (::getrandom(&r, sizeof r, 0) != sizeof r) r ^= static_cast<uint64_t>(::getpid()) << 20;
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r));
-    return "." + leaf.substr(0, 200) + "." + hex + ".tmp";
+    return hex;
 }
+
+namespace {
+
+/// A name no one else uses: a dot (hidden), the final name, 16 random hex digits.
+std::string temporary_name(const std::string& leaf) { return "." + leaf.substr(0, 200) + "." + random_hex() + ".tmp"; }
 
 /// Whether `name` has temporary_name's form: a dot, a name, a dot, 16 hex digits, ".tmp".
 bool is_temporary_name(std::string_view name) {
@@ -38,7 +40,7 @@ bool is_temporary_name(std::string_view name) {
 /// Removes the temporaries a writer killed before its rename left in the folder (docs/write.md,
 /// "Temporaries"). A writer holds an flock on its file while it lives, so a temporary that can
 /// be locked has no writer left; one still locked is left alone.
-void remove_stale_temporaries(int folder) noexcept {
+void remove_stale_temporaries(int folder, WriteFaults* faults) noexcept {
     UniqueFd listing(::openat(folder, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     DIR* dir = listing ? ::fdopendir(listing.get()) : nullptr;
     if (!dir) return;
@@ -47,8 +49,10 @@ void remove_stale_temporaries(int folder) noexcept {
         if (!is_temporary_name(e->d_name)) continue;
         UniqueFd f(::openat(folder, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
         struct stat st {};
-        if (f && ::fstat(f.get(), &st) == 0 && S_ISREG(st.st_mode) && ::flock(f.get(), LOCK_EX | LOCK_NB) == 0)
-            ::unlinkat(folder, e->d_name, 0);
+        if (!f || ::fstat(f.get(), &st) != 0 || !S_ISREG(st.st_mode) || ::flock(f.get(), LOCK_EX | LOCK_NB) != 0)
+            continue;
+        step(faults);
+        ::unlinkat(folder, e->d_name, 0);
     }
     ::closedir(dir);
 }
@@ -62,7 +66,8 @@ AtomicFile::AtomicFile(const OutputDir& dir, std::string_view name, WriteFaults*
                        const std::string& field_path)
     : dir_(dir), parent_(dir.parent_of(name, field_path)), display_(dir.display(name)), faults_(faults) {
     check_name();
-    remove_stale_temporaries(parent_.fd);
+    remove_stale_temporaries(parent_.fd, faults);
+    step(faults);
     if (can_link_unnamed() && !(faults && faults->named_temporaries))
         fd_ = UniqueFd(::openat(parent_.fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666));
     // EOPNOTSUPP, EISDIR or EINVAL: a file system or kernel without O_TMPFILE.
@@ -89,6 +94,7 @@ void AtomicFile::check_name() const {
 void AtomicFile::create_named() {
     for (int attempt = 0; attempt < 100; ++attempt) {
         std::string temp = temporary_name(parent_.leaf);
+        if (attempt > 0) step(faults_);  // the first try is the constructor's step
         fd_ = UniqueFd(::openat(parent_.fd, temp.c_str(), O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0666));
         if (fd_) {
             temp_name_ = std::move(temp);
@@ -111,6 +117,7 @@ void AtomicFile::write_at(uint64_t offset, std::span<const std::byte> bytes) {
         if (faults_ && (n = faults_->allow(n)) == 0) {
             errno = faults_->error;
         } else {
+            step(faults_);
             ssize_t w = ::pwrite(fd_.get(), bytes.data() + done, n, static_cast<off_t>(offset + done));
             if (w > 0) {
                 done += static_cast<size_t>(w);
@@ -124,11 +131,13 @@ void AtomicFile::write_at(uint64_t offset, std::span<const std::byte> bytes) {
 }
 
 void AtomicFile::prepare() {
+    step(faults_);
     if (::fsync(fd_.get()) != 0) fail_io(display_, "cannot flush the output file", errno);
     if (!temp_name_.empty()) return;
     const std::string self = "/proc/self/fd/" + std::to_string(fd_.get());
     for (int attempt = 0; attempt < 100; ++attempt) {
         std::string temp = temporary_name(parent_.leaf);
+        step(faults_);
         if (::linkat(AT_FDCWD, self.c_str(), parent_.fd, temp.c_str(), AT_SYMLINK_FOLLOW) == 0) {
             temp_name_ = std::move(temp);
             return;
@@ -141,14 +150,40 @@ void AtomicFile::prepare() {
 void AtomicFile::publish() {
     // Checked again just before: a link planted since creation is refused, not replaced.
     check_name();
-    if (::renameat(parent_.fd, temp_name_.c_str(), parent_.fd, parent_.leaf.c_str()) != 0)
-        fail_io(display_, "cannot rename the output file into place", errno);
+    if (never_replace_) {
+        rename_without_replacing();
+    } else {
+        step(faults_);
+        if (::renameat(parent_.fd, temp_name_.c_str(), parent_.fd, parent_.leaf.c_str()) != 0)
+            fail_io(display_, "cannot rename the output file into place", errno);
+    }
     published_ = true;
+    step(faults_);
     if (::fsync(parent_.fd) != 0) fail_io(display_, "cannot flush the output folder", errno);
 }
 
+void AtomicFile::rename_without_replacing() {
+    const char* from = temp_name_.c_str();
+    const char* to = parent_.leaf.c_str();
+    if (!(faults_ && faults_->link_publish)) {
+        step(faults_);
+        if (::renameat2(parent_.fd, from, parent_.fd, to, RENAME_NOREPLACE) == 0) return;
+        if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+            fail_io(display_, "cannot rename the output file into place (it replaces no file)", errno);
+    }
+    // A file system without RENAME_NOREPLACE: a link, too, fails where the name is taken.
+    step(faults_);
+    if (::linkat(parent_.fd, from, parent_.fd, to, 0) != 0)
+        fail_io(display_, "cannot link the output file into place (it replaces no file)", errno);
+    step(faults_);
+    ::unlinkat(parent_.fd, from, 0);  // a leftover is a stale temporary, removed by the next writer
+}
+
 void AtomicFile::discard() noexcept {
-    if (!published_ && !temp_name_.empty()) ::unlinkat(parent_.fd, temp_name_.c_str(), 0);
+    if (!published_ && !temp_name_.empty()) {
+        step(faults_);
+        ::unlinkat(parent_.fd, temp_name_.c_str(), 0);
+    }
     temp_name_.clear();
 }
 

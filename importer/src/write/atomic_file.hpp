@@ -47,6 +47,9 @@ public:
     void check_name() const;
     /// Renames the prepared file over its name and fsyncs the folder.
     void publish();
+    /// publish() fails (Io) rather than replace a file that is at the name by then
+    /// (renameat2 RENAME_NOREPLACE, else link and unlink): an external-data file (docs/write.md, "Generations").
+    void never_replace() noexcept { never_replace_ = true; }
     /// prepare() and publish().
     void commit() {
         prepare();
@@ -56,6 +59,7 @@ public:
 private:
     void create_named();
     void discard() noexcept;
+    void rename_without_replacing();
 
     const OutputDir& dir_;
     OutputDir::Parent parent_;
@@ -64,8 +68,12 @@ private:
     UniqueFd fd_;
     uint64_t size_ = 0;
     bool published_ = false;
+    bool never_replace_ = false;
     WriteFaults* faults_;
 };
+
+/// 16 random lowercase hex digits: the unique part of temporary and generation names.
+std::string random_hex();
 
 /// Commits several files so that none is renamed before all are complete and every name
 /// is checked: prepare() each, check_name() each, then publish() each. Only the system

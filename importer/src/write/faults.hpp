@@ -1,7 +1,9 @@
 // The output layer's test seam: a write failure injected after a number of bytes, short
-// writes, and the named-temporary fallback. Null everywhere but in tests; never a process-wide switch.
+// writes, the named-temporary fallback, and a kill at the Nth file-system step (suite
+// write_kill). Null everywhere but in tests; never a process-wide switch.
 #pragma once
 
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -17,6 +19,24 @@ struct WriteFaults {
     size_t max_chunk = std::numeric_limits<size_t>::max();
     /// Temporary names even where O_TMPFILE works: the fallback's own test.
     bool named_temporaries = false;
+    /// Publishing without replacing takes the link-and-unlink fallback even where
+    /// renameat2(RENAME_NOREPLACE) works: the fallback's own test.
+    bool link_publish = false;
+    /// The writer raises SIGKILL instead of taking its step number `kill_at_step` (from 1; 0:
+    /// never). A step is each file-system action another process could see: creating a file,
+    /// each write call, an fsync, naming (link), a rename, an unlink, the folder's fsync.
+    uint64_t kill_at_step = 0;
+
+    /// Called before each step; counts it and dies at kill_at_step (docs/write.md, "What a kill can leave").
+    void step() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (++steps_ == kill_at_step) ::raise(SIGKILL);
+    }
+    /// Steps taken so far.
+    uint64_t steps() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return steps_;
+    }
 
     /// How many of `wanted` bytes the next write may pass; 0 means fail with `error`.
     size_t allow(size_t wanted) {
@@ -31,6 +51,12 @@ struct WriteFaults {
 private:
     std::mutex mutex_;
     uint64_t written_ = 0;
+    uint64_t steps_ = 0;
 };
+
+/// One step of a writer (WriteFaults::step), nothing without a seam.
+inline void step(WriteFaults* faults) {
+    if (faults) faults->step();
+}
 
 }  // namespace onnximport::detail

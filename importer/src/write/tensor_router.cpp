@@ -5,9 +5,9 @@
 
 namespace onnximport::detail {
 
-TensorRouter::TensorRouter(const WriteOptions& options, std::string shown)
-    : location_(options.external_data), threshold_(options.threshold), shown_(std::move(shown)),
-      layout_(options.alignment, shown_) {}
+TensorRouter::TensorRouter(const ExternalData& external, std::string location, std::string shown)
+    : location_(std::move(location)), threshold_(external.threshold), shown_(std::move(shown)),
+      layout_(external.alignment, shown_) {}
 
 void TensorRouter::start_pass(bool record) {
     layout_ = AlignedLayout(layout_.alignment(), shown_);

@@ -26,8 +26,9 @@ struct ExternalBlob {
 
 class TensorRouter {
 public:
+    /// `location`: what the model names (the external file's name chosen, empty for none);
     /// `shown` names the output in refusals.
-    TensorRouter(const WriteOptions& options, std::string shown);
+    TensorRouter(const ExternalData& external, std::string location, std::string shown);
 
     /// Starts a pass: offsets from 0 again; `record` keeps the blobs (the emit pass).
     void start_pass(bool record);

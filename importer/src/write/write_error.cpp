@@ -3,7 +3,10 @@
 
 #include "core/refusal.hpp"
 
+#include <onnximport/options.hpp>
+
 #include <cstring>
+#include <string>
 
 namespace onnximport::detail {
 
@@ -13,6 +16,12 @@ void fail_io(std::string_view path, const std::string& what, int error, std::opt
 
 void fail_request(std::string_view path, const std::string& message, ErrorKind kind, std::string field_path) {
     refuse(kind, path, std::nullopt, std::move(field_path), message);
+}
+
+void check_threads(std::string_view path, unsigned threads) {
+    if (threads < 1 || threads > ImportOptions::max_threads)
+        fail_request(path, "threads must be 1 to " + std::to_string(ImportOptions::max_threads) + ", not " +
+                               std::to_string(threads));
 }
 
 }  // namespace onnximport::detail

@@ -21,4 +21,8 @@ namespace onnximport::detail {
 [[noreturn]] void fail_request(std::string_view path, const std::string& message,
                                ErrorKind kind = ErrorKind::Unsupported, std::string field_path = {});
 
+/// Refuses (Unsupported) a writer's `threads` outside 1 to ImportOptions::max_threads: both
+/// writers refuse option misuse one way (docs/write.md, "The two writers' options").
+void check_threads(std::string_view path, unsigned threads);
+
 }  // namespace onnximport::detail

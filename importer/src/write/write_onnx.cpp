@@ -1,6 +1,7 @@
 // The `.onnx` writer: the size pass plans every length and external offset,
 // the emit pass streams the model file, then the external blobs are written (on
-// options.threads threads, in byte shares) and both files are renamed into place together.
+// options.threads threads, in byte shares) and both files are renamed into place, the
+// external one under a name no file holds and the model last (write/generations.hpp).
 #include "write/write_onnx.hpp"
 
 #include "io/input.hpp"
@@ -9,6 +10,7 @@
 #include "write/atomic_file.hpp"
 #include "write/onnx_encoder.hpp"
 #include "write/files_read.hpp"
+#include "write/generations.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
 #include "write/source_pages.hpp"
@@ -75,8 +77,8 @@ void check_names(const std::filesystem::path& path, const WriteOptions& options)
     const std::string shown = path.string();
     if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
         fail_request(shown, "the output path names a folder, not a file");
-    if (!options.external_data.empty() &&
-        std::filesystem::path(options.external_data).lexically_normal() == path.filename())
+    const std::filesystem::path& external = options.external_data.file;
+    if (!external.empty() && external.lexically_normal() == path.filename())
         fail_request(shown, "the external-data file cannot be the model file itself");
 }
 
@@ -86,11 +88,15 @@ void write_onnx(const Model& model, const std::filesystem::path& path, const Wri
                 WriteFaults* faults) {
     check_names(path, options);
     const std::string shown = path.string();
-    TensorRouter router(options, shown);
+    check_threads(shown, options.threads);
+    OutputDir dir(path.parent_path(), files_read(model));
+    std::optional<Generations> generations;
+    if (!options.external_data.file.empty())
+        generations.emplace(dir, options.external_data.file.string(), faults);
+    TensorRouter router(options.external_data, generations ? generations->location() : std::string(), shown);
     ProtoEncoder e;
     const uint64_t model_size = plan(model, e, router, shown);
     Progress progress(options.progress, model_size + router.external_size());
-    OutputDir dir(path.parent_path(), files_read(model));
     std::optional<AtomicFile> data;
     if (router.external_size() > 0) data.emplace(dir, router.location(), faults, "WriteOptions.external_data");
     AtomicFile file(dir, path.filename().string(), faults);
@@ -98,22 +104,27 @@ void write_onnx(const Model& model, const std::filesystem::path& path, const Wri
     FileOut out(file, progress, source);
     emit(model, e, router, out);
     if (data) write_blobs(*data, router.alignment(), router.blobs(), options.threads, progress, source);
+    if (data) data->never_replace();
     commit_model(file, data ? &*data : nullptr);
+    if (!generations) return;
+    generations->remove_superseded();
+    if (data && generations->renamed() && options.generation) options.generation(generations->location());
 }
 
 }  // namespace onnximport::detail
 
 namespace onnximport {
 
-void write_onnx(const Model& model, const std::filesystem::path& path, const WriteOptions& options) {
+void write_onnx_file(const Model& model, const std::filesystem::path& path, const WriteOptions& options) {
     detail::write_onnx(model, path, options, nullptr);
 }
 
 std::vector<uint8_t> write_onnx_bytes(const Model& model, const WriteOptions& options) {
     const std::string shown = std::string(model.source_name()) + " (written to memory)";
-    if (!options.external_data.empty())
+    if (!options.external_data.file.empty())
         detail::fail_request(shown, "bytes in memory cannot have an external-data file");
-    detail::TensorRouter router(options, shown);
+    detail::check_threads(shown, options.threads);
+    detail::TensorRouter router(options.external_data, std::string(), shown);
     detail::ProtoEncoder e;
     std::vector<uint8_t> bytes;
     bytes.reserve(detail::plan(model, e, router, shown));

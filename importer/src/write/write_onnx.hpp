@@ -1,5 +1,5 @@
 // The `.onnx` writer's entry with the output layer's test seam (faults.hpp); the public
-// write_onnx (onnximport/write.hpp) is this with no faults.
+// write_onnx_file (onnximport/write.hpp) is this with no faults.
 #pragma once
 
 #include <onnximport/model.hpp>

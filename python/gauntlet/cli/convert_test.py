@@ -1,6 +1,6 @@
 """`onnximport convert` (docs/cli.md "convert"): exit codes, usage errors, the
 .onnx output with aligned external data read back by `check` and `dump`, `.ort` output
-and back to `.onnx` with equal dumps, a target folder that is a link out or a link at OUT refused
+and back to `.onnx` with equal dumps, a taken external-data name giving a generation name, a target folder that is a link out or a link at OUT refused
 with nothing written, no output or companion file that is the input or a file it reads (by
 device and inode, a hard link too) with the input untouched, and the progress line for an
 input over 64 MiB (rewritten in place on a terminal, only its last state in a log).
@@ -58,6 +58,28 @@ def converts_with_aligned_external_data(binary, tmp):
                f"alignment {alignment}: the bytes read back are the original's")
     rc, _, _ = run(binary, "check", os.path.join(tmp, "a64", "m.onnx"))
     expect(rc == 0, "check of the converted model: exit 0")
+
+
+def a_taken_data_name_gets_a_generation(binary, tmp):
+    """A second convert into the folder writes the data under `w.<16 hex>.bin`, says so in one line on
+    stderr, and removes the superseded file; a third takes the free name again (docs/write.md, "Generations")."""
+    src = os.path.join(tmp, "g.onnx")
+    write(src, weights_model(4096))
+    out_dir = os.path.join(tmp, "generations")
+    os.mkdir(out_dir)
+    out = os.path.join(out_dir, "m.onnx")
+    for turn in range(3):
+        rc, _, err = run(binary, "convert", "--external-data", "m.data", src, out)
+        names = sorted(os.listdir(out_dir))
+        if turn == 1:
+            expect(rc == 0 and len(names) == 2 and re.fullmatch(r"w\.[0-9a-f]{16}\.bin", names[1]) is not None,
+                   f"convert over a pair: the data under a generation name, the old removed; got {rc} {names}")
+            expect(err.count("\n") == 1 and f"external data written as '{names[-1]}': 'm.data' exists" in err,
+                   f"one line naming the generation and why; got {err!r}")
+        else:
+            expect(rc == 0 and err == "" and names == ["m.data", "m.onnx"], f"turn {turn}: {rc} {names} {err!r}")
+        rc, _, _ = run(binary, "check", out)
+        expect(rc == 0, f"turn {turn}: the model in the folder checks")
 
 
 def refusals_leave_nothing(binary, tmp):
@@ -206,6 +228,7 @@ def main(argv):
     binary = argv[1]
     with tempfile.TemporaryDirectory(prefix="cli-convert-") as tmp:
         converts_with_aligned_external_data(binary, tmp)
+        a_taken_data_name_gets_a_generation(binary, tmp)
         refusals_leave_nothing(binary, tmp)
         the_input_survives(binary, tmp)
         usage_errors(binary, tmp)

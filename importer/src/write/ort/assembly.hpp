@@ -55,7 +55,7 @@ struct OrtAssembly {
     /// `reserve`: the size of the builder's first buffer.
     OrtAssembly(const OrtWriteOptions& o, std::string output_name, size_t reserve = 1 << 16)
         : output(std::move(output_name)), fbb(reserve), options(o), refusal(output, nullptr, "ModelProto"),
-          layout(o.alignment, output), names(fbb) {}
+          layout(o.external_data.alignment, output), names(fbb) {}
 
     std::string output;  ///< refusals' source name: the refusal views it
     flatbuffers::FlatBufferBuilder fbb;

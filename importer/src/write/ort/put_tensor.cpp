@@ -32,7 +32,7 @@ struct Values {
 
 Values put_values(OrtAssembly& a, std::span<const std::byte> bytes) {
     Values v;
-    if (a.options.external && bytes.size() >= a.options.threshold && !bytes.empty()) {
+    if (!a.options.external_data.file.empty() && bytes.size() > a.options.external_data.threshold) {
         const uint64_t from = a.layout.end();
         const uint64_t at = a.layout.reserve(bytes.size());
         a.external_blobs.push_back({from, at, bytes});

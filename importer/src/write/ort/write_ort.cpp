@@ -66,6 +66,16 @@ void assemble(OrtAssembly& a, const Model& model) {
     check_onnxruntime_limits(a);
 }
 
+/// The companion file's name, empty for none; any other external file is refused.
+std::string companion_of(const std::filesystem::path& path, const OrtWriteOptions& options) {
+    const std::filesystem::path& file = options.external_data.file;
+    const std::string companion = path.filename().string() + ".data";
+    if (!file.empty() && file.lexically_normal() != companion)
+        fail_request(path.string(), "the external data of a .ort is always its companion file '" + companion +
+                                        "' (the one file the .ort reader looks for), not '" + file.string() + "'");
+    return file.empty() ? std::string() : companion;
+}
+
 uint64_t external_bytes(const OrtAssembly& a) noexcept {
     return a.external_blobs.empty() ? 0 : a.external_blobs.back().offset + a.external_blobs.back().bytes.size();
 }
@@ -77,17 +87,19 @@ void write_ort(const Model& model, const std::filesystem::path& path, const OrtW
     const std::string shown = path.string();
     if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
         fail_request(shown, "the output path names a folder, not a file");
+    check_threads(shown, options.threads);
     check_model(model);
+    const std::string companion = companion_of(path, options);
     OrtAssembly a(options, shown, first_reservation(model));
     SourcePages source(model, options.threads);
     assemble(a, model);
     Progress progress(options.progress, a.fbb.GetSize() + external_bytes(a));
     OutputDir dir(path.parent_path(), files_read(model));
     std::optional<AtomicFile> data;
-    if (options.external) data.emplace(dir, path.filename().string() + ".data", faults);
+    if (!companion.empty()) data.emplace(dir, companion, faults);
     AtomicFile file(dir, path.filename().string(), faults);
     write_inline(file, a.inline_fills, a.fbb.GetBufferPointer(), a.fbb.GetSize(), options.threads, progress, source);
-    if (data) write_blobs(*data, options.alignment, a.external_blobs, options.threads, progress, source);
+    if (data) write_blobs(*data, options.external_data.alignment, a.external_blobs, options.threads, progress, source);
     commit_model(file, data ? &*data : nullptr);
 }
 
@@ -96,7 +108,10 @@ void write_ort(const Model& model, const std::filesystem::path& path, const OrtW
 namespace onnximport {
 
 std::vector<uint8_t> write_ort_bytes(const Model& model, const OrtWriteOptions& options) {
-    if (options.external) throw std::invalid_argument("write_ort_bytes: external mode needs a file (write_ort_file)");
+    if (!options.external_data.file.empty())
+        detail::fail_request(std::string(model.source_name()) + " (written to memory)",
+                             "bytes in memory cannot have an external-data file (write_ort_file writes one)");
+    detail::check_threads(std::string(model.source_name()) + " (written to memory)", options.threads);
     detail::check_model(model);
     detail::OrtAssembly a(options, std::string(model.source_name()) + " (written to memory)",
                           detail::first_reservation(model));
