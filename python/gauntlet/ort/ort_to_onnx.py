@@ -6,7 +6,7 @@ usage: ort_to_onnx.py [--build BUILD] [--subset N] [--peer DIR] [--known FILE] [
 For every DATA/<rel>/model.onnx, ONNX Runtime (npm onnxruntime-node, tools/install_peer.sh) writes
 its .ort (write_all.py, graph optimizations off), `onnximport convert` turns that .ort into a .onnx,
 and ONNX Runtime runs both files on the test_data_set_0 inputs, graph optimizations off for both
-(on, a .onnx it loads is fused where its .ort was not, and a fused kernel rounds differently). The
+(on, it optimizes the .onnx it loads and not its unoptimized .ort: fused kernels round otherwise). The
 outputs must be equal bit for bit: the same names, element types and shapes in the same order, the
 same bytes (NaNs included) and the same strings. The expected outputs are not consulted.
 
