@@ -1,9 +1,11 @@
 // Suite `write_onnx`: the `.onnx` writer — a round trip of a model with every
-// field kind (the dump of the re-import equals the original's), the same bytes every
+// field kind (the dump of the re-import equals the original's), graph names and a topological
+// node order for a model read from a .ort, the same bytes every
 // time, external data at aligned offsets for 1, 64 and 4096, external input written out
 // again, and errors (a full disk, a folder that is a link out, an escaping name, a bad
 // alignment) that leave nothing behind.
 #include "core_support.hpp"
+#include "ort_write_models.hpp"
 #include "write_models.hpp"
 #include "write_support.hpp"
 
@@ -109,6 +111,29 @@ BOOST_AUTO_TEST_CASE(a_model_with_every_field_kind_reads_back_with_the_same_dump
     const std::string written = write_bytes(original);
     Model again = import_bytes(bytes_of(written), "again.onnx", full());
     BOOST_TEST(dump_of(again) == dump_of(original));
+    BOOST_TEST(again.graph()->nodes_were_reordered);
+}
+
+/// A .ort has no graph names and keeps ONNX Runtime's node order (docs/write.md, "From a .ort"):
+/// its .onnx names the main graph main_graph and each subgraph after its attribute, and lists
+/// nodes in resolved (topological) order. The .onnx of a .onnx keeps its names and file order.
+BOOST_AUTO_TEST_CASE(a_model_read_from_a_ort_gets_graph_names_and_a_topological_node_order) {
+    const Model original = import_bytes(bytes_of(ort_rich_model()), "rich.onnx", full());
+    BOOST_TEST_REQUIRE(original.graph()->nodes_were_reordered);
+    const Model from_ort = import_bytes(write_ort_bytes(original), "rich.ort", full());
+    BOOST_TEST_REQUIRE(from_ort.graph()->nodes_were_reordered);  // the .ort kept the file order
+    const Model back = import_model(write_bytes(from_ort), full());
+    BOOST_TEST(back.graph()->name == "main_graph");
+    BOOST_TEST(!back.graph()->nodes_were_reordered);
+    std::set<std::string> subgraphs;
+    for (const auto& n : back.graph()->nodes)
+        for (const auto& a : n.attributes) {
+            if (a.g()) subgraphs.insert(std::string(a.name) + "=" + std::string(a.g()->name));
+            for (const auto& g : a.graphs()) subgraphs.insert(std::string(a.name) + "=" + std::string(g.name));
+        }
+    BOOST_TEST(subgraphs == (std::set<std::string>{"g=g", "graphs=graphs"}));
+    const Model again = import_model(write_bytes(original), full());
+    BOOST_TEST(again.graph()->name.empty());
     BOOST_TEST(again.graph()->nodes_were_reordered);
 }
 

@@ -9,7 +9,7 @@ import sys
 from gauntlet import settings
 
 COMMANDS = {
-    "ort": ("gauntlet.ort", ".ort conformance: conformance, run, writers, roundtrip, inferred, resolver"),
+    "ort": ("gauntlet.ort", ".ort conformance: conformance, run, writers, roundtrip, inferred, resolver, to-onnx"),
     "report": ("gauntlet.report.make_report", "make report: every stage, build/report/"),
     "sweep": ("gauntlet.sweep.run", "the backend-test sweep: our dump against the onnx package's"),
     "sweep-selftest": ("gauntlet.sweep.selftest", "the sweep's edge models and its can-fail checks"),
@@ -32,6 +32,7 @@ ORT_COMMANDS = {
     "roundtrip": ("gauntlet.ort.roundtrip", ".onnx -> our .ort -> our reader"),
     "inferred": ("gauntlet.ort.check_inferred", "the .ort writer's inferred types"),
     "resolver": ("gauntlet.ort.resolver", "our .ort's kernel type-string resolver against ONNX Runtime's"),
+    "to-onnx": ("gauntlet.ort.ort_to_onnx", "ONNX Runtime runs our .onnx of its .ort: outputs bitwise equal"),
 }
 
 

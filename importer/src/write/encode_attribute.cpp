@@ -26,7 +26,7 @@ void OnnxEncoder::attribute_values(const Attribute& a) {
     if (a.type == T::Int || a.i != 0) e_.int_field(+F::i, a.i);
     if (a.type == T::String || !a.s().empty()) e_.string_field(+F::s, a.s());  // bytes
     if (a.t()) e_.message(+F::t, [&] { tensor(*a.t()); });
-    if (a.g()) e_.message(+F::g, [&] { graph(*a.g()); });
+    if (a.g()) e_.message(+F::g, [&] { graph(*a.g(), a.name); });
     if (a.tp()) e_.message(+F::tp, [&] { type(*a.tp()); });
     if (a.sparse_tensor()) e_.message(+F::sparse_tensor, [&] { sparse_tensor(*a.sparse_tensor()); });
 }
@@ -48,7 +48,7 @@ void OnnxEncoder::attribute_lists(const Attribute& a) {
         });
     strings(+F::strings, a.strings(), false);  // bytes
     for (const auto& t : a.tensors()) e_.message(+F::tensors, [&] { tensor(t); });
-    for (const auto& g : a.graphs()) e_.message(+F::graphs, [&] { graph(g); });
+    for (const auto& g : a.graphs()) e_.message(+F::graphs, [&] { graph(g, a.name); });
     for (const auto& t : a.type_protos()) e_.message(+F::type_protos, [&] { type(t); });
     for (const auto& s : a.sparse_tensors()) e_.message(+F::sparse_tensors, [&] { sparse_tensor(s); });
 }

@@ -3,6 +3,7 @@
 
 #include "external/location.hpp"
 #include "core/utf8.hpp"
+#include "model/access.hpp"
 
 #include <onnx_fields.hpp>
 
@@ -42,13 +43,24 @@ void OnnxEncoder::text(uint32_t field, std::string_view s) {
 }
 
 /// Nodes in file order (resolution keeps them in resolved order and remembers each one's
-/// place in Node::file_index), so a re-import orders them as the original did.
+/// place in Node::file_index), so a re-import orders them as the original did. A .ort's order
+/// is ONNX Runtime's, which need not be topological as a .onnx's must: resolved order there.
 void OnnxEncoder::nodes(uint32_t field, const List<Node>& list) {
+    if (from_ort_) {
+        for (const auto& n : list) e_.message(field, [&] { node(n); });
+        return;
+    }
     std::vector<size_t> order(list.size());
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return list[a].file_index < list[b].file_index; });
     for (size_t i : order) e_.message(field, [&] { node(list[i]); });
+}
+
+void OnnxEncoder::model(const Model& m) {
+    const Storage* storage = ModelAccess::storage_of(m);
+    from_ort_ = storage && storage->from_ort;
+    model(m.proto());
 }
 
 void OnnxEncoder::model(const ModelProto& m) {
@@ -61,7 +73,7 @@ void OnnxEncoder::model(const ModelProto& m) {
     if (!m.doc_string.empty()) text(+F::doc_string, m.doc_string);
     if (m.graph()) {
         external_allowed_ = true;
-        e_.message(+F::graph, [&] { graph(*m.graph()); });
+        e_.message(+F::graph, [&] { graph(*m.graph(), "main_graph"); });
         external_allowed_ = false;
     }
     opsets(+F::opset_import, m.opset_import);
@@ -70,10 +82,11 @@ void OnnxEncoder::model(const ModelProto& m) {
     for (const auto& f : m.functions) e_.message(+F::functions, [&] { function(f); });
 }
 
-void OnnxEncoder::graph(const Graph& g) {
+void OnnxEncoder::graph(const Graph& g, std::string_view name_if_none) {
     using F = proto::Graph;
     nodes(+F::node, g.nodes);
-    if (!g.name.empty()) text(+F::name, g.name);
+    const std::string_view name = g.name.empty() && from_ort_ ? name_if_none : g.name;
+    if (!name.empty()) text(+F::name, name);
     for (const auto& t : g.initializers) e_.message(+F::initializer, [&] { tensor(t); });
     if (!g.doc_string.empty()) text(+F::doc_string, g.doc_string);
     for (const auto& v : g.inputs) e_.message(+F::input, [&] { value_info(v); });

@@ -17,10 +17,13 @@ class OnnxEncoder {
 public:
     OnnxEncoder(ProtoEncoder& e, TensorRouter& router) : e_(e), router_(router) {}
 
+    /// The whole model; one read from a .ort is written as docs/write.md "From a .ort" says.
+    void model(const Model& m);
     void model(const ModelProto& m);
 
     // The messages, each the body of its field (encode_messages.cpp).
-    void graph(const Graph& g);
+    /// `name_if_none`: the name a graph of a .ort gets (that format has no graph names).
+    void graph(const Graph& g, std::string_view name_if_none = {});
     void node(const Node& n);
     void function(const Function& f);
     void training_info(const TrainingInfo& t);
@@ -57,6 +60,8 @@ private:
     TensorRouter& router_;
     /// True inside ModelProto.graph, where the onnx package looks for external tensors.
     bool external_allowed_ = false;
+    /// The model was read from a .ort: graphs get names and nodes their resolved order.
+    bool from_ort_ = false;
     bool in_sparse_ = false;
 };
 

@@ -59,7 +59,7 @@ private:
 /// The size pass: every length and every external offset, nothing written.
 uint64_t plan(const Model& model, ProtoEncoder& e, TensorRouter& router, const std::string& shown) {
     router.start_pass(false);
-    OnnxEncoder(e, router).model(model.proto());
+    OnnxEncoder(e, router).model(model);
     if (e.position() > max_model_bytes)  // the importer's limit on a model file (rule W19)
         fail_request(shown, "the model would take " + std::to_string(e.position()) +
                                 " bytes, more than protobuf's 2^31 - 1: write its tensors as external data");
@@ -69,7 +69,7 @@ uint64_t plan(const Model& model, ProtoEncoder& e, TensorRouter& router, const s
 void emit(const Model& model, ProtoEncoder& e, TensorRouter& router, ByteOut& out) {
     router.start_pass(true);
     e.start_emitting(out);
-    OnnxEncoder(e, router).model(model.proto());
+    OnnxEncoder(e, router).model(model);
     e.finish();
 }
 

@@ -48,9 +48,12 @@ SKIP = 77
 KNOWN = os.path.join(HERE, "known-deviations.txt")
 
 
-def ask(worker, model, feeds, timeout):
-    """ONNX Runtime's answer for one file: (outcome, detail, decoded outputs or None)."""
+def answer_of(worker, model, feeds, timeout, optimization=None):
+    """ONNX Runtime's answer for one file: (outcome, detail, outputs as run_models.js hands them
+    back, or None); optimization "disabled" turns its graph optimizations off."""
     request = {"model": model, "inputs": [test_data.encode(t, a) for t, a in feeds]}
+    if optimization:
+        request["optimization"] = optimization
     answer, _seconds = worker.request(request, timeout)
     if "crashed" in answer or "timeout" in answer:
         what = "crashed" if "crashed" in answer else "timeout"
@@ -58,7 +61,13 @@ def ask(worker, model, feeds, timeout):
     if not answer.get("ok"):
         stage = "cannot-load" if answer.get("stage") == "load" else "cannot-run"
         return stage, " ".join(str(answer.get("message", "")).split()), None
-    return "ran", "", [test_data.decode(o) for o in answer["outputs"]]
+    return "ran", "", answer["outputs"]
+
+
+def ask(worker, model, feeds, timeout):
+    """ONNX Runtime's answer for one file: (outcome, detail, decoded outputs or None)."""
+    outcome, detail, outputs = answer_of(worker, model, feeds, timeout)
+    return outcome, detail, None if outputs is None else [test_data.decode(o) for o in outputs]
 
 
 # ONNX Runtime 1.30: "LoadInitializerOrtFormat Tensor has external data but a data reader was not provided."

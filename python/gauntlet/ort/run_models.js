@@ -3,7 +3,8 @@
 // back the outputs, as ONNX Runtime returns them.
 //
 // Request {"model": FILE, "inputs": [TENSOR, ...]}: the i-th tensor feeds the session's
-// i-th input (the order of the backend test's input_<i>.pb). A TENSOR is
+// i-th input (the order of the backend test's input_<i>.pb); "optimization": "disabled"
+// turns ONNX Runtime's graph optimizations off for that session. A TENSOR is
 // {"type": ONNX Runtime's type name, "dims": [...], "data": base64 of the little-endian
 // bytes} or, for "string", {"type": "string", "dims": [...], "strings": [...]}.
 // Answer {"ok": true, "outputs": [{"name": ..., TENSOR}, ...]} in the session's output
@@ -17,6 +18,9 @@ const { ort, version } = worker.loadRuntime('run_models.js');
 // The backend tests run with ONNX Runtime's default graph optimizations, as a user
 // loads a model; one thread keeps the run deterministic on a busy machine.
 const sessionOptions = worker.sessionOptions({});
+// Off for a comparison of two files of one model (ort_to_onnx.py): it optimizes a .onnx it loads and
+// not a .ort written unoptimized, and a fused kernel (FusedMatMul) rounds otherwise (docs/ort.md).
+const unoptimized = worker.sessionOptions({ graphOptimizationLevel: 'disabled' });
 
 // The typed array ONNX Runtime's JavaScript API takes for each type (onnxruntime-common's
 // tensor type mapping): float16 as its bit patterns, bool one byte each. The Node.js
@@ -57,10 +61,10 @@ async function runOnce(session, inputs) {
   return session.outputNames.map((name) => fromTensor(name, results[name]));
 }
 
-async function run({ model, inputs }) {
+async function run({ model, inputs, optimization }) {
   let session;
   try {
-    session = await ort.InferenceSession.create(model, sessionOptions);
+    session = await ort.InferenceSession.create(model, optimization === 'disabled' ? unoptimized : sessionOptions);
   } catch (err) {
     return { ok: false, stage: 'load', message: worker.errorText(err) };
   }

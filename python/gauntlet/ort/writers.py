@@ -12,6 +12,9 @@ The parts, in this order (a run part uses the files of the round trip before it)
                           data, with its message (one without external tensors runs as inline)
   ort-resolver            our .ort's kernel type-string resolver equals ONNX Runtime's for every
                           operator both carry: gauntlet ort resolver
+  ort-to-onnx             `onnximport convert model.ort model.onnx` of each .ort ONNX Runtime writes:
+                          it runs our .onnx with outputs bitwise equal to its run of the .ort,
+                          graph optimizations off for both: python/gauntlet/ort/ort_to_onnx.py
 A model our .ort writer refused as Unsupported (the format cannot hold it) is not-written in the
 run parts, with the writer's message: listed, not failed.
 DATA is a folder or a named set, by default as for the other commands (gauntlet.settings.backend_data). Each part prints its own closing line; the last line sums them,
@@ -56,6 +59,8 @@ def parts(build, data, subset, peer):
          ort_files("external4096") + [data]),
         ("ort-resolver", module("ort.resolver") + ["--build", build] + take + (["--peer", peer] if peer else []) +
          [data]),
+        ("ort-to-onnx", module("ort.ort_to_onnx") + ["--build", build] + take + (["--peer", peer] if peer else []) +
+         ["--known", os.path.join(HERE, "known-deviations-ort-to-onnx.txt"), data]),
     ]
 
 

@@ -6,7 +6,7 @@ import os
 from gauntlet.report.logged_run import GAUNTLET, closing_counts, run_logged, tail
 
 WRITER_PARTS = ("onnx-roundtrip", "ort-roundtrip", "ort-roundtrip-external", "run-our-onnx", "run-our-ort",
-                "refuse-our-external-ort", "ort-resolver")
+                "refuse-our-external-ort", "ort-resolver", "ort-to-onnx")
 
 
 def stage_ort(args, stages):
