@@ -400,7 +400,7 @@ BOOST_AUTO_TEST_CASE(a_generation_a_model_in_the_data_folder_names_is_left_alone
 }
 
 BOOST_AUTO_TEST_CASE(a_generation_named_across_the_first_mebibyte_of_a_model_is_kept) {
-    // The names are searched in 1 MiB chunks (write/generations.cpp): a name straddling two is found.
+    // The names are searched chunk by chunk (write/generations.cpp): a name straddling two is found.
     TempDir t;
     const std::string named = "w.0123456789abcdef.bin", orphan = "w.fedcba9876543210.bin";
     write_text(t.root / "big.onnx", std::string((size_t{1} << 20) - 5, 'x') + named + "y");

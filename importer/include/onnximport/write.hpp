@@ -2,7 +2,8 @@
 // importer's one ImportError (onnximport/error.hpp), so a caller catches one type for
 // reading and writing: Io when the system fails (a full disk: nothing is left behind),
 // Unsupported for a request the writer refuses (a link in the way, an alignment that is
-// not a power of two, a model over 2 GiB without external data, options a writer cannot
+// not a power of two, a model beyond protobuf's size limit without external data (docs/rules.md
+// W19), options a writer cannot
 // take, as an external file for bytes in memory), ExternalData for an
 // external-data name that would leave the output folder. The source name of such an
 // error is the output path; its offset, when given, is where in that file writing failed.
@@ -62,7 +63,8 @@ struct WriteOptions {
 void write_onnx_file(const Model& model, const std::filesystem::path& path, const WriteOptions& options = {});
 
 /// The `.onnx` bytes of `model`, every tensor inline (options.external_data.file must be empty).
-/// @throws ImportError(Unsupported) for a model over 2 GiB, external tensors not loaded, or
+/// @throws ImportError(Unsupported) for a model beyond protobuf's size limit (rule W19), external
+///         tensors not loaded, or
 ///         an external file asked for.
 std::vector<uint8_t> write_onnx_bytes(const Model& model, const WriteOptions& options = {});
 

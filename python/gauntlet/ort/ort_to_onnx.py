@@ -29,11 +29,10 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from gauntlet import known, settings
-from gauntlet.ort import run_report, test_data
+from gauntlet.ort import test_data
 from gauntlet.ort.conformance import find_models, subset
-from gauntlet.ort.run_conformance import answer_of, peer_module, with_known
+from gauntlet.ort.run_conformance import answer_of, peer_module, report_with_worker, with_known
 from gauntlet.ort.write_all import write_all
-from gauntlet.report.peers import Worker
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KNOWN = os.path.join(HERE, "known-deviations-ort-to-onnx.txt")
@@ -165,14 +164,7 @@ def main(argv):
     args.not_written = {r: "ONNX Runtime wrote no .ort: " + (ort_errors.get(r) or "no message")
                         for r in rels if r not in written}
     args.convert_errors = convert_all(args.build, args.out, written)
-    worker = Worker("onnxruntime", ["node", os.path.join(HERE, "run_models.js"), module],
-                    os.path.join(args.out, "worker.log"))
-    worker.start()
-    try:
-        rows = run_all(worker, args, rels)
-    finally:
-        worker.close()
-    return run_report.report(args, rows, worker.version, time.monotonic() - start)
+    return report_with_worker(args, module, lambda worker: run_all(worker, args, rels), start)
 
 
 if __name__ == "__main__":

@@ -216,12 +216,16 @@ def main(argv):
     os.makedirs(args.out, exist_ok=True)
     if os.path.exists(os.path.join(args.out, "worker.log")):
         os.remove(os.path.join(args.out, "worker.log"))  # the worker appends to it
+    return report_with_worker(args, module, lambda worker: run_all(worker, args, rels), time.monotonic())
+
+
+def report_with_worker(args, module, run, start):
+    """run(worker) with ONNX Runtime's worker (run_models.js) started and closed around it; its report."""
     worker = Worker("onnxruntime", ["node", os.path.join(HERE, "run_models.js"), module],
                     os.path.join(args.out, "worker.log"))
-    start = time.monotonic()
     worker.start()
     try:
-        rows = run_all(worker, args, rels)
+        rows = run(worker)
     finally:
         worker.close()
     return run_report.report(args, rows, worker.version, time.monotonic() - start)
