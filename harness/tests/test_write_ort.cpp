@@ -22,6 +22,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -263,6 +264,35 @@ BOOST_AUTO_TEST_CASE(value_and_operator_names_are_written_once_and_read_back_as_
     for (const fb::Node* n : *g->nodes())
         if (n->domain()->str().empty()) domains.insert(n->domain());
     BOOST_TEST(domains.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(equal_types_and_plain_attributes_are_written_once) {
+    const auto b = ort_of(import_onnx(ort_rich_model()));
+    std::map<std::string, const void*> type_of;
+    for (const fb::ValueInfo* v : *session_of(b)->model()->graph()->node_args())
+        type_of[v->name()->str()] = v->type();
+    // X, Y and B declare float [100]; the initializer W_two is a float tensor of dims {100}.
+    BOOST_TEST(type_of.at("X") == type_of.at("Y"));
+    BOOST_TEST(type_of.at("X") == type_of.at("B"));
+    BOOST_TEST(type_of.at("X") == type_of.at("W_two"));
+    BOOST_TEST(type_of.at("X") != type_of.at("W_raw"));  // float [500]
+    BOOST_TEST(type_of.at("X") != type_of.at("C"));      // a map
+    using A = P::Attribute;
+    auto leaky = [](const std::string& in, const std::string& out, float alpha) {
+        const WireWriter a = WireWriter().bytes_field(A::name, "alpha").float_field(A::f, alpha).int_field(A::type, 1);
+        return tb::node("LeakyRelu", {in}, {out}).message(P::Node::attribute, a);
+    };
+    WireWriter g;
+    g.message(P::Graph::node, leaky("X", "Y1", 0.5f)).message(P::Graph::node, leaky("Y1", "Y2", 0.5f));
+    g.message(P::Graph::node, leaky("Y2", "Y3", 0.25f));
+    g.message(P::Graph::input, tb::value_info("X", 1, {4})).message(P::Graph::output, tb::value_info("Y3", 1, {4}));
+    const auto chain = ort_of(import_onnx(tb::model(g).str()));
+    const auto* nodes = session_of(chain)->model()->graph()->nodes();
+    BOOST_TEST(nodes->Get(0)->attributes()->Get(0) == nodes->Get(1)->attributes()->Get(0));
+    BOOST_TEST(nodes->Get(0)->attributes()->Get(0) != nodes->Get(2)->attributes()->Get(0));
+    const Model back = reimport(chain);
+    BOOST_TEST(back.graph()->nodes[1].attributes[0].f == 0.5f);
+    BOOST_TEST(back.graph()->nodes[2].attributes[0].f == 0.25f);
 }
 
 BOOST_AUTO_TEST_CASE(constant_nodes_become_initializers_named_after_their_output) {

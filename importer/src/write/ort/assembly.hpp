@@ -12,6 +12,7 @@
 #include "write/progress.hpp"
 #include "write/ort/op_signatures.hpp"
 #include "write/ort/string_pool.hpp"
+#include "write/ort/table_pool.hpp"
 #include "write/ort/value_type.hpp"
 #include "write/source_pages.hpp"
 #include "write/tensor_router.hpp"
@@ -71,6 +72,7 @@ struct OrtAssembly {
     std::map<std::string, const OpSignature*> operators;
     bool uses_float8 = false;  ///< an element type of format version 6 was written
     StringPool names;          ///< value, operator and attribute names, each written once
+    TablePool tables;          ///< NodeArg types and plain attributes, each written once
 
     /// What the format cannot hold, at the current field path.
     [[noreturn]] void unsupported(const std::string& message, std::string_view leaf = {}) const {

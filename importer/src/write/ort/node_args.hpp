@@ -37,6 +37,7 @@ private:
         const Graph* owner = nullptr;  ///< the graph that defines the value: where its inferred type is
     };
     bool insert(const Entry& e);
+    flatbuffers::Offset<fb::TypeInfo> shared_type(OrtAssembly& a, const Entry& e) const;
 
     const Graph& graph_;
     std::span<const Graph* const> scopes_;

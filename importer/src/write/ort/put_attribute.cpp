@@ -3,6 +3,7 @@
 // proto attributes (11..14) have no field in the format and are refused.
 #include "format/attribute_type.hpp"
 #include "write/ort/assembly.hpp"
+#include "write/ort/table_keys.hpp"
 
 #include <bit>
 #include <cstdint>
@@ -52,11 +53,9 @@ flatbuffers::Offset<flatbuffers::String> string_or_null(OrtAssembly& a, std::str
     return s.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(s.data(), s.size());
 }
 
-}  // namespace
-
-flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at,
-                                                 std::vector<const Graph*>& scopes) {
-    check_type(a, at);
+/// The attribute's table, written now.
+flatbuffers::Offset<fb::Attribute> put_attribute_table(OrtAssembly& a, const Attribute& at,
+                                                       std::vector<const Graph*>& scopes) {
     flatbuffers::Offset<fb::Tensor> t;
     if (at.t()) {
         PathScope in(a.refusal.path, "t");
@@ -101,6 +100,16 @@ flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute
     if (!tensors.IsNull()) b.add_tensors(tensors);
     if (!graphs.IsNull()) b.add_graphs(graphs);
     return b.Finish();
+}
+
+}  // namespace
+
+flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at,
+                                                 std::vector<const Graph*>& scopes) {
+    check_type(a, at);
+    if (shareable(at))  // a plain attribute is written once (write/ort/table_pool.hpp)
+        return a.tables.get(attribute_key(at), [&] { return put_attribute_table(a, at, scopes).o; });
+    return put_attribute_table(a, at, scopes);
 }
 
 }  // namespace onnximport::detail
