@@ -1,8 +1,6 @@
 // The NodeArgs of one graph (node_args.hpp).
 #include "write/ort/node_args.hpp"
 
-#include "write/ort/infer_types.hpp"
-
 namespace onnximport::detail {
 
 bool NodeArgTable::insert(const Entry& e) {
@@ -39,25 +37,17 @@ void NodeArgTable::add_used(std::string_view name) {
     insert(e);
 }
 
-std::vector<flatbuffers::Offset<fb::ValueInfo>> NodeArgTable::put(OrtAssembly& a) const {
-    std::vector<flatbuffers::Offset<fb::ValueInfo>> out;
+std::vector<PlannedArg> NodeArgTable::plan(const InferredTypes& inferred) const {
+    std::vector<PlannedArg> out;
     out.reserve(entries_.size());
-    for (size_t i = 0; i < entries_.size(); ++i) {
-        const Entry& e = entries_[i];
-        PathScope at(a.refusal.path, "node_arg", static_cast<int64_t>(i));
-        const bool declared = e.declared && e.declared->kind != TypeProto::Kind::None;
-        const auto type = declared ? put_type(a, *e.declared)
-                          : e.tensor ? put_tensor_type(a, *e.tensor)
-                          : a.inferred ? put_inferred_type(a, a.inferred->find(*e.owner, e.name))
-                                       : flatbuffers::Offset<fb::TypeInfo>();
-        const auto name = a.names.get(e.name);
-        const auto doc =
-            e.doc.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(e.doc.data(), e.doc.size());
-        fb::ValueInfoBuilder b(a.fbb);
-        b.add_name(name);
-        if (!doc.IsNull()) b.add_doc_string(doc);
-        if (!type.IsNull()) b.add_type(type);
-        out.push_back(b.Finish());
+    for (const Entry& e : entries_) {
+        PlannedArg arg;
+        arg.name = e.name;
+        arg.doc = e.doc;
+        if (e.declared && e.declared->kind != TypeProto::Kind::None) arg.declared = e.declared;
+        else if (e.tensor) arg.tensor = e.tensor;
+        else arg.inferred = inferred.find(*e.owner, e.name);
+        out.push_back(arg);
     }
     return out;
 }
