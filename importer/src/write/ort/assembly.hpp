@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -70,6 +71,10 @@ struct OrtAssembly {
     /// What the format cannot hold, at the current field path.
     [[noreturn]] void unsupported(const std::string& message, std::string_view leaf = {}) const {
         refusal.fail(ErrorKind::Unsupported, nullptr, message, leaf);
+    }
+    /// The refusal the lowering pass decided for the part written now, if any (plan.hpp).
+    void refuse_if(const std::optional<LoweringRefusal>& r) const {
+        if (r) unsupported(r->message, r->leaf);
     }
     /// Refuses a buffer that would reach max_ort_buffer with `more` bytes added.
     void check_room(uint64_t more) const;

@@ -42,7 +42,7 @@ const Attribute* constant_value(const Node& n) noexcept {
 
 bool lifts_to_sparse(const Attribute& value) noexcept { return value.name == "sparse_value"; }
 
-LiftedConstant lift_constant(const Node& n, const Attribute& v, const Refusal& refusal) {
+LiftedConstant lift_constant(const Node& n, const Attribute& v) {
     using K = LiftedConstant::Kind;
     LiftedConstant c;
     c.node = &n;
@@ -51,9 +51,9 @@ LiftedConstant lift_constant(const Node& n, const Attribute& v, const Refusal& r
         c.kind = v.name == "value" ? K::Tensor : K::Sparse;
         c.tensor = v.t();
         c.sparse = v.sparse_tensor();
-        if (c.kind == K::Tensor && !c.tensor) refusal.fail(ErrorKind::Unsupported, nullptr, "Constant's value has no tensor");
+        if (c.kind == K::Tensor && !c.tensor) c.refused = LoweringRefusal{"Constant's value has no tensor", {}};
         if (c.kind == K::Sparse && !c.sparse)
-            refusal.fail(ErrorKind::Unsupported, nullptr, "Constant's sparse_value has no sparse tensor");
+            c.refused = LoweringRefusal{"Constant's sparse_value has no sparse tensor", {}};
         return c;
     }
     if (v.name.ends_with('s'))

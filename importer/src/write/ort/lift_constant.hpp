@@ -2,7 +2,6 @@
 // Part of the lowering pass (lower.hpp): put_graph.cpp writes what it decides.
 #pragma once
 
-#include "core/refusal.hpp"
 #include "write/ort/plan.hpp"
 
 namespace onnximport::detail {
@@ -12,8 +11,8 @@ namespace onnximport::detail {
 const Attribute* constant_value(const Node& n) noexcept;
 /// sparse_value: a sparse initializer rather than a dense one.
 bool lifts_to_sparse(const Attribute& value) noexcept;
-/// The initializer a Constant becomes, named after its output; `refusal`'s path at the node.
-/// @throws ImportError(Unsupported) for a `value` without a tensor, a `sparse_value` without a sparse tensor
-LiftedConstant lift_constant(const Node& n, const Attribute& value, const Refusal& refusal);
+/// The initializer a Constant becomes, named after its output; refused for a `value` without
+/// a tensor or a `sparse_value` without a sparse tensor.
+LiftedConstant lift_constant(const Node& n, const Attribute& value);
 
 }  // namespace onnximport::detail

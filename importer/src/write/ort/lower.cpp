@@ -1,6 +1,5 @@
-// The lowering pass (lower.hpp). It walks the graphs in the order the serialization visits
-// them (a graph's Constants, then its nodes, each node's subgraphs before its operator), so of
-// several refusals of its own the first met is the one the serialization would meet first.
+// The lowering pass (lower.hpp): each graph's Constants, its NodeArgs, then its nodes, each
+// node's subgraphs lowered before the node.
 #include "write/ort/lower.hpp"
 
 #include "write/ort/cast_like.hpp"
@@ -67,20 +66,17 @@ std::vector<PlannedArg> plan_args(const Graph& g, std::span<const Node* const> k
 
 class Lowering {
 public:
-    Lowering(Refusal& refusal, const InferredTypes& inferred, OrtPlan& plan)
-        : refusal_(refusal), inferred_(inferred), plan_(plan) {}
+    Lowering(const InferredTypes& inferred, OrtPlan& plan) : inferred_(inferred), plan_(plan) {}
 
     /// `scopes`: the enclosing graphs, outermost first.
     void graph(const Graph& g, std::vector<const Graph*>& scopes);
 
 private:
-    /// The dense Constants, then the sparse ones: the order put_graph.cpp writes them in.
     void constants(std::span<const Node* const> lifted, GraphPlan& p);
     /// `scopes` ends with the node's graph.
     PlannedNode node(const Node& n, std::vector<const Graph*>& scopes);
     void subgraphs(const Node& n, std::vector<const Graph*>& scopes);
 
-    Refusal& refusal_;
     const InferredTypes& inferred_;
     OrtPlan& plan_;
 };
@@ -92,23 +88,17 @@ void Lowering::graph(const Graph& g, std::vector<const Graph*>& scopes) {
     constants(lifted, p);
     p.args = plan_args(g, kept, lifted, scopes, inferred_);
     scopes.push_back(&g);
-    for (const Node* n : kept) {
-        PathScope at(refusal_.path, "node", n->file_index);
-        p.nodes.push_back(node(*n, scopes));
-    }
+    for (const Node* n : kept) p.nodes.push_back(node(*n, scopes));
     scopes.pop_back();
     for (const ValueInfo& v : g.inputs) p.inputs.push_back(v.name);
     for (const ValueInfo& v : g.outputs) p.outputs.push_back(v.name);
 }
 
 void Lowering::constants(std::span<const Node* const> lifted, GraphPlan& p) {
-    for (const bool sparse : {false, true})
-        for (const Node* n : lifted) {
-            const Attribute& v = *constant_value(*n);
-            if (lifts_to_sparse(v) != sparse) continue;
-            PathScope at(refusal_.path, "node", n->file_index);
-            (sparse ? p.sparse : p.dense).push_back(lift_constant(*n, v, refusal_));
-        }
+    for (const Node* n : lifted) {
+        const Attribute& v = *constant_value(*n);
+        (lifts_to_sparse(v) ? p.sparse : p.dense).push_back(lift_constant(*n, v));
+    }
 }
 
 PlannedNode Lowering::node(const Node& n, std::vector<const Graph*>& scopes) {
@@ -120,34 +110,27 @@ PlannedNode Lowering::node(const Node& n, std::vector<const Graph*>& scopes) {
     out.inputs = written_inputs(n, cast_to);
     out.implicit_inputs = implicit_inputs(n);
     subgraphs(n, scopes);
-    out.signature = &node_operator(refusal_, n, out.op_type, plan_.operators);
+    std::string why;
+    out.signature = node_operator(n, out.op_type, plan_.operators, why);
+    if (!out.signature) out.refused = LoweringRefusal{std::move(why), "op_type"};
     return out;
 }
 
 void Lowering::subgraphs(const Node& n, std::vector<const Graph*>& scopes) {
-    for (size_t i = 0; i < n.attributes.size(); ++i) {
-        const Attribute& at = n.attributes[i];
-        PathScope in(refusal_.path, "attribute", static_cast<int64_t>(i));
-        if (at.g()) {
-            PathScope g(refusal_.path, "g");
-            graph(*at.g(), scopes);
-        }
-        for (size_t k = 0; k < at.graphs().size(); ++k) {
-            PathScope g(refusal_.path, "graphs", static_cast<int64_t>(k));
-            graph(at.graphs()[k], scopes);
-        }
+    for (const Attribute& at : n.attributes) {
+        if (at.g()) graph(*at.g(), scopes);
+        for (const Graph& sub : at.graphs()) graph(sub, scopes);
     }
 }
 
 }  // namespace
 
-OrtPlan lower_model(const ModelProto& m, Refusal& refusal, const InferredTypes::Untyped& untyped) {
+OrtPlan lower_model(const ModelProto& m, const Refusal& refusal, const InferredTypes::Untyped& untyped) {
     check_model(refusal, m);
     const InferredTypes inferred(*m.graph(), untyped);
     OrtPlan plan;
-    Lowering lowering(refusal, inferred, plan);
+    Lowering lowering(inferred, plan);
     std::vector<const Graph*> scopes;
-    PathScope at(refusal.path, "graph");
     lowering.graph(*m.graph(), scopes);
     return plan;
 }

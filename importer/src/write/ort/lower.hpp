@@ -2,8 +2,10 @@
 // plan of what is written (plan.hpp), decided from the operators' facts: which Constants
 // become initializers (lift_constant.hpp), what a CastLike becomes (cast_like.hpp), the type
 // of every NodeArg (node_args.hpp, infer_types.hpp) and the operator versions the resolver
-// holds (node_operator.hpp). What cannot be lowered is refused here; the format's own limits
-// are refused where put_*.cpp serializes the plan.
+// holds (node_operator.hpp). What cannot be lowered is decided here: a model-local function
+// or training_info is refused at once, an operator the .ort cannot run or a Constant without
+// its value is marked in the plan and refused when the serialization reaches it (plan.hpp), as
+// are the format's own limits where put_*.cpp serializes the plan.
 #pragma once
 
 #include "core/refusal.hpp"
@@ -13,9 +15,9 @@
 namespace onnximport::detail {
 
 /// The plan of `m`'s main graph and every subgraph. `untyped` is called for each value left
-/// without a type (OrtWriteOptions::untyped). The refusals carry `refusal`'s source and path.
-/// @throws ImportError(Unsupported) for model-local functions, training_info, an operator
-///         outside the signature table or run only as a function, a Constant without its value
-OrtPlan lower_model(const ModelProto& m, Refusal& refusal, const InferredTypes::Untyped& untyped);
+/// without a type (OrtWriteOptions::untyped).
+/// @throws ImportError(Unsupported) at `refusal`'s source and path for model-local functions
+///         or training_info
+OrtPlan lower_model(const ModelProto& m, const Refusal& refusal, const InferredTypes::Untyped& untyped);
 
 }  // namespace onnximport::detail

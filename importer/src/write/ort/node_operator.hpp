@@ -2,7 +2,6 @@
 // and the refusal of an operator the .ort cannot run: part of the lowering pass (lower.hpp).
 #pragma once
 
-#include "core/refusal.hpp"
 #include "write/ort/op_signatures.hpp"
 
 #include <onnximport/model.hpp>
@@ -13,11 +12,10 @@
 
 namespace onnximport::detail {
 
-/// The operator version a node of `op_type` runs at, recorded in `operators` by op_id.
-/// @throws ImportError(Unsupported) at `refusal`'s path, leaf op_type, naming an operator
-///         outside the table, deprecated at the node's opset, or one ONNX Runtime runs only
-///         as a function (op_signatures.hpp)
-const OpSignature& node_operator(const Refusal& refusal, const Node& n, std::string_view op_type,
-                                 std::map<std::string, const OpSignature*>& operators);
+/// The operator version a node of `op_type` runs at, recorded in `operators` by op_id; null,
+/// with `why` the refusal's message, for an operator outside the table, deprecated at the
+/// node's opset, or one ONNX Runtime runs only as a function (op_signatures.hpp).
+const OpSignature* node_operator(const Node& n, std::string_view op_type,
+                                 std::map<std::string, const OpSignature*>& operators, std::string& why);
 
 }  // namespace onnximport::detail

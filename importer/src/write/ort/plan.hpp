@@ -1,6 +1,8 @@
 // What the .ort writer writes, decided before any table is built (docs/ort.md, "Writing"):
 // the lowering pass (lower.hpp) turns a resolved Model into this plan from the operators'
 // facts; the put_*.cpp files serialize it with the format's facts. No FlatBuffers here.
+// A part the lowering refuses carries its refusal, raised when the serialization reaches it:
+// of several problems of a model, the first in written order is the one reported.
 #pragma once
 
 #include "write/ort/op_signatures.hpp"
@@ -20,6 +22,12 @@
 
 namespace onnximport::detail {
 
+/// Why a part cannot be written: an ImportError(Unsupported) at the part's path, `leaf` after it.
+struct LoweringRefusal {
+    std::string message;
+    std::string_view leaf;
+};
+
 /// A Constant node written as an initializer named after its output (lift_constant.hpp).
 struct LiftedConstant {
     enum class Kind : uint8_t { Tensor, Owned, Strings, Sparse };
@@ -32,16 +40,18 @@ struct LiftedConstant {
     std::vector<int64_t> dims;             ///< Owned and Strings: rank 0 or 1
     std::vector<std::byte> bytes;          ///< Owned: the values, little-endian
     std::vector<std::string_view> strings;  ///< Strings
+    std::optional<LoweringRefusal> refused;  ///< a `value` or `sparse_value` without its tensor
 };
 
 /// A node as written: its operator version, and for a CastLike the Cast it becomes.
 struct PlannedNode {
     const Node* node = nullptr;
     std::string_view op_type;               ///< "Cast" for a CastLike rewritten (cast_like.hpp)
-    const OpSignature* signature = nullptr;  ///< since_version, and the resolver's entry
+    const OpSignature* signature = nullptr;  ///< since_version, and the resolver's entry; null when refused
     std::optional<Attribute> appended;      ///< Cast's `to`, after the node's own attributes
     std::span<const std::string_view> inputs;  ///< written: a Cast reads the CastLike's first only
     std::vector<std::string_view> implicit_inputs;  ///< the captures of its subgraphs, each once
+    std::optional<LoweringRefusal> refused;  ///< an operator the .ort cannot run (node_operator.hpp)
 };
 
 /// One NodeArg (node_args.hpp): at most one of the three types is set.

@@ -16,6 +16,7 @@ using Vec = flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<T>>>;
 /// The dense initializer a Constant became (lift_constant.hpp).
 flatbuffers::Offset<fb::Tensor> put_lifted(OrtAssembly& a, const LiftedConstant& c) {
     using K = LiftedConstant::Kind;
+    a.refuse_if(c.refused);
     if (c.kind == K::Tensor) return put_tensor(a, *c.tensor, c.name);
     if (c.kind == K::Strings) return put_string_tensor(a, c.name, c.dims, c.strings);
     return put_owned_tensor(a, c.name, c.data_type, c.dims, c.bytes);
@@ -43,6 +44,7 @@ Vec<fb::SparseTensor> put_sparse_initializers(OrtAssembly& a, const Graph& g, co
     }
     for (const LiftedConstant& c : p.sparse) {
         PathScope at(a.refusal.path, "node", c.node->file_index);
+        a.refuse_if(c.refused);
         items.push_back(put_sparse(a, *c.sparse, c.name));
     }
     return items.empty() ? Vec<fb::SparseTensor>() : a.fbb.CreateVector(items);

@@ -22,6 +22,7 @@ flatbuffers::Offset<fb::Node> put_node(OrtAssembly& a, const PlannedNode& p, uin
         PathScope at(a.refusal.path, "attribute", static_cast<int64_t>(i));
         attribute_items.push_back(put_attribute(a, n.attributes[i]));
     }
+    a.refuse_if(p.refused);  // after the attributes: their refusals come first
     if (p.appended) attribute_items.push_back(put_attribute(a, *p.appended));
     const auto attributes = a.fbb.CreateVector(attribute_items);
     const auto input_items = put_strings(a, p.inputs);
