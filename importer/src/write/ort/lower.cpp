@@ -8,6 +8,9 @@
 #include "write/ort/node_operator.hpp"
 
 #include <algorithm>
+#include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace onnximport::detail {
