@@ -8,7 +8,9 @@
   what the public headers declare is defined where model/, write/ and users may reach it;
 - wire/ includes no generated onnx header, and fuzz_wire builds from wire/ and core/ alone;
 - the README's table of layers names, for each, the folders ALLOWED names: the page and the
-  rule cannot drift apart.
+  rule cannot drift apart;
+- the .ort writer's lowering pass (docs/ort.md, "Writing": the LOWERING files of write/ort/)
+  reaches no FlatBuffers header, directly or through what it includes: only put_*.cpp serialize.
 """
 import os
 import pathlib
@@ -30,6 +32,9 @@ ALLOWED = {
 READERS = ("onnx", "ort")
 INCLUDE = re.compile(r'^\s*#\s*include\s+(["<])([^">]+)[">]', re.M)
 PUBLIC_NAMESPACE = re.compile(r"^\s*namespace\s+onnximport\s*\{", re.M)
+LOWERING = ("lower", "plan", "lift_constant", "cast_like", "node_args", "node_operator", "infer_types",
+            "infer_rules", "value_type", "op_signatures")
+FLATBUFFERS = re.compile(r"^flatbuffers/|_generated\.h$")
 README_ROW = re.compile(r"^\| `(\w+)/` \|.*\| ((?:`\w+/`(?:, )?)+) \|$", re.M)
 
 
@@ -98,6 +103,31 @@ def fuzz_wire_problems(tree):
             if quote == '"' and name.split("/")[0] not in ("wire", "core") and name != "fuzz_check.hpp"]
 
 
+def flatbuffers_reached(src, path, seen):
+    """The first FlatBuffers header `path` includes, itself or through files of importer/src."""
+    for quote, name in INCLUDE.findall(path.read_text()):
+        if FLATBUFFERS.search(name):
+            return name
+        beside = path.parent / name
+        reached = beside if quote == '"' and beside.is_file() else src / name
+        if reached.is_file() and reached.resolve() not in seen:
+            seen.add(reached.resolve())
+            found = flatbuffers_reached(src, reached, seen)
+            if found:
+                return found
+    return None
+
+
+def lowering_problems(tree):
+    src = tree / "importer" / "src"
+    folder = src / "write" / "ort"
+    if not folder.is_dir():
+        return []
+    found = [(path, flatbuffers_reached(src, path, set())) for path in sources(folder) if path.stem in LOWERING]
+    return [f"{path.relative_to(tree)} (the .ort writer's lowering pass) reaches {name}: only put_*.cpp serialize"
+            for path, name in found if name]
+
+
 def readme_problems(tree):
     readme = tree / "importer" / "src" / "README.md"
     if not readme.is_file():
@@ -109,4 +139,5 @@ def readme_problems(tree):
 
 
 def problems(tree):
-    return layer_problems(tree) + reader_problems(tree) + fuzz_wire_problems(tree) + readme_problems(tree)
+    return (layer_problems(tree) + reader_problems(tree) + fuzz_wire_problems(tree) + readme_problems(tree)
+            + lowering_problems(tree))

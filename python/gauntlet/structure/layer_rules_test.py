@@ -77,6 +77,16 @@ class PlantedViolations(unittest.TestCase):
         self.assertEqual(layer_rules.problems(self.root),
                          ["fuzz_wire.cpp includes onnx/fields.hpp: it tests the wire reader alone"])
 
+    def test_the_lowering_pass_reaching_flatbuffers_fails(self):
+        self.write("importer/src/write/ort/assembly.hpp", '#include <ort_generated.h>\n')
+        self.write("importer/src/write/ort/plan.hpp", '#include "write/ort/x.hpp"\n#include <vector>\n')
+        self.assertEqual(self.plant("importer/src/write/ort/lower.cpp", '"write/ort/plan.hpp"'), [])
+        self.write("importer/src/write/ort/x.hpp", '#include "assembly.hpp"\n')
+        self.assertEqual(layer_rules.problems(self.root),
+                         ["importer/src/write/ort/lower.cpp (the .ort writer's lowering pass) reaches "
+                          "ort_generated.h: only put_*.cpp serialize",
+                          "importer/src/write/ort/plan.hpp (the .ort writer's lowering pass) reaches "
+                          "ort_generated.h: only put_*.cpp serialize"])
 
     def test_a_readme_row_that_differs_from_the_rules_fails(self):
         rows = "".join(f"| `{layer}/` | what | {', '.join(f'`{f}/`' for f in sorted(allowed))} |\n"

@@ -10,7 +10,7 @@
 #include "write/aligned_sink.hpp"
 #include "write/atomic_file.hpp"
 #include "write/progress.hpp"
-#include "write/ort/op_signatures.hpp"
+#include "write/ort/plan.hpp"
 #include "write/ort/string_pool.hpp"
 #include "write/ort/table_pool.hpp"
 #include "write/ort/value_type.hpp"
@@ -25,7 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -49,8 +49,6 @@ struct PlacedBytes {
     uint64_t place = 0;
 };
 
-class InferredTypes;
-
 struct OrtAssembly {
     /// @throws ImportError(Unsupported) for an alignment that is not a power of two
     /// `reserve`: the size of the builder's first buffer.
@@ -67,9 +65,7 @@ struct OrtAssembly {
     AlignedLayout layout;                      ///< the companion file's offsets
     uint64_t max_buffer = max_ort_buffer;      ///< lowered only by tests
     std::deque<std::vector<std::byte>> owned;  ///< bytes made here (lifted Constants); stable
-    const InferredTypes* inferred = nullptr;   ///< the types of undeclared values (put_session)
-    /// Every operator version a node is written as, by ONNX Runtime's op_id: the resolver's.
-    std::map<std::string, const OpSignature*> operators;
+    const OrtPlan* plan = nullptr;             ///< what put_session serializes (lower.hpp)
     bool uses_float8 = false;  ///< an element type of format version 6 was written
     StringPool names;          ///< value, operator and attribute names, each written once
     TablePool tables;          ///< NodeArg types and plain attributes, each written once
@@ -77,6 +73,10 @@ struct OrtAssembly {
     /// What the format cannot hold, at the current field path.
     [[noreturn]] void unsupported(const std::string& message, std::string_view leaf = {}) const {
         refusal.fail(ErrorKind::Unsupported, nullptr, message, leaf);
+    }
+    /// The refusal the lowering pass decided for the part written now, if any (plan.hpp).
+    void refuse_if(const std::optional<LoweringRefusal>& r) const {
+        if (r) unsupported(r->message, r->leaf);
     }
     /// Refuses a buffer that would reach max_ort_buffer with `more` bytes added.
     void check_room(uint64_t more) const;
@@ -100,23 +100,18 @@ flatbuffers::Offset<fb::TypeInfo> put_type(OrtAssembly& a, const TypeProto& t);
 flatbuffers::Offset<fb::TypeInfo> put_inferred_type(OrtAssembly& a, ValueType t);
 /// The tensor type of an initializer: its element type and dims.
 flatbuffers::Offset<fb::TypeInfo> put_tensor_type(OrtAssembly& a, const TensorView& t);
-/// `scopes` are the enclosing graphs, outermost first (outer values' types come from them).
-flatbuffers::Offset<fb::Graph> put_graph(OrtAssembly& a, const Graph& g, std::vector<const Graph*>& scopes);
-flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at,
-                                                 std::vector<const Graph*>& scopes);
-/// The whole InferenceSession, finished.
+/// The graph as `a.plan` lowered it.
+flatbuffers::Offset<fb::Graph> put_graph(OrtAssembly& a, const Graph& g);
+flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at);
+/// The whole InferenceSession, finished: the model lowered (lower.hpp), then serialized.
 void put_session(OrtAssembly& a, const ModelProto& m);
 
 StringOffsets put_strings(OrtAssembly& a, std::span<const std::string_view> names);
 /// The element type a tensor or a tensor type may carry: 1..20 (0 is kept for types).
 void check_element_type(OrtAssembly& a, int32_t code, std::string_view leaf);
 
-/// The operator version a node of `op_type` runs at, recorded for the resolver.
-/// @throws ImportError(Unsupported) naming an operator outside the table, deprecated at the
-///         node's opset, or one ONNX Runtime runs only as a function (op_signatures.hpp)
-const OpSignature& node_operator(OrtAssembly& a, const Node& n, std::string_view op_type);
-/// The KernelTypeStrResolver of every operator recorded (InferenceSession field 3).
-flatbuffers::Offset<fb::KernelTypeStrResolver> put_resolver(OrtAssembly& a);
+/// The KernelTypeStrResolver of every operator the plan writes (InferenceSession field 3).
+flatbuffers::Offset<fb::KernelTypeStrResolver> put_resolver(OrtAssembly& a, const OrtPlan& plan);
 
 /// Copies every inline tensor's bytes into the finished buffer, on `threads` threads.
 void fill_inline(std::span<const PlacedBytes> fills, uint8_t* buffer, uint64_t size, unsigned threads,

@@ -42,27 +42,33 @@ const Attribute* constant_value(const Node& n) noexcept {
 
 bool lifts_to_sparse(const Attribute& value) noexcept { return value.name == "sparse_value"; }
 
-flatbuffers::Offset<fb::Tensor> put_lifted(OrtAssembly& a, const Node& n, const Attribute& v) {
-    const std::string_view name = n.outputs[0];
-    const int64_t count = static_cast<int64_t>(v.name.ends_with('s') ? std::max({v.floats().size(), v.ints().size(),
-                                                                                 v.strings().size()})
-                                                                     : 1);
-    const std::span<const int64_t> scalar, list(&count, 1);
-    const auto dims = v.name.ends_with('s') ? list : scalar;
-    if (v.name == "value") {
-        if (!v.t()) a.unsupported("Constant's value has no tensor");
-        return put_tensor(a, *v.t(), name);
+LiftedConstant lift_constant(const Node& n, const Attribute& v) {
+    using K = LiftedConstant::Kind;
+    LiftedConstant c;
+    c.node = &n;
+    c.name = n.outputs[0];
+    if (v.name == "value" || v.name == "sparse_value") {
+        c.kind = v.name == "value" ? K::Tensor : K::Sparse;
+        c.tensor = v.t();
+        c.sparse = v.sparse_tensor();
+        if (c.kind == K::Tensor && !c.tensor) c.refused = LoweringRefusal{"Constant's value has no tensor", {}};
+        if (c.kind == K::Sparse && !c.sparse)
+            c.refused = LoweringRefusal{"Constant's sparse_value has no sparse tensor", {}};
+        return c;
     }
-    if (v.name == "value_float") return put_owned_tensor(a, name, 1, dims, bytes_of(&v.f, 1));
-    if (v.name == "value_floats")
-        return put_owned_tensor(a, name, 1, dims, bytes_of(v.floats().data(), v.floats().size()));
-    if (v.name == "value_int") return put_owned_tensor(a, name, 7, dims, bytes_of(&v.i, 1));
-    if (v.name == "value_ints") return put_owned_tensor(a, name, 7, dims, bytes_of(v.ints().data(), v.ints().size()));
-    if (v.name == "value_string") {
-        const std::string_view s = v.s();
-        return put_string_tensor(a, name, dims, {&s, 1});
-    }
-    return put_string_tensor(a, name, dims, {v.strings().data(), v.strings().size()});
+    if (v.name.ends_with('s'))
+        c.dims.push_back(static_cast<int64_t>(std::max({v.floats().size(), v.ints().size(), v.strings().size()})));
+    c.kind = v.name.starts_with("value_string") ? K::Strings : K::Owned;
+    if (v.name == "value_float") c.bytes = bytes_of(&v.f, 1);
+    if (v.name == "value_floats") c.bytes = bytes_of(v.floats().data(), v.floats().size());
+    if (v.name == "value_int") c.bytes = bytes_of(&v.i, 1);
+    if (v.name == "value_ints") c.bytes = bytes_of(v.ints().data(), v.ints().size());
+    c.data_type = static_cast<int32_t>(c.kind == K::Strings ? DataType::String
+                                       : v.name.starts_with("value_float") ? DataType::Float
+                                                                           : DataType::Int64);
+    if (v.name == "value_string") c.strings.push_back(v.s());
+    if (v.name == "value_strings") c.strings.assign(v.strings().begin(), v.strings().end());
+    return c;
 }
 
 }  // namespace onnximport::detail

@@ -1,7 +1,8 @@
 // Constant nodes lifted to initializers, as ONNX Runtime runs them (lift_constant.cpp).
+// Part of the lowering pass (lower.hpp): put_graph.cpp writes what it decides.
 #pragma once
 
-#include "write/ort/assembly.hpp"
+#include "write/ort/plan.hpp"
 
 namespace onnximport::detail {
 
@@ -10,7 +11,8 @@ namespace onnximport::detail {
 const Attribute* constant_value(const Node& n) noexcept;
 /// sparse_value: a sparse initializer rather than a dense one.
 bool lifts_to_sparse(const Attribute& value) noexcept;
-/// The dense initializer of a Constant (not sparse_value), named after its output.
-flatbuffers::Offset<fb::Tensor> put_lifted(OrtAssembly& a, const Node& n, const Attribute& value);
+/// The initializer a Constant becomes, named after its output; refused for a `value` without
+/// a tensor or a `sparse_value` without a sparse tensor.
+LiftedConstant lift_constant(const Node& n, const Attribute& value);
 
 }  // namespace onnximport::detail

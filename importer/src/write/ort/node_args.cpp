@@ -1,9 +1,6 @@
 // The NodeArgs of one graph (node_args.hpp).
 #include "write/ort/node_args.hpp"
 
-#include "write/ort/infer_types.hpp"
-#include "write/ort/table_keys.hpp"
-
 namespace onnximport::detail {
 
 bool NodeArgTable::insert(const Entry& e) {
@@ -40,38 +37,17 @@ void NodeArgTable::add_used(std::string_view name) {
     insert(e);
 }
 
-/// The NodeArg's type: declared, an initializer's, inferred or none; each distinct type
-/// written once (write/ort/table_pool.hpp).
-flatbuffers::Offset<fb::TypeInfo> NodeArgTable::shared_type(OrtAssembly& a, const Entry& e) const {
-    using T = flatbuffers::Offset<fb::TypeInfo>;
-    if (e.declared && e.declared->kind != TypeProto::Kind::None)
-        return a.tables.get(type_key(*e.declared), [&] { return put_type(a, *e.declared).o; });
-    if (e.tensor) {
-        const std::span<const int64_t> dims(e.tensor->dims.data(), e.tensor->dims.size());
-        const std::string key = tensor_type_key(e.tensor->data_type, dims);
-        return a.tables.get(key, [&] { return put_tensor_type(a, *e.tensor).o; });
-    }
-    if (!a.inferred) return T();
-    const ValueType t = a.inferred->find(*e.owner, e.name);
-    const T made = put_inferred_type(a, t);  // no table for what .ort cannot type
-    return made.IsNull() ? made : T(a.tables.get(inferred_type_key(t), [&] { return made.o; }));
-}
-
-std::vector<flatbuffers::Offset<fb::ValueInfo>> NodeArgTable::put(OrtAssembly& a) const {
-    std::vector<flatbuffers::Offset<fb::ValueInfo>> out;
+std::vector<PlannedArg> NodeArgTable::plan(const InferredTypes& inferred) const {
+    std::vector<PlannedArg> out;
     out.reserve(entries_.size());
-    for (size_t i = 0; i < entries_.size(); ++i) {
-        const Entry& e = entries_[i];
-        PathScope at(a.refusal.path, "node_arg", static_cast<int64_t>(i));
-        const auto type = shared_type(a, e);
-        const auto name = a.names.get(e.name);
-        const auto doc =
-            e.doc.empty() ? flatbuffers::Offset<flatbuffers::String>() : a.fbb.CreateString(e.doc.data(), e.doc.size());
-        fb::ValueInfoBuilder b(a.fbb);
-        b.add_name(name);
-        if (!doc.IsNull()) b.add_doc_string(doc);
-        if (!type.IsNull()) b.add_type(type);
-        out.push_back(b.Finish());
+    for (const Entry& e : entries_) {
+        PlannedArg arg;
+        arg.name = e.name;
+        arg.doc = e.doc;
+        if (e.declared && e.declared->kind != TypeProto::Kind::None) arg.declared = e.declared;
+        else if (e.tensor) arg.tensor = e.tensor;
+        else arg.inferred = inferred.find(*e.owner, e.name);
+        out.push_back(arg);
     }
     return out;
 }

@@ -4,10 +4,11 @@
 // outputs and value_info first, as declared, then initializers with their tensor's type,
 // then the other names in node order, typed from the enclosing graphs where declared. A
 // name with neither a declared type nor a tensor gets its inferred type (infer_types.hpp),
-// if any.
+// if any. Part of the lowering pass (lower.hpp): put_graph.cpp writes the list.
 #pragma once
 
-#include "write/ort/assembly.hpp"
+#include "write/ort/infer_types.hpp"
+#include "write/ort/plan.hpp"
 
 #include <span>
 #include <string_view>
@@ -26,7 +27,8 @@ public:
     /// A name a node reads or writes: typed from this graph's values, then outer ones.
     void add_used(std::string_view name);
 
-    std::vector<flatbuffers::Offset<fb::ValueInfo>> put(OrtAssembly& a) const;
+    /// The NodeArgs in order, each with the one type it is written with.
+    std::vector<PlannedArg> plan(const InferredTypes& inferred) const;
 
 private:
     struct Entry {
@@ -37,7 +39,6 @@ private:
         const Graph* owner = nullptr;  ///< the graph that defines the value: where its inferred type is
     };
     bool insert(const Entry& e);
-    flatbuffers::Offset<fb::TypeInfo> shared_type(OrtAssembly& a, const Entry& e) const;
 
     const Graph& graph_;
     std::span<const Graph* const> scopes_;

@@ -26,12 +26,12 @@ Tensors put_tensors(OrtAssembly& a, const List<TensorView>& list) {
     return a.fbb.CreateVector(items);
 }
 
-Graphs put_graphs(OrtAssembly& a, const List<Graph>& list, std::vector<const Graph*>& scopes) {
+Graphs put_graphs(OrtAssembly& a, const List<Graph>& list) {
     if (list.empty()) return {};
     std::vector<flatbuffers::Offset<fb::Graph>> items;
     for (size_t i = 0; i < list.size(); ++i) {
         PathScope at(a.refusal.path, "graphs", static_cast<int64_t>(i));
-        items.push_back(put_graph(a, list[i], scopes));
+        items.push_back(put_graph(a, list[i]));
     }
     return a.fbb.CreateVector(items);
 }
@@ -54,8 +54,7 @@ flatbuffers::Offset<flatbuffers::String> string_or_null(OrtAssembly& a, std::str
 }
 
 /// The attribute's table, written now.
-flatbuffers::Offset<fb::Attribute> put_attribute_table(OrtAssembly& a, const Attribute& at,
-                                                       std::vector<const Graph*>& scopes) {
+flatbuffers::Offset<fb::Attribute> put_attribute_table(OrtAssembly& a, const Attribute& at) {
     flatbuffers::Offset<fb::Tensor> t;
     if (at.t()) {
         PathScope in(a.refusal.path, "t");
@@ -64,10 +63,10 @@ flatbuffers::Offset<fb::Attribute> put_attribute_table(OrtAssembly& a, const Att
     flatbuffers::Offset<fb::Graph> g;
     if (at.g()) {
         PathScope in(a.refusal.path, "g");
-        g = put_graph(a, *at.g(), scopes);
+        g = put_graph(a, *at.g());
     }
     const Tensors tensors = put_tensors(a, at.tensors());
-    const Graphs graphs = put_graphs(a, at.graphs(), scopes);
+    const Graphs graphs = put_graphs(a, at.graphs());
     const auto name = a.names.get(at.name);
     const auto doc = string_or_null(a, at.doc_string());
     const auto s = at.type == AttributeType::String || !at.s().empty()
@@ -104,12 +103,11 @@ flatbuffers::Offset<fb::Attribute> put_attribute_table(OrtAssembly& a, const Att
 
 }  // namespace
 
-flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at,
-                                                 std::vector<const Graph*>& scopes) {
+flatbuffers::Offset<fb::Attribute> put_attribute(OrtAssembly& a, const Attribute& at) {
     check_type(a, at);
     if (shareable(at))  // a plain attribute is written once (write/ort/table_pool.hpp)
-        return a.tables.get(attribute_key(at), [&] { return put_attribute_table(a, at, scopes).o; });
-    return put_attribute_table(a, at, scopes);
+        return a.tables.get(attribute_key(at), [&] { return put_attribute_table(a, at).o; });
+    return put_attribute_table(a, at);
 }
 
 }  // namespace onnximport::detail

@@ -1,13 +1,12 @@
-// Graph tables (docs/ort.md, "Writing"): initializers (the graph's, then its lifted
-// Constants), the NodeArgs, the nodes in file order with indices 0..n-1, one NodeEdge per
-// node (what ONNX Runtime's minimal build orders and plans with), and the input and output
-// names.
-#include "write/ort/lift_constant.hpp"
-#include "write/ort/node_args.hpp"
+// Graph tables (docs/ort.md, "Writing") of a graph as the lowering pass planned it
+// (lower.hpp): initializers (the graph's, then its lifted Constants), the NodeArgs, the nodes
+// in file order with indices 0..n-1, one NodeEdge per node (what ONNX Runtime's minimal build
+// orders and plans with), and the input and output names.
 #include "write/ort/put_node.hpp"
+#include "write/ort/table_keys.hpp"
 
-#include <algorithm>
-#include <unordered_map>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace onnximport::detail {
@@ -17,91 +16,98 @@ namespace {
 template <class T>
 using Vec = flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<T>>>;
 
-/// The graph's nodes as the file has them, Constants to lift apart.
-struct Parts {
-    std::vector<const Node*> nodes;      ///< kept, file order
-    std::vector<const Node*> constants;  ///< lifted, file order
-};
-
-Parts split(const Graph& g) {
-    std::vector<const Node*> all;
-    for (const Node& n : g.nodes) all.push_back(&n);
-    std::sort(all.begin(), all.end(), [](const Node* x, const Node* y) { return x->file_index < y->file_index; });
-    Parts p;
-    for (const Node* n : all) (constant_value(*n) ? p.constants : p.nodes).push_back(n);
-    return p;
-}
-
-NodeArgTable collect_args(const Graph& g, const Parts& p, std::span<const Graph* const> scopes) {
-    NodeArgTable args(g, scopes);
-    for (const ValueInfo& v : g.inputs) args.add_declared(v);
-    for (const ValueInfo& v : g.outputs) args.add_declared(v);
-    for (const ValueInfo& v : g.value_info) args.add_declared(v);
-    for (const TensorView& t : g.initializers) args.add_tensor(t.name, t);
-    for (const SparseTensor& s : g.sparse_initializers) args.add_used(s.values.name);
-    for (const Node* n : p.constants) args.add_used(n->outputs[0]);
-    for (const Node* n : p.nodes) {
-        for (std::string_view i : n->inputs) args.add_used(i);
-        for (std::string_view o : n->outputs) args.add_used(o);
-    }
-    return args;
+/// The dense initializer a Constant became (lift_constant.hpp).
+flatbuffers::Offset<fb::Tensor> put_lifted(OrtAssembly& a, const LiftedConstant& c) {
+    using K = LiftedConstant::Kind;
+    a.refuse_if(c.refused);
+    if (c.kind == K::Tensor) return put_tensor(a, *c.tensor, c.name);
+    if (c.kind == K::Strings) return put_string_tensor(a, c.name, c.dims, c.strings);
+    return put_owned_tensor(a, c.name, c.data_type, c.dims, c.bytes);
 }
 
 /// Initializers: the graph's own, then its lifted dense Constants.
-Vec<fb::Tensor> put_initializers(OrtAssembly& a, const Graph& g, const Parts& p) {
+Vec<fb::Tensor> put_initializers(OrtAssembly& a, const Graph& g, const GraphPlan& p) {
     std::vector<flatbuffers::Offset<fb::Tensor>> items;
     for (size_t i = 0; i < g.initializers.size(); ++i) {
         PathScope at(a.refusal.path, "initializer", static_cast<int64_t>(i));
         items.push_back(put_tensor(a, g.initializers[i], g.initializers[i].name));
     }
-    for (const Node* n : p.constants) {
-        const Attribute& v = *constant_value(*n);
-        if (lifts_to_sparse(v)) continue;
-        PathScope at(a.refusal.path, "node", n->file_index);
-        items.push_back(put_lifted(a, *n, v));
+    for (const LiftedConstant& c : p.dense) {
+        PathScope at(a.refusal.path, "node", c.node->file_index);
+        items.push_back(put_lifted(a, c));
     }
     return a.fbb.CreateVector(items);
 }
 
-Vec<fb::SparseTensor> put_sparse_initializers(OrtAssembly& a, const Graph& g, const Parts& p) {
+Vec<fb::SparseTensor> put_sparse_initializers(OrtAssembly& a, const Graph& g, const GraphPlan& p) {
     std::vector<flatbuffers::Offset<fb::SparseTensor>> items;
     for (size_t i = 0; i < g.sparse_initializers.size(); ++i) {
         PathScope at(a.refusal.path, "sparse_initializer", static_cast<int64_t>(i));
         items.push_back(put_sparse(a, g.sparse_initializers[i]));
     }
-    for (const Node* n : p.constants) {
-        const Attribute& v = *constant_value(*n);
-        if (!lifts_to_sparse(v)) continue;
-        PathScope at(a.refusal.path, "node", n->file_index);
-        if (!v.sparse_tensor()) a.unsupported("Constant's sparse_value has no sparse tensor");
-        items.push_back(put_sparse(a, *v.sparse_tensor(), n->outputs[0]));
+    for (const LiftedConstant& c : p.sparse) {
+        PathScope at(a.refusal.path, "node", c.node->file_index);
+        a.refuse_if(c.refused);
+        items.push_back(put_sparse(a, *c.sparse, c.name));
     }
     return items.empty() ? Vec<fb::SparseTensor>() : a.fbb.CreateVector(items);
 }
 
+/// The NodeArg's type the plan gives it, each distinct type written once
+/// (write/ort/table_pool.hpp).
+flatbuffers::Offset<fb::TypeInfo> shared_type(OrtAssembly& a, const PlannedArg& arg) {
+    using T = flatbuffers::Offset<fb::TypeInfo>;
+    if (arg.declared) return a.tables.get(type_key(*arg.declared), [&] { return put_type(a, *arg.declared).o; });
+    if (arg.tensor) {
+        const std::span<const int64_t> dims(arg.tensor->dims.data(), arg.tensor->dims.size());
+        const std::string key = tensor_type_key(arg.tensor->data_type, dims);
+        return a.tables.get(key, [&] { return put_tensor_type(a, *arg.tensor).o; });
+    }
+    const T made = put_inferred_type(a, arg.inferred);  // no table for what .ort cannot type
+    return made.IsNull() ? made : T(a.tables.get(inferred_type_key(arg.inferred), [&] { return made.o; }));
+}
+
+/// A NodeArg with the type the plan gives it.
+flatbuffers::Offset<fb::ValueInfo> put_node_arg(OrtAssembly& a, const PlannedArg& arg) {
+    const auto type = shared_type(a, arg);
+    const auto name = a.names.get(arg.name);
+    const auto doc = arg.doc.empty() ? flatbuffers::Offset<flatbuffers::String>()
+                                     : a.fbb.CreateString(arg.doc.data(), arg.doc.size());
+    fb::ValueInfoBuilder b(a.fbb);
+    b.add_name(name);
+    if (!doc.IsNull()) b.add_doc_string(doc);
+    if (!type.IsNull()) b.add_type(type);
+    return b.Finish();
+}
+
+Vec<fb::ValueInfo> put_node_args(OrtAssembly& a, const GraphPlan& p) {
+    std::vector<flatbuffers::Offset<fb::ValueInfo>> items;
+    items.reserve(p.args.size());
+    for (size_t i = 0; i < p.args.size(); ++i) {
+        PathScope at(a.refusal.path, "node_arg", static_cast<int64_t>(i));
+        items.push_back(put_node_arg(a, p.args[i]));
+    }
+    return a.fbb.CreateVector(items);
+}
+
+Vec<flatbuffers::String> put_names(OrtAssembly& a, std::span<const std::string_view> names) {
+    const StringOffsets items = put_strings(a, names);
+    return a.fbb.CreateVector(items);
+}
+
 }  // namespace
 
-flatbuffers::Offset<fb::Graph> put_graph(OrtAssembly& a, const Graph& g, std::vector<const Graph*>& scopes) {
-    const Parts p = split(g);
+flatbuffers::Offset<fb::Graph> put_graph(OrtAssembly& a, const Graph& g) {
+    const GraphPlan& p = a.plan->of(g);
     const auto initializers = put_initializers(a, g, p);
     const auto sparse = put_sparse_initializers(a, g, p);
-    const NodeArgTable args = collect_args(g, p, scopes);
-    const auto arg_items = args.put(a);
-    const auto node_args = a.fbb.CreateVector(arg_items);
-    scopes.push_back(&g);
-    const auto node_items = put_nodes(a, p.nodes, scopes);
+    const auto node_args = put_node_args(a, p);
+    const auto node_items = put_nodes(a, p.nodes);
     const auto nodes = a.fbb.CreateVector(node_items);
-    const auto edge_items = put_edges(a, p.nodes, scopes);
-    scopes.pop_back();
+    const auto edge_items = put_edges(a, p.nodes);
     const auto edges = a.fbb.CreateVector(edge_items);
-    std::vector<std::string_view> names;
-    for (const ValueInfo& v : g.inputs) names.push_back(v.name);
-    const auto input_items = put_strings(a, names);
-    const auto inputs = a.fbb.CreateVector(input_items);
-    names.clear();
-    for (const ValueInfo& v : g.outputs) names.push_back(v.name);
-    const auto output_items = put_strings(a, names);
-    const auto outputs = a.fbb.CreateVector(output_items);
+    const auto inputs = put_names(a, p.inputs);
+    const auto outputs = put_names(a, p.outputs);
     fb::GraphBuilder b(a.fbb);
     b.add_initializers(initializers);
     b.add_node_args(node_args);

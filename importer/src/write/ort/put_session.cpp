@@ -1,10 +1,9 @@
 // The root (docs/ort.md, "Writing"): InferenceSession with the lowest ort_version that holds
 // the model (5, or 6 with float8 types), the Model table and the kernel type-string resolver
-// of every operator written (put_resolver.cpp). Model-local functions and training info have no table in the
-// format and are refused. The types of values no declaration types are inferred first,
-// for the whole model (infer_types.hpp): the NodeArgs of every graph read them.
+// of every operator written (put_resolver.cpp). The whole model is lowered first (lower.hpp:
+// what is written, and the refusal of what cannot be), then its plan serialized.
 #include "write/ort/assembly.hpp"
-#include "write/ort/infer_types.hpp"
+#include "write/ort/lower.hpp"
 
 #include <vector>
 
@@ -36,28 +35,17 @@ auto put_metadata(OrtAssembly& a, const ModelProto& m) {
     return a.fbb.CreateVector(items);
 }
 
-void check_model(const OrtAssembly& a, const ModelProto& m) {
-    if (!m.functions.empty())
-        a.unsupported(
-            "the model defines " + std::to_string(m.functions.size()) + " functions; .ort has no table for them",
-            "functions");
-    if (!m.training_info.empty())
-        a.unsupported("the model carries training_info; .ort has no table for it", "training_info");
-}
-
 }  // namespace
 
 void put_session(OrtAssembly& a, const ModelProto& m) {
-    check_model(a, m);
-    const InferredTypes inferred(*m.graph(), a.options.untyped);
-    a.inferred = &inferred;
-    std::vector<const Graph*> scopes;
+    const OrtPlan plan = lower_model(m, a.refusal, a.options.untyped);
+    a.plan = &plan;
     flatbuffers::Offset<fb::Graph> graph;
     {
         PathScope at(a.refusal.path, "graph");
-        graph = put_graph(a, *m.graph(), scopes);
+        graph = put_graph(a, *m.graph());
     }
-    a.inferred = nullptr;
+    a.plan = nullptr;
     const auto opsets = put_opsets(a, m);
     const auto metadata = put_metadata(a, m);
     const auto producer = a.fbb.CreateString(m.producer_name.data(), m.producer_name.size());
@@ -77,7 +65,7 @@ void put_session(OrtAssembly& a, const ModelProto& m) {
     if (!graph_doc.IsNull()) b.add_graph_doc_string(graph_doc);
     b.add_metadata_props(metadata);
     const auto model = b.Finish();
-    const auto resolver = put_resolver(a);
+    const auto resolver = put_resolver(a, plan);
     const auto version = a.fbb.CreateString(written_ort_version(a.uses_float8));
     fb::InferenceSessionBuilder s(a.fbb);
     s.add_ort_version(version);
