@@ -69,6 +69,33 @@ std::string tensor_shared_by_attributes() {
     return finish(fbb, graph);
 }
 
+/// One FLOAT attribute with a 1 MiB name, the same table 16,384 times: the reader copies a
+/// scalar attribute it has read (docs/ort.md, "Shared tables") and still charges each copy.
+std::string scalar_attribute_shared() {
+    FB fbb;
+    const auto name = fbb.CreateString(std::string(1 << 20, 'a'));
+    const Offsets<ofb::Attribute> attributes(16'384, ofb::CreateAttribute(fbb, name, 0, 1, 0.5f));
+    const auto graph = one_node(fbb, "Identity", attributes);
+    return finish(fbb, graph);
+}
+
+/// One TypeInfo with a 1 MiB denotation, the type of 16,384 distinct NodeArgs: copied after
+/// the first read, each copy charged.
+std::string type_shared_by_node_args() {
+    FB fbb;
+    const auto denotation = fbb.CreateString(std::string(1 << 20, 'd'));
+    const auto tensor = ofb::CreateTensorTypeAndShape(fbb, 1);
+    const auto type = ofb::CreateTypeInfo(fbb, denotation, ofb::TypeInfoValue::tensor_type, tensor.Union());
+    Offsets<ofb::ValueInfo> args;
+    for (int i = 0; i < 16'384; ++i) {
+        const auto arg_name = fbb.CreateString("v" + std::to_string(i));
+        args.push_back(ofb::CreateValueInfo(fbb, arg_name, 0, type));
+    }
+    const auto arg_vector = fbb.CreateVector(args);
+    const auto graph = ofb::CreateGraph(fbb, 0, arg_vector);
+    return finish(fbb, graph);
+}
+
 std::string ints_shared_by_attributes() {
     FB fbb;
     const auto ints = fbb.CreateVector(std::vector<int64_t>(1 << 18, 7));
@@ -172,6 +199,10 @@ void add_ort_shared_cases(Corpus& c) {
     const std::string why = ": the walk's work would exceed 16 times the file, refused before it grows";
     c.refuse("Unsupported", "ort-shared-tensor-1mib-name.ort", budget,
              "one tensor with a 1 MiB name held by 16,384 attributes" + why, tensor_shared_by_attributes());
+    c.refuse("Unsupported", "ort-shared-scalar-attribute.ort", budget,
+             "one FLOAT attribute with a 1 MiB name held 16,384 times" + why, scalar_attribute_shared());
+    c.refuse("Unsupported", "ort-shared-type-1mib-denotation.ort", budget,
+             "one type with a 1 MiB denotation held by 16,384 NodeArgs" + why, type_shared_by_node_args());
     c.refuse("Unsupported", "ort-shared-ints-list.ort", budget,
              "one 2 MiB ints list held by 8,192 attributes" + why, ints_shared_by_attributes());
     c.refuse("Unsupported", "ort-shared-node-inputs.ort", budget,

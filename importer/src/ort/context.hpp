@@ -21,6 +21,28 @@ namespace onnximport::detail {
 inline constexpr uint64_t ort_budget_factor = 16;
 inline constexpr uint64_t ort_budget_floor = uint64_t{1} << 20;
 
+/// Scalar attributes read before, by table offset and depth: a file that shares attribute
+/// tables (docs/ort.md, "Shared tables") has each read once; a later reference copies it.
+struct ReadAttributes {
+    struct Entry {
+        uint32_t at = 0;  ///< the Attribute table; 0: empty
+        int depth = 0;
+        uint64_t work = 0;  ///< charged again on a copy (rule O15)
+        Attribute value;
+    };
+    static constexpr uint32_t slots = 8;  // a few nodes' worth: equal attributes are near each other
+    Entry entries[slots];
+    uint32_t next = 0;  ///< the entry replaced next (round robin)
+
+    /// The entry read from table `at` at `depth`, or null.
+    const Entry* find(uint32_t at, int depth) const noexcept {
+        for (const Entry& e : entries)
+            if (e.at == at && e.depth == depth) return &e;
+        return nullptr;
+    }
+    void add(const Entry& e) noexcept { entries[next++ % slots] = e; }
+};
+
 struct OrtContext : Refusal {
     OrtContext(Storage& s, const ImportOptions& o) noexcept
         : Refusal(s.source_name, s.input.data(), "InferenceSession"), storage(s), arena(s.arena),
@@ -36,6 +58,7 @@ struct OrtContext : Refusal {
     int depth = 0;  ///< tables entered on the walk's path
     int max_depth;
     Scratch scratch;  ///< the walk's name and node tables (core/scratch.hpp)
+    ReadAttributes read_attributes;
 
     uint64_t offset_of_object(const FbTable& t) const noexcept { return t.at; }
     /// A buffer that is well formed but not a valid model.

@@ -79,10 +79,24 @@ private:
         v.offset = fv.at;
         if (const std::string_view doc = c_.fb.string(fv, V::VT_DOC_STRING, "doc_string"); !doc.empty())
             ModelAccess::fields_in(c_.arena, v).doc_string = doc;
-        if (const FbTable type = c_.fb.table(fv, V::VT_TYPE, "type")) {
-            PathScope at_type(c_.path, "type");
-            read_ort_type(c_, type, v.type);
+        if (const FbTable type = c_.fb.table(fv, V::VT_TYPE, "type")) read_type(type, v.type);
+    }
+
+    /// A TypeInfo shared with the NodeArg before (docs/ort.md, "Shared tables") is copied
+    /// from it: the same bytes at the same depth read the same. Its work is charged again,
+    /// so the budget (rule O15) does not depend on the sharing.
+    void read_type(const FbTable& type, TypeProto& t) {
+        if (type.at == last_type_at_) {
+            t = last_type_;
+            c_.fb.charge(last_type_work_, type.at);
+            return;
         }
+        PathScope at_type(c_.path, "type");
+        const uint64_t before = c_.fb.used();
+        read_ort_type(c_, type, t);
+        last_type_at_ = type.at;
+        last_type_ = t;
+        last_type_work_ = c_.fb.used() - before;
     }
 
     /// Names -> NodeArgs, a duplicate refused; each slot is loaded a few names ahead of its
@@ -108,6 +122,9 @@ private:
     ValueInfo* infos_ = nullptr;
     uint32_t count_ = 0;
     uint32_t last_ = NameIndex<ValueInfo>::npos;  ///< the last NodeArg found
+    uint32_t last_type_at_ = 0;                     ///< the last TypeInfo read (0: none)
+    TypeProto last_type_;
+    uint64_t last_type_work_ = 0;
     ScratchVector<bool> used_;
     ScratchVector<NameIndex<ValueInfo>::Slot> slots_;
     NameIndex<ValueInfo> index_;

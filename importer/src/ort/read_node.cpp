@@ -113,13 +113,27 @@ void read_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
         ModelAccess::fields_in(c.arena, a).doc_string = doc;
 }
 
+/// A scalar attribute (no rare field) read before at the same depth is copied: the same
+/// bytes read the same, and the copy charges the same work (rule O15).
+void read_shared_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
+    if (fa.vtable_size > A::VT_S) return read_attribute(c, fa, a);
+    if (const ReadAttributes::Entry* e = c.read_attributes.find(fa.at, c.depth)) {
+        a = e->value;
+        c.fb.charge(e->work, fa.at);
+        return;
+    }
+    const uint64_t before = c.fb.used();
+    read_attribute(c, fa, a);
+    c.read_attributes.add({fa.at, c.depth, c.fb.used() - before, a});
+}
+
 void read_attributes(OrtContext& c, const FbTable& fn, Node& n) {
     const FbVector v = c.fb.vector(fn, N::VT_ATTRIBUTES, 4, "attributes");
     ListAccess::view(n.attributes, ListAccess::make_array<Attribute>(c.arena, v.count), v.count);
     for (uint32_t i = 0; i < v.count; ++i) {
         const FbTable fa = c.fb.table_at(v, i, "attributes");
         PathScope at(c.path, "attributes", i);
-        read_attribute(c, fa, n.attributes[i]);
+        read_shared_attribute(c, fa, n.attributes[i]);
         const Attribute& a = n.attributes[i];
         if ((a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs)
             ModelAccess::has_subgraphs(n) = true;
