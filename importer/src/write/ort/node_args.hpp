@@ -7,6 +7,7 @@
 // if any. Part of the lowering pass (lower.hpp): put_graph.cpp writes the list.
 #pragma once
 
+#include "core/hash.hpp"
 #include "write/ort/infer_types.hpp"
 #include "write/ort/plan.hpp"
 
@@ -43,7 +44,7 @@ private:
     const Graph& graph_;
     std::span<const Graph* const> scopes_;
     std::vector<Entry> entries_;
-    std::unordered_map<std::string_view, size_t> index_;
+    std::unordered_map<std::string_view, size_t, NameHash> index_{0, NameHash{random_hash_key()}};  // core/hash.hpp
 };
 
 }  // namespace onnximport::detail

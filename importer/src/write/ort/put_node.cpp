@@ -6,6 +6,8 @@
 // inputs + its position, as ONNX Runtime numbers them.
 #include "write/ort/put_node.hpp"
 
+#include "core/hash.hpp"
+
 #include <string_view>
 #include <unordered_map>
 
@@ -71,7 +73,8 @@ std::vector<flatbuffers::Offset<fb::NodeEdge>> put_edges(OrtAssembly& a, std::sp
         uint32_t node;
         int32_t output;
     };
-    std::unordered_map<std::string_view, Producer> producers;
+    // Keyed by the input's names: keyed hash (core/hash.hpp).
+    std::unordered_map<std::string_view, Producer, NameHash> producers(0, NameHash{random_hash_key()});
     for (size_t i = 0; i < nodes.size(); ++i)
         for (size_t k = 0; k < nodes[i].node->outputs.size(); ++k)
             if (!nodes[i].node->outputs[k].empty())
