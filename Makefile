@@ -89,7 +89,7 @@ BENCH_ARGS  ?=
 bench: deps
 	@tools/install_deps.sh python3-matplotlib
 	cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DGAUNTLET_BENCH=ON $(CMAKE_ARGS)
-	cmake --build $(BENCH_BUILD) -j $(JOBS) --target gauntlet_bench onnximport_cli
+	cmake --build $(BENCH_BUILD) -j $(JOBS) --target gauntlet_bench onnximport_cli hostile-gen
 	JOBS=$(JOBS) tools/setup_fuzz.sh  # the libFuzzer targets of the fuzz rows (python/gauntlet/bench/fuzz.py)
 	$(GAUNTLET) bench --build $(BENCH_BUILD) --out $(BUILD)/bench $(BENCH_ARGS)
 

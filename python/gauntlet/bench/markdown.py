@@ -1,6 +1,7 @@
 """results.md of `make bench` (docs/perf.md when published): the machine and the command,
 one table per kind of row, the notes on each importer and the targets."""
 from gauntlet.bench import fuzz as bench_fuzz
+from gauntlet.bench import ort_shared
 from gauntlet.bench.plan import ROUNDS, TABLE_MODELS
 
 MiB = 1024 * 1024
@@ -143,5 +144,6 @@ def notes_and_targets(res: dict) -> list:
 def markdown(res: dict) -> str:
     lines = (header(res) + model_table(res) + cold_table(res) + process_table(res) + writers_table(res)
              + not_run_lines(res) + flood_table(res) + (bench_fuzz.markdown(res["fuzz"]) if res.get("fuzz") else [])
+             + (ort_shared.markdown(res["ort_shared"]) if res.get("ort_shared") else [])
              + notes_and_targets(res))
     return "\n".join(lines) + "\n"

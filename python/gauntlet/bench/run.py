@@ -1,7 +1,7 @@
 """`make bench` (docs/performance.md): every importer on every benchmark model, side by side.
 
 usage: bench_run.py [--build DIR] [--out DIR] [--repeat N] [--data DIR] [--only M,...]
-                    [--publish]        (M: a model below, flood or fuzz)
+                    [--publish]        (M: a model below, flood, ort-shared or fuzz)
 
 Generates the models once into OUT (default BUILD/bench) with `gauntlet_bench gen`,
 then times each (model, importer, mode) in fresh child processes: gauntlet_bench for our
@@ -37,6 +37,8 @@ input bytes (opset domains, captured names, value names, external-data locations
 of 2^15 names crafted to collide under libstdc++'s std::hash and its twin of ordinary names
 of the same count and length; crafted and ordinary take turns, and the row is their ratio.
 
+.ort shared objects (python/gauntlet/bench/ort_shared.py): the hostile .ort cases of objects held by
+many references, written by BUILD/bin/hostile-gen, timed to their verdict, in ms per MiB of file.
 Fuzz targets (python/gauntlet/bench/fuzz.py): executions per second of each libFuzzer target
 of $FUZZ_BUILD (default build-fuzz, tools/setup_fuzz.sh) over its committed corpus.
 """
@@ -50,6 +52,7 @@ import types
 
 from gauntlet import settings
 from gauntlet.bench import fuzz as bench_fuzz
+from gauntlet.bench import ort_shared
 from gauntlet.bench import ort as bench_ort
 from gauntlet.bench.derive import derive
 from gauntlet.bench.host import load, log, machine
@@ -192,6 +195,9 @@ def main(argv: list) -> int:
         time_writers(args, paths, ort_module, res)
     if wanted(args, "flood"):
         time_flood(args, res)
+    if wanted(args, "ort-shared"):
+        res["ort_shared"] = ort_shared.rows(args.exe, os.path.join(args.build, "bin", "hostile-gen"), args.out,
+                                            args.repeat, log)
     if wanted(args, "fuzz"):
         res["fuzz"] = bench_fuzz.rows(ROOT, os.environ.get("FUZZ_BUILD", os.path.join(ROOT, "build-fuzz")), log)
     res["load_after"] = load()
