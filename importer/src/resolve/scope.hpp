@@ -8,6 +8,7 @@
 #include "model/access.hpp"
 #include "model/value_index.hpp"
 #include "core/scratch.hpp"
+#include "core/strings.hpp"
 
 #include <onnximport/model.hpp>
 
@@ -77,7 +78,20 @@ ValueRef find_outside(Scope& s, std::string_view name);
 /// defined, or no_producer: what most nodes read (exporters write nodes in order, some
 /// last to first, and a chain reads its neighbour), found with no hashing and no random
 /// access.
-uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name);
+/// Inline, as prepare_input and find_input: called once per read, a call cost as much as
+/// the work (docs/performance.md, "Resolution in proportion to the parse").
+inline uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name) {
+    // Node outputs define fresh values only (a repeat is refused), so a name equal to one
+    // of them is that value: the index would answer the same. node_values has one entry
+    // per node and one past the last.
+    if (f > 0)
+        for (uint32_t v = s.node_values[f - 1]; v < s.node_values[f]; ++v)
+            if (same_name(s.graph.values[v].name, name)) return v;
+    if (f + 2 < s.node_values.size())
+        for (uint32_t v = s.node_values[f + 1]; v < s.node_values[f + 2]; ++v)
+            if (same_name(s.graph.values[v].name, name)) return v;
+    return no_producer;
+}
 
 /// Starts loading the bytes of the message of node n in the input, where its names are:
 /// resolution compares and hashes them, and by then they have long left the cache.
@@ -111,10 +125,22 @@ struct PreparedInput {
     uint32_t value = no_producer;  ///< defined_next_to's answer
     uint64_t hash = 0;             ///< when it had none: the value index's hash of the name
 };
-PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name);
+inline PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name) {
+    PreparedInput p;
+    p.value = defined_next_to(s, f, name);
+    if (p.value == no_producer) {
+        p.hash = s.index->hash(name);
+        s.index->prefetch(p.hash);
+    }
+    return p;
+}
 
 /// find_value for a prepared input.
-ValueRef find_input(Scope& s, std::string_view name, const PreparedInput& prepared);
+inline ValueRef find_input(Scope& s, std::string_view name, const PreparedInput& prepared) {
+    if (prepared.value != no_producer) return {&s, prepared.value};
+    if (uint32_t v = s.index->find(name, prepared.hash); v != ValueIndex::npos) return {&s, v};
+    return find_outside(s, name);  // an enclosing graph's, or undefined: rare
+}
 
 /// "node \"conv1\"" or, for a node without a name, "node #3 (Conv)" (file index).
 std::string describe_node(const Node& n, uint32_t file_index);
