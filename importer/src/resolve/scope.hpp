@@ -135,6 +135,30 @@ inline PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view 
     return p;
 }
 
+/// The last name an input position hashed and its hash: many nodes read what the node before
+/// read at the same position (a shared weight, a bias, a layer's input), found again with one
+/// comparison instead of a hash. The hash is the name's under the key, so nothing else changes.
+struct HashMemo {
+    explicit HashMemo(const Scope& s) : hash(s.index->hash({})) {}
+    std::string_view name;  ///< "" at first, with its hash: a memo is never wrong
+    uint64_t hash;
+};
+
+/// prepare_input, hashing only a name other than the memo's.
+inline PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name, HashMemo& memo) {
+    PreparedInput p;
+    p.value = defined_next_to(s, f, name);
+    if (p.value == no_producer) {
+        if (!same_name(memo.name, name)) {
+            memo.name = name;
+            memo.hash = s.index->hash(name);
+        }
+        p.hash = memo.hash;
+        s.index->prefetch(p.hash);
+    }
+    return p;
+}
+
 /// find_value for a prepared input.
 inline ValueRef find_input(Scope& s, std::string_view name, const PreparedInput& prepared) {
     if (prepared.value != no_producer) return {&s, prepared.value};
