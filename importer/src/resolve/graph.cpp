@@ -34,7 +34,7 @@ using PreparedNode = std::array<PreparedInput, prepared_per_node>;
 
 using NodeMemo = std::array<HashMemo, prepared_per_node>;
 
-void prepare_node(const Scope& s, uint32_t f, PreparedNode& prepared, NodeMemo& memo) {
+[[gnu::always_inline]] inline void prepare_node(const Scope& s, uint32_t f, PreparedNode& prepared, NodeMemo& memo) {
     const List<std::string_view>& inputs = s.graph.nodes[f].inputs;
     for (uint32_t k = 0; k < inputs.size() && k < prepared_per_node; ++k)
         prepared[k] = prepare_input(s, f, inputs[k], memo[k]);
@@ -69,8 +69,9 @@ void resolve_subgraphs(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t 
     }
 }
 
-void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f, const PreparedNode& prepared,
-                  ReadLists& reads) {
+/// Inlined into the walk, as prepare_node: Release builds otherwise call both per node.
+[[gnu::always_inline]] inline void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f,
+                                                const PreparedNode& prepared, ReadLists& reads) {
     Node& node = s.graph.nodes[f];
     node.file_index = f;
 
