@@ -69,9 +69,8 @@ void resolve_subgraphs(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t 
     }
 }
 
-/// Inlined into the walk, as prepare_node: Release builds otherwise call both per node.
-[[gnu::always_inline]] inline void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f,
-                                                const PreparedNode& prepared, ReadLists& reads) {
+void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f, const PreparedNode& prepared,
+                  ReadLists& reads) {
     Node& node = s.graph.nodes[f];
     node.file_index = f;
 
