@@ -69,8 +69,9 @@ void resolve_subgraphs(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t 
     }
 }
 
-void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f, const PreparedNode& prepared,
-                  ReadLists& reads) {
+/// Inlined into the walk with the lambda calling it (resolve_graph): Release builds otherwise call one per node.
+[[gnu::always_inline]] inline void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f,
+                                                const PreparedNode& prepared, ReadLists& reads) {
     Node& node = s.graph.nodes[f];
     node.file_index = f;
 
@@ -111,7 +112,9 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
     static_assert(prepared_per_node == 4);
     for_each_node_ahead(
         g, [&](size_t f) { prepare_node(s, static_cast<uint32_t>(f), prepared[f % prepared_nodes], memo); },
-        [&](size_t f) { resolve_node(c, s, opsets, static_cast<uint32_t>(f), prepared[f % prepared_nodes], reads); });
+        [&](size_t f) __attribute__((always_inline)) {
+            resolve_node(c, s, opsets, static_cast<uint32_t>(f), prepared[f % prepared_nodes], reads);
+        });
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
 
     ScratchVector<ValueRef> outputs(g.outputs.size(), &s.scratch);
