@@ -3,7 +3,6 @@
 // on graphs of every shape the fast paths treat apart (chains, reversed chains, fans).
 #include "core/scratch.hpp"
 #include "resolve/order.hpp"
-#include "resolve/scope.hpp"
 
 #include <boost/test/unit_test.hpp>
 
