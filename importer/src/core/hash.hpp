@@ -43,6 +43,26 @@ struct State {
     }
 };
 
+/// The n < 8 bytes at p as a little-endian word (high bytes zero), as memcpy into a zeroed
+/// word gives, without memcpy's byte loop for a variable n: overlapping loads, never past
+/// p + n. `after_word` says the 8 bytes before p + n belong to the string (it has 8 or more).
+inline uint64_t tail(const char* p, size_t n, bool after_word) noexcept {
+    if (n == 0) return 0;  // an empty view may have no data pointer at all
+    if (after_word) {
+        uint64_t w;
+        std::memcpy(&w, p + n - 8, 8);
+        return w >> (8 * (8 - n));
+    }
+    const auto* b = reinterpret_cast<const unsigned char*>(p);
+    if (n >= 4) {
+        uint32_t lo, hi;  // overlapping: the bytes both cover are equal, so OR keeps them
+        std::memcpy(&lo, b, 4);
+        std::memcpy(&hi, b + n - 4, 4);
+        return lo | uint64_t{hi} << (8 * (n - 4));
+    }
+    return b[0] | uint64_t{b[n / 2]} << (8 * (n / 2)) | uint64_t{b[n - 1]} << (8 * (n - 1));
+}
+
 }  // namespace sip
 
 /// SipHash-1-3 of s under `key`, with SipHash's own encoding of the last word (the bytes
@@ -57,9 +77,7 @@ inline uint64_t hash_name(std::string_view s, const HashKey& key) noexcept {
         std::memcpy(&w, p, 8);
         st.absorb(w);
     }
-    uint64_t last = 0;
-    if (n) std::memcpy(&last, p, n);  // an empty view may have no data pointer at all
-    st.absorb(last | uint64_t{static_cast<uint8_t>(s.size())} << 56);
+    st.absorb(sip::tail(p, n, s.size() >= 8) | uint64_t{static_cast<uint8_t>(s.size())} << 56);
     st.v2 ^= 0xff;
     st.round();
     st.round();

@@ -32,9 +32,12 @@ constexpr uint32_t prepared_nodes = 16;
 static_assert(prepared_nodes > ValueIndex::prefetch_distance);
 using PreparedNode = std::array<PreparedInput, prepared_per_node>;
 
-void prepare_node(const Scope& s, uint32_t f, PreparedNode& prepared) {
+using NodeMemo = std::array<HashMemo, prepared_per_node>;
+
+[[gnu::always_inline]] inline void prepare_node(const Scope& s, uint32_t f, PreparedNode& prepared, NodeMemo& memo) {
     const List<std::string_view>& inputs = s.graph.nodes[f].inputs;
-    for (uint32_t k = 0; k < inputs.size() && k < prepared_per_node; ++k) prepared[k] = prepare_input(s, f, inputs[k]);
+    for (uint32_t k = 0; k < inputs.size() && k < prepared_per_node; ++k)
+        prepared[k] = prepare_input(s, f, inputs[k], memo[k]);
 }
 
 [[noreturn]] void refuse_node(Refusal& c, const Node& node, uint32_t f, const std::string& what) {
@@ -66,8 +69,9 @@ void resolve_subgraphs(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t 
     }
 }
 
-void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f, const PreparedNode& prepared,
-                  ReadLists& reads) {
+/// Inlined into the walk with the lambda calling it (resolve_graph): Release builds otherwise call one per node.
+[[gnu::always_inline]] inline void resolve_node(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t f,
+                                                const PreparedNode& prepared, ReadLists& reads) {
     Node& node = s.graph.nodes[f];
     node.file_index = f;
 
@@ -103,9 +107,14 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
     reads.begin.reserve(size_t{n} + 1);
     reads.values.reserve(ModelAccess::node_input_count(g));
     std::array<PreparedNode, prepared_nodes> prepared;
+    const HashMemo empty(s);
+    NodeMemo memo{empty, empty, empty, empty};
+    static_assert(prepared_per_node == 4);
     for_each_node_ahead(
-        g, [&](size_t f) { prepare_node(s, static_cast<uint32_t>(f), prepared[f % prepared_nodes]); },
-        [&](size_t f) { resolve_node(c, s, opsets, static_cast<uint32_t>(f), prepared[f % prepared_nodes], reads); });
+        g, [&](size_t f) { prepare_node(s, static_cast<uint32_t>(f), prepared[f % prepared_nodes], memo); },
+        [&](size_t f) __attribute__((always_inline)) {
+            resolve_node(c, s, opsets, static_cast<uint32_t>(f), prepared[f % prepared_nodes], reads);
+        });
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
 
     ScratchVector<ValueRef> outputs(g.outputs.size(), &s.scratch);

@@ -54,6 +54,44 @@ void find_cycle(const ReadLists& reads, std::span<const uint32_t> producer,
     out.cycle_value = best_value;
 }
 
+/// Kahn's algorithm taking, each time, the ready node with the smallest file index. The
+/// smallest ready node is held outside the heap when it is below everything in it, so a
+/// chain (each node readying the next) never touches the heap.
+void emit_smallest_ready(ScratchVector<uint32_t>& indegree, const ScratchVector<uint32_t>& edge_begin,
+                         const ScratchVector<uint32_t>& edges, ScratchVector<uint8_t>& emitted,
+                         ScratchVector<uint32_t>& order, Scratch& scratch) {
+    const uint32_t n = static_cast<uint32_t>(indegree.size());
+    constexpr uint32_t none = UINT32_MAX;
+    // A min-heap of the other ready file indices. Seeded in increasing order, which is
+    // already a valid min-heap.
+    ScratchVector<uint32_t> ready(&scratch);
+    ready.reserve(n);
+    for (uint32_t f = 0; f < n; ++f)
+        if (indegree[f] == 0) ready.push_back(f);
+    const auto later = std::greater<uint32_t>();
+    uint32_t next = none;  // when set, smaller than every file index in `ready`
+    order.reserve(n);
+    while (next != none || !ready.empty()) {
+        uint32_t f = next;
+        next = none;
+        if (f == none) {
+            std::pop_heap(ready.begin(), ready.end(), later);
+            f = ready.back();
+            ready.pop_back();
+        }
+        emitted[f] = 1;
+        order.push_back(f);
+        for (uint32_t e = edge_begin[f]; e < edge_begin[f + 1]; ++e) {
+            uint32_t r = edges[e];
+            if (--indegree[r] != 0) continue;
+            if (next == none ? ready.empty() || r < ready.front() : r < next) std::swap(r, next);
+            if (r == none) continue;
+            ready.push_back(r);
+            std::push_heap(ready.begin(), ready.end(), later);
+        }
+    }
+}
+
 }  // namespace
 
 NodeOrder order_nodes(const ReadLists& reads, std::span<const uint32_t> producer, Scratch& scratch) {
@@ -84,29 +122,8 @@ NodeOrder order_nodes(const ReadLists& reads, std::span<const uint32_t> producer
             }
     }
 
-    // A min-heap of ready file indices. Seeded in increasing order, which is already a
-    // valid min-heap.
-    ScratchVector<uint32_t> ready(&scratch);
-    ready.reserve(n);
-    for (uint32_t f = 0; f < n; ++f)
-        if (indegree[f] == 0) ready.push_back(f);
-    const auto later = std::greater<uint32_t>();
     ScratchVector<uint8_t> emitted(n, 0, &scratch);
-    out.order.reserve(n);
-    while (!ready.empty()) {
-        std::pop_heap(ready.begin(), ready.end(), later);
-        uint32_t f = ready.back();
-        ready.pop_back();
-        emitted[f] = 1;
-        out.order.push_back(f);
-        for (uint32_t e = edge_begin[f]; e < edge_begin[f + 1]; ++e) {
-            uint32_t reader = edges[e];
-            if (--indegree[reader] == 0) {
-                ready.push_back(reader);
-                std::push_heap(ready.begin(), ready.end(), later);
-            }
-        }
-    }
+    emit_smallest_ready(indegree, edge_begin, edges, emitted, out.order, scratch);
     if (out.order.size() < n) find_cycle(reads, producer, emitted, out);
     return out;
 }

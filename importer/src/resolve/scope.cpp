@@ -138,8 +138,10 @@ private:
         }
     }
 
-    /// The value's index and whether the name was new.
-    std::pair<uint32_t, bool> define(std::string_view name, Value::Source source, uint32_t producer, uint64_t hash) {
+    /// The value's index and whether the name was new. Inlined: a call per definition
+    /// cost more than its body (docs/performance.md, "Resolution in proportion to the parse").
+    [[gnu::always_inline]] std::pair<uint32_t, bool> define(std::string_view name, Value::Source source,
+                                                            uint32_t producer, uint64_t hash) {
         auto [index, inserted] = s_.index->try_emplace(name, static_cast<uint32_t>(g_.values.size()), hash);
         if (inserted) {
             Value& v = ListAccess::append(arena_, g_.values);
@@ -165,35 +167,6 @@ void define_values(Refusal& c, Scope& s) {
     d.initializers();
     d.sparse_initializers();
     d.node_outputs();
-}
-
-uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name) {
-    // Node outputs define fresh values only (a repeat is refused), so a name equal to one
-    // of them is that value: the index would answer the same. node_values has one entry
-    // per node and one past the last.
-    if (f > 0)
-        for (uint32_t v = s.node_values[f - 1]; v < s.node_values[f]; ++v)
-            if (same_name(s.graph.values[v].name, name)) return v;
-    if (f + 2 < s.node_values.size())
-        for (uint32_t v = s.node_values[f + 1]; v < s.node_values[f + 2]; ++v)
-            if (same_name(s.graph.values[v].name, name)) return v;
-    return no_producer;
-}
-
-PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name) {
-    PreparedInput p;
-    p.value = defined_next_to(s, f, name);
-    if (p.value == no_producer) {
-        p.hash = s.index->hash(name);
-        s.index->prefetch(p.hash);
-    }
-    return p;
-}
-
-ValueRef find_input(Scope& s, std::string_view name, const PreparedInput& prepared) {
-    if (prepared.value != no_producer) return {&s, prepared.value};
-    if (uint32_t v = s.index->find(name, prepared.hash); v != ValueIndex::npos) return {&s, v};
-    return find_outside(s, name);  // an enclosing graph's, or undefined: rare
 }
 
 ValueRef find_value(Scope& s, std::string_view name) {

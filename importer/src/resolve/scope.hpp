@@ -8,6 +8,7 @@
 #include "model/access.hpp"
 #include "model/value_index.hpp"
 #include "core/scratch.hpp"
+#include "core/strings.hpp"
 
 #include <onnximport/model.hpp>
 
@@ -77,7 +78,24 @@ ValueRef find_outside(Scope& s, std::string_view name);
 /// defined, or no_producer: what most nodes read (exporters write nodes in order, some
 /// last to first, and a chain reads its neighbour), found with no hashing and no random
 /// access.
-uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name);
+/// Inline, as prepare_input and find_input: called once per read, a call cost as much as
+/// the work (docs/performance.md, "Resolution in proportion to the parse"). `after_first`
+/// tries node f + 1 first: the answer is the same (names are unique among node outputs),
+/// found with one comparison in a graph written last to first.
+inline uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name, bool after_first = false) {
+    // Node outputs define fresh values only (a repeat is refused), so a name equal to one
+    // of them is that value: the index would answer the same. node_values has one entry
+    // per node and one past the last; f - 1 for f = 0 wraps past every node.
+    const size_t nodes = s.node_values.size() - 1;
+    const uint32_t first = after_first ? f + 1 : f - 1, second = after_first ? f - 1 : f + 1;
+    if (first < nodes)
+        for (uint32_t v = s.node_values[first]; v < s.node_values[first + 1]; ++v)
+            if (same_name(s.graph.values[v].name, name)) return v;
+    if (second < nodes)
+        for (uint32_t v = s.node_values[second]; v < s.node_values[second + 1]; ++v)
+            if (same_name(s.graph.values[v].name, name)) return v;
+    return no_producer;
+}
 
 /// Starts loading the bytes of the message of node n in the input, where its names are:
 /// resolution compares and hashes them, and by then they have long left the cache.
@@ -111,10 +129,51 @@ struct PreparedInput {
     uint32_t value = no_producer;  ///< defined_next_to's answer
     uint64_t hash = 0;             ///< when it had none: the value index's hash of the name
 };
-PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name);
+inline PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name) {
+    PreparedInput p;
+    p.value = defined_next_to(s, f, name);
+    if (p.value == no_producer) {
+        p.hash = s.index->hash(name);
+        s.index->prefetch(p.hash);
+    }
+    return p;
+}
+
+/// What an input position learned from the node before: the last name it hashed and its
+/// hash (many nodes read what the node before read at the same position: a shared weight, a
+/// bias), found again with one comparison instead of a hash; and which neighbour answered
+/// last. The hash is the name's under the key and the neighbour's answer is the only one, so
+/// no answer changes.
+struct HashMemo {
+    explicit HashMemo(const Scope& s) : hash(s.index->hash({})) {}
+    std::string_view name;  ///< "" at first, with its hash: a memo is never wrong
+    uint64_t hash;
+    bool after_first = false;  ///< node f + 1 answered last: try it first
+};
+
+/// prepare_input, hashing only a name other than the memo's.
+inline PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name, HashMemo& memo) {
+    PreparedInput p;
+    p.value = defined_next_to(s, f, name, memo.after_first);
+    if (p.value != no_producer) {
+        memo.after_first = p.value >= s.node_values[f];  // node f + 1's values come after node f's
+    } else {
+        if (!same_name(memo.name, name)) {
+            memo.name = name;
+            memo.hash = s.index->hash(name);
+        }
+        p.hash = memo.hash;
+        s.index->prefetch(p.hash);
+    }
+    return p;
+}
 
 /// find_value for a prepared input.
-ValueRef find_input(Scope& s, std::string_view name, const PreparedInput& prepared);
+inline ValueRef find_input(Scope& s, std::string_view name, const PreparedInput& prepared) {
+    if (prepared.value != no_producer) return {&s, prepared.value};
+    if (uint32_t v = s.index->find(name, prepared.hash); v != ValueIndex::npos) return {&s, v};
+    return find_outside(s, name);  // an enclosing graph's, or undefined: rare
+}
 
 /// "node \"conv1\"" or, for a node without a name, "node #3 (Conv)" (file index).
 std::string describe_node(const Node& n, uint32_t file_index);
