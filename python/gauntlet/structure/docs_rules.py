@@ -2,6 +2,8 @@
 is the data's (a test keeps it current, so it cannot drift), and no page names a path of
 the machine that measured something (a reader's clone is elsewhere)."""
 import json
+import os
+import pathlib
 import re
 
 # Absolute paths that only exist on one machine: worktrees, home folders.
@@ -10,9 +12,15 @@ HOSTILE_FIGURES = re.compile(r"`hostile/corpus/` holds (\d+) generated cases.*?`
 
 
 def markdown_files(tree):
-    """Every page of the repository: build folders (and what npm put there) are not pages."""
-    return sorted(p for p in tree.glob("**/*.md")
-                  if not p.relative_to(tree).parts[0].startswith(("build", ".")) and "node_modules" not in p.parts)
+    """Every page of the repository: build folders (and what npm put there) are not pages. They are
+    pruned, not walked: tests running beside this check create and remove folders in them."""
+    pages = []
+    for folder, subfolders, files in os.walk(tree):
+        top = folder == str(tree)
+        subfolders[:] = [d for d in subfolders
+                         if d != "node_modules" and not (top and d.startswith(("build", ".")))]
+        pages += [pathlib.Path(folder) / f for f in files if f.endswith(".md")]
+    return sorted(pages)
 
 
 def machine_paths(tree):

@@ -33,6 +33,13 @@ class PlantedViolations(unittest.TestCase):
     def test_a_clean_tree_passes(self):
         self.assertEqual(docs_rules.problems(self.root), [])
 
+    def test_pages_in_build_dot_and_npm_folders_are_not_pages(self):
+        for rel in ("build-x/x.md", ".git/y.md", "docs/node_modules/z.md", "docs/a.md"):
+            (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / rel).write_text("# page\n")
+        found = [str(p.relative_to(self.root)) for p in docs_rules.markdown_files(self.root)]
+        self.assertEqual(found, ["README.md", "docs/a.md"])
+
     def test_a_stale_count_of_committed_cases_fails(self):
         self.readme(435, 3)
         self.assertEqual(docs_rules.problems(self.root),
