@@ -98,6 +98,8 @@ flatbuffers::Offset<fb::TypeInfo> put_type(OrtAssembly& a, const TypeProto& t);
 /// An inferred type: a tensor (or a sequence of one) of its element type, no shape; null
 /// for what a TypeInfo cannot hold (unknown, optional).
 flatbuffers::Offset<fb::TypeInfo> put_inferred_type(OrtAssembly& a, ValueType t);
+/// Whether put_inferred_type writes a table for `t` (.ort has none for what it cannot type).
+bool has_inferred_table(ValueType t) noexcept;
 /// The tensor type of an initializer: its element type and dims.
 flatbuffers::Offset<fb::TypeInfo> put_tensor_type(OrtAssembly& a, const TensorView& t);
 /// The graph as `a.plan` lowered it.

@@ -63,8 +63,8 @@ flatbuffers::Offset<fb::TypeInfo> shared_type(OrtAssembly& a, const PlannedArg& 
         const std::string key = tensor_type_key(arg.tensor->data_type, dims);
         return a.tables.get(key, [&] { return put_tensor_type(a, *arg.tensor).o; });
     }
-    const T made = put_inferred_type(a, arg.inferred);  // no table for what .ort cannot type
-    return made.IsNull() ? made : T(a.tables.get(inferred_type_key(arg.inferred), [&] { return made.o; }));
+    if (!has_inferred_table(arg.inferred)) return T();
+    return a.tables.get(inferred_type_key(arg.inferred), [&] { return put_inferred_type(a, arg.inferred).o; });
 }
 
 /// A NodeArg with the type the plan gives it.

@@ -86,9 +86,14 @@ flatbuffers::Offset<fb::TypeInfo> put_type(OrtAssembly& a, const TypeProto& t) {
     return b.Finish();
 }
 
+bool has_inferred_table(ValueType t) noexcept {
+    using K = ValueType::Kind;
+    return t.known() && t.elem <= max_ort_data_type && (t.kind == K::Tensor || t.kind == K::Sequence);
+}
+
 flatbuffers::Offset<fb::TypeInfo> put_inferred_type(OrtAssembly& a, ValueType t) {
     using K = ValueType::Kind;
-    if (!t.known() || t.elem > max_ort_data_type || (t.kind != K::Tensor && t.kind != K::Sequence)) return {};
+    if (!has_inferred_table(t)) return {};
     if (t.elem >= first_float8_data_type) a.uses_float8 = true;
     const auto tensor = fb::CreateTensorTypeAndShape(a.fbb, t.elem);
     const auto info = fb::CreateTypeInfo(a.fbb, 0, fb::TypeInfoValue::tensor_type, tensor.Union());
