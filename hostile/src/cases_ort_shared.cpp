@@ -69,8 +69,9 @@ std::string tensor_shared_by_attributes() {
     return finish(fbb, graph);
 }
 
-/// One FLOAT attribute with a 1 MiB name, the same table 16,384 times: the reader copies a
-/// scalar attribute it has read (docs/ort.md, "Shared tables") and still charges each copy.
+/// One FLOAT attribute with a long name, the same table in every entry of a node's attributes:
+/// the reader copies a scalar attribute it has read (docs/ort.md, "Shared tables"), and each
+/// copy must still be charged (rule O15) for the file to be refused.
 std::string scalar_attribute_shared() {
     FB fbb;
     const auto name = fbb.CreateString(std::string(1 << 20, 'a'));
@@ -79,8 +80,8 @@ std::string scalar_attribute_shared() {
     return finish(fbb, graph);
 }
 
-/// One TypeInfo with a 1 MiB denotation, the type of 16,384 distinct NodeArgs: copied after
-/// the first read, each copy charged.
+/// One TypeInfo with a long denotation, the type of every NodeArg: copied after the first
+/// read, each copy charged as the attribute's above.
 std::string type_shared_by_node_args() {
     FB fbb;
     const auto denotation = fbb.CreateString(std::string(1 << 20, 'd'));
