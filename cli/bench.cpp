@@ -56,11 +56,11 @@ std::vector<uint8_t> read_whole(const std::string& file) {
 }
 
 /// Options for importing `file`'s bytes as import_file would the file: external data beside
-/// the file (unless --external-dir says otherwise), a .ort's companion file named after it.
+/// the file (unless --external-dir says otherwise). A .ort's companion is the one the model
+/// names (rule O7) or --ort-data's: naming FILE.data here would override the model's name.
 onnximport::ImportOptions memory_options(const std::string& file, onnximport::ImportOptions options) {
     const std::filesystem::path path(file);
     if (!options.external_data_dir) options.external_data_dir = path.parent_path().empty() ? "." : path.parent_path();
-    if (!options.ort_external_data) options.ort_external_data = path.filename().string() + ".data";
     return options;
 }
 

@@ -7,6 +7,7 @@
 #include "escape.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -15,14 +16,17 @@ namespace onnximport::cli {
 
 namespace {
 
-/// .onnx: one line on stderr when the external file went under a generation name (docs/write.md, "Generations").
+/// One line on stderr when the external file went under a generation name (docs/write.md, "Generations").
+std::function<void(const std::string&)> say_generation(const std::filesystem::path& requested) {
+    return [requested](const std::string& written) {
+        std::cerr << "onnximport: convert: external data written as '" << escape(written) << "': '"
+                  << escape(requested.string()) << "' exists and is never overwritten (the model names the new file)\n";
+    };
+}
+
 void write_onnx_file(const onnximport::Model& model, const std::filesystem::path& out, const ConvertOptions& options) {
     onnximport::WriteOptions o = options.write;
-    const std::string requested = o.external_data.file.string();
-    o.generation = [&](const std::string& written) {
-        std::cerr << "onnximport: convert: external data written as '" << escape(written) << "': '"
-                  << escape(requested) << "' exists and is never overwritten (the model names the new file)\n";
-    };
+    o.generation = say_generation(o.external_data.file);
     onnximport::write_onnx_file(model, out, o);
 }
 
@@ -35,6 +39,7 @@ void write_ort_file(const onnximport::Model& model, const std::filesystem::path&
     if (o.external_data.file == out.string() + ".data") o.external_data.file = out.filename().string() + ".data";
     o.threads = options.threads;
     o.progress = options.progress;
+    o.generation = say_generation(o.external_data.file);
     // ONNX Runtime refuses a NodeArg without a type: say how many, and the first one.
     uint64_t untyped = 0;
     std::string first;

@@ -87,6 +87,7 @@ struct OrtModelSpec {
     std::vector<std::pair<std::string, int64_t>> opsets = {{"", 17}};
     std::string producer_name = "ort-builder";
     int64_t model_version = 0;
+    std::vector<std::pair<std::string, std::string>> metadata{};  ///< Model.metadata_props, key and value
     bool has_graph = true;
     OrtGraphSpec graph{};
 };
@@ -148,11 +149,21 @@ private:
         }
         auto ov = fbb_.CreateVector(opsets);
         auto producer = str(m.producer_name);
+        std::vector<flatbuffers::Offset<ortfb::StringStringEntry>> entries;
+        for (const auto& [k, v] : m.metadata) {
+            auto key = str(k);
+            auto value = str(v);
+            entries.push_back(ortfb::CreateStringStringEntry(fbb_, key, value));
+        }
+        auto metadata = m.metadata.empty() ? flatbuffers::Offset<flatbuffers::Vector<
+                                                 flatbuffers::Offset<ortfb::StringStringEntry>>>()
+                                           : fbb_.CreateVector(entries);
         ortfb::ModelBuilder b(fbb_);
         b.add_ir_version(m.ir_version);
         b.add_opset_import(ov);
         b.add_producer_name(producer);
         b.add_model_version(m.model_version);
+        if (!m.metadata.empty()) b.add_metadata_props(metadata);
         if (m.has_graph) b.add_graph(graph);
         return b.Finish();
     }

@@ -1,6 +1,7 @@
 // Suite `ort_external`: the .ort companion file (docs/ort.md, "External data"): tensors
-// with external_data_offset >= 0 read from DIR/NAME.data (or ImportOptions::
-// ort_external_data) with the containment of .onnx external data. Accepted tensors give
+// with external_data_offset >= 0 read from DIR/NAME.data (or the name under the model's
+// metadata key, or ImportOptions::ort_external_data; rule O7) with the containment of .onnx
+// external data. Accepted tensors give
 // the bytes and the dump of inline ones; every refusal has kind ExternalData, the tensor's
 // offset and the path ending in external_data_offset.
 #include "temp_tree.hpp"
@@ -292,6 +293,48 @@ BOOST_AUTO_TEST_CASE(bytes_name_a_companion_only_with_both_options) {
     BOOST_TEST(str(from_bytes().graph()->initializers[0].bytes()) == str(w_bytes));
     const auto inline_bytes = tb::build_ort(tb::relu_model());  // nothing external: no option needed
     BOOST_TEST(import_bytes(std::span<const uint8_t>(inline_bytes), "inline.ort").graph()->initializers.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(the_model_names_its_companion_under_its_key_and_the_caller_overrides_it) {
+    Tree tree;
+    auto spec = external_relu(0);
+    spec.metadata = {{"author", "a"}, {"onnximport.ort_external_data", "w.0123456789abcdef.bin"}};
+    write_model(tree, spec, std::string("01234567"));  // model.ort.data: not the file named
+    Tree::write(tree.dir / "w.0123456789abcdef.bin", str(w_bytes));
+    const Model m = import_file(tree.dir / "model.ort");
+    BOOST_TEST(str(m.graph()->initializers[0].bytes()) == str(w_bytes));
+    BOOST_TEST_REQUIRE(m.proto().metadata_props.size() == 1u);  // the key is the format's, not the model's
+    BOOST_TEST(m.proto().metadata_props[0].key == "author");
+    ImportOptions o;
+    o.ort_external_data = "model.ort.data";
+    BOOST_TEST(str(import_file(tree.dir / "model.ort", o).graph()->initializers[0].bytes()) == "01234567");
+    const auto b = tb::build_ort(spec);  // bytes: the directory is enough, the model names the file
+    o = ImportOptions{};
+    o.external_data_dir = tree.dir;
+    BOOST_TEST(str(import_bytes(std::span<const uint8_t>(b), "bytes.ort", o).graph()->initializers[0].bytes()) ==
+               str(w_bytes));
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_name_under_the_key_is_refused_where_it_is_written) {
+    for (const char* bad : {"../outside/secret.bin", "/etc/passwd", ""}) {
+        BOOST_TEST_CONTEXT("named " << bad) {
+            auto spec = tb::relu_model();  // refused even with nothing external: the file is wrong
+            spec.metadata = {{"onnximport.ort_external_data", bad}};
+            const auto b = tb::build_ort(spec);
+            const ImportError e = refusal_of([&] { import_bytes(std::span<const uint8_t>(b), "m.ort"); });
+            const auto* entry = ofb::GetInferenceSession(b.data())->model()->metadata_props()->Get(0);
+            const auto* value = reinterpret_cast<const uint8_t*>(entry->value());
+            BOOST_TEST(to_string(e.kind()) == "ExternalData");
+            BOOST_TEST(e.field_path() == "InferenceSession.model.metadata_props[0].value");
+            BOOST_TEST(e.offset().value_or(0) == static_cast<uint64_t>(value - b.data()));
+        }
+    }
+    auto twice = tb::relu_model();
+    twice.metadata = {{"onnximport.ort_external_data", "a.bin"}, {"onnximport.ort_external_data", "b.bin"}};
+    const auto b = tb::build_ort(twice);
+    const ImportError e = refusal_of([&] { import_bytes(std::span<const uint8_t>(b), "m.ort"); });
+    BOOST_TEST(to_string(e.kind()) == "InvalidModel");
+    BOOST_TEST(e.field_path() == "InferenceSession.model.metadata_props[1].key");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

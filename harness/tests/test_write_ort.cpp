@@ -9,6 +9,7 @@
 #include "write_support.hpp"
 
 #include "write/faults.hpp"
+#include "write/generations.hpp"
 #include "write/ort/assembly.hpp"
 #include "write/ort/write_ort.hpp"
 
@@ -392,15 +393,81 @@ BOOST_AUTO_TEST_CASE(external_offsets_are_multiples_of_the_alignment_and_the_pad
         BOOST_TEST_CONTEXT("alignment " << alignment) check_external_layout(alignment);
 }
 
-BOOST_AUTO_TEST_CASE(tensors_below_the_threshold_stay_inline_and_the_companion_file_is_still_written) {
+/// The companion the .ort at `path` names under its key (rule O7), empty for none.
+std::string companion_named(const fs::path& path) {
+    const std::string file = read_all(path);
+    const std::vector<uint8_t> b(file.begin(), file.end());
+    const auto* metadata = session_of(b)->model()->metadata_props();
+    std::string named;
+    for (uint32_t i = 0; metadata && i < metadata->size(); ++i)
+        if (metadata->Get(i)->key()->str() == "onnximport.ort_external_data") named = metadata->Get(i)->value()->str();
+    return named;
+}
+
+BOOST_AUTO_TEST_CASE(tensors_below_the_threshold_stay_inline_and_no_companion_is_written_or_named) {
     TempDir dir;
     OrtWriteOptions o;
     o.external_data = {"m.ort.data", 1 << 20};
     write_ort_file(import_onnx(ort_rich_model()), dir.root / "m.ort", o);
-    BOOST_TEST(read_all(dir.root / "m.ort.data").empty());
+    BOOST_TEST(listing(dir.root) == std::set<std::string>{"m.ort"});
+    BOOST_TEST(companion_named(dir.root / "m.ort").empty());
     const std::string file = read_all(dir.root / "m.ort");
     const std::vector<uint8_t> b(file.begin(), file.end());
     for (const fb::Tensor* t : tensors_of(session_of(b)->model()->graph())) BOOST_TEST(t->external_data_offset() == -1);
+}
+
+BOOST_AUTO_TEST_CASE(an_existing_companion_is_never_overwritten_the_model_names_a_new_generation) {
+    TempDir dir;
+    const Model m = import_onnx(ort_rich_model());
+    OrtWriteOptions o;
+    o.external_data = {"m.ort.data", 1024};
+    std::vector<std::string> generations;
+    o.generation = [&](const std::string& written) { generations.push_back(written); };
+    write_ort_file(m, dir.root / "m.ort", o);
+    BOOST_TEST(companion_named(dir.root / "m.ort") == "m.ort.data");  // the requested name was free
+    BOOST_TEST(generations.empty());
+    const std::string first_data = read_all(dir.root / "m.ort.data");
+    write_ort_file(m, dir.root / "m.ort", o);
+    const std::string named = companion_named(dir.root / "m.ort");
+    BOOST_TEST_REQUIRE(onnximport::detail::is_generation_name(named));
+    BOOST_TEST(generations == std::vector<std::string>{named});
+    BOOST_TEST(listing(dir.root) == (std::set<std::string>{"m.ort", named}));  // m.ort.data superseded
+    BOOST_TEST(read_all(dir.root / named) == first_data);
+    const auto bytes_of_all = [](const Model& read) {
+        std::vector<std::string> out;
+        for (const auto& t : read.graph()->initializers)
+            out.emplace_back(reinterpret_cast<const char*>(t.bytes().data()), t.bytes().size());
+        return out;
+    };
+    BOOST_TEST(bytes_of_all(import_file(dir.root / "m.ort")) == bytes_of_all(reimport(ort_of(m))));
+}
+
+BOOST_AUTO_TEST_CASE(a_onnx_writer_beside_keeps_the_generation_a_ort_names) {
+    // The clean-up of superseded generations reads *.ort as well as *.onnx (rule O7).
+    TempDir dir;
+    const Model m = import_onnx(ort_rich_model());
+    OrtWriteOptions o;
+    o.external_data = {"m.ort.data", 1024};
+    for (int i = 0; i < 2; ++i) write_ort_file(m, dir.root / "m.ort", o);
+    const std::string named = companion_named(dir.root / "m.ort");
+    BOOST_TEST_REQUIRE(onnximport::detail::is_generation_name(named));
+    WriteOptions onnx;
+    onnx.external_data = {"w.bin", 1024};
+    for (int i = 0; i < 2; ++i) write_onnx_file(m, dir.root / "n.onnx", onnx);  // the second supersedes
+    BOOST_TEST(fs::exists(dir.root / named));
+    BOOST_TEST(import_file(dir.root / "m.ort").graph()->initializers.size() == m.graph()->initializers.size());
+}
+
+BOOST_AUTO_TEST_CASE(a_metadata_entry_under_the_companion_key_is_refused_by_name) {
+    using E = P::StringStringEntry;
+    const WireWriter entry =
+        WireWriter().bytes_field(E::key, "onnximport.ort_external_data").bytes_field(E::value, "w.bin");
+    WireWriter model = tb::model(tb::minimal_graph());
+    model.message(P::Model::metadata_props, entry);
+    const ImportError e = refusal_of([&] { ort_of(import_onnx(model.str())); });
+    BOOST_TEST(to_string(e.kind()) == "Unsupported");
+    BOOST_TEST(e.field_path() == "ModelProto.metadata_props[0].key");
+    BOOST_TEST(e.message().find("onnximport.ort_external_data") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(the_threshold_means_more_than_its_bytes_for_both_writers) {

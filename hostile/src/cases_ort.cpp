@@ -302,6 +302,11 @@ void external_accepts(Corpus& c) {
     c.accept("ort-external-ort-data-option.ort", companion,
              "ort_external_data names ort-weights.bin instead of the default name", external_w(0), w_sha(w_text))
         .options = {{"ort_data", "ort-weights.bin"}};
+    c.accept("ort-external-named-by-metadata.ort", companion,
+             "the model's metadata entry onnximport.ort_external_data names ort-weights.bin (rule O7): "
+             "no file has the default name",
+             external_w(0, [](auto& m) { m.metadata = {{"onnximport.ort_external_data", "ort-weights.bin"}}; }),
+             w_sha(w_text));
     c.accept("ort-external-bytes-named.ort", external,
              "imported from bytes: the caller names both the folder and the file", external_w(0), w_sha(w_text))
         .options = {{"import", "bytes"}, {"external_dir", "."}, {"ort_data", "ort-weights.bin"}};
@@ -346,6 +351,16 @@ void external_refusals(Corpus& c) {
     c.refuse("ExternalData", "ort-external-ort-data-escapes.ort", companion,
              "ort_external_data ../../etc/passwd: a '..' segment", external_w(0))
         .options = {{"ort_data", "../../etc/passwd"}};
+    c.refuse("ExternalData", "ort-external-metadata-name-escapes.ort", companion,
+             "the metadata entry onnximport.ort_external_data names ../../etc/passwd: a '..' segment, refused at the "
+             "entry",
+             external_w(0, [](auto& m) { m.metadata = {{"onnximport.ort_external_data", "../../etc/passwd"}}; }));
+    c.refuse("InvalidModel", "ort-external-metadata-named-twice.ort", companion,
+             "two metadata entries onnximport.ort_external_data: which file holds the bytes is ambiguous",
+             external_w(0, [](auto& m) {
+                 m.metadata = {{"onnximport.ort_external_data", "ort-weights.bin"},
+                               {"onnximport.ort_external_data", "ort-external-basic.ort.data"}};
+             }));
     auto linked = [&](std::string name, std::string why, std::string target) {  // no target: itself
         Case& k = c.refuse("ExternalData", std::move(name), companion, std::move(why), external_w(0));
         c.side_symlink(k.file + ".data", target.empty() ? k.file + ".data" : std::move(target));

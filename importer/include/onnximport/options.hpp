@@ -41,8 +41,9 @@ struct ImportOptions {
 
     /// The companion file of a .ort model's external tensors (docs/ort.md, "External
     /// data"): a relative name beneath the external-data directory, under the same rules as
-    /// a .onnx location. Unset: the model file's name plus ".data" (model.ort.data); for
-    /// bytes, external .ort tensors are refused unless this and external_data_dir are set.
+    /// a .onnx location; it overrides the name the model's metadata gives. Unset: that name,
+    /// else the model file's name plus ".data" (model.ort.data); for bytes, external .ort
+    /// tensors are refused unless external_data_dir is set and this or the model names one.
     std::optional<std::filesystem::path> ort_external_data;
 
     LoadMode load_mode = LoadMode::Auto;

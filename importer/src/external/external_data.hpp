@@ -29,8 +29,9 @@ namespace onnximport::detail {
 struct ExternalPlace {
     /// The external-data directory, or null when there is none (bytes without a named one).
     const std::filesystem::path* dir = nullptr;
-    /// The .ort companion file beneath `dir` (docs/ort.md): the model file's name plus
-    /// ".data", or ImportOptions::ort_external_data. None for bytes without both options.
+    /// The .ort companion file beneath `dir` when the model names none (docs/ort.md): the
+    /// model file's name plus ".data", or ImportOptions::ort_external_data, which also
+    /// overrides the model's name. None for bytes without both options.
     std::optional<std::filesystem::path> ort_companion;
 };
 

@@ -1,12 +1,14 @@
 // The .ort companion file (docs/ort.md, "External data"): the project's own extension.
 // Every .ort tensor with external_data_offset >= 0 has its bytes at that offset of one
-// file, named by the import (ExternalPlace::ort_companion), opened beneath the
-// external-data directory like a .onnx location, once per Model.
+// file, opened beneath the external-data directory like a .onnx location, once per Model.
+// Its name (rule O7): the caller's (ImportOptions::ort_external_data), else the one the
+// model's metadata gives (Storage::ort_companion_named), else the model file's plus ".data".
 #include "external/external_data.hpp"
 
 #include "external/files.hpp"
 #include "external/location.hpp"
 
+#include <optional>
 #include <string>
 
 namespace onnximport::detail {
@@ -19,8 +21,18 @@ std::string why_unnamed(const ImportOptions& options) {
     if (!options.external_data_dir) unset = "external_data_dir";
     if (!options.ort_external_data) unset += std::string(unset.empty() ? "" : ", ") + "ort_external_data";
     return "this .ort tensor's bytes are in a companion file, and a model imported from bytes names one only when "
-           "both ImportOptions::external_data_dir and ort_external_data are set (not set: " +
+           "ImportOptions::external_data_dir is set and the model or ort_external_data names the file (not set: " +
            unset + ")";
+}
+
+/// The companion's name, or nothing for bytes whose options and model name none.
+std::optional<std::string> companion_name(const Storage& storage, const ImportOptions& options,
+                                          const ExternalPlace& place) {
+    if (!place.dir) return std::nullopt;
+    if (!options.ort_external_data && !storage.ort_companion_named.empty())
+        return std::string(storage.ort_companion_named);
+    if (!place.ort_companion) return std::nullopt;
+    return place.ort_companion->string();
 }
 
 }  // namespace
@@ -29,8 +41,9 @@ void load_ort_companion(Storage& storage, const ImportOptions& options, const Ex
     ExternalFiles files(storage, options, place.dir, "external_data_offset");
     // Refusals about the file itself name the first tensor that needs it.
     const TensorView& first = *storage.ort_external.front().tensor;
-    if (!place.dir || !place.ort_companion) files.refuse_reference(first, why_unnamed(options));
-    const std::string location = place.ort_companion->string();
+    const std::optional<std::string> name = companion_name(storage, options, place);
+    if (!name) files.refuse_reference(first, why_unnamed(options));
+    const std::string& location = *name;
     if (auto bad = check_location(location))
         files.refuse_reference(first, "the .ort companion file cannot be opened: " + *bad);
     const MappedFile& file = files.open(first, location);

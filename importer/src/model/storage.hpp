@@ -52,6 +52,9 @@ struct Storage {
     };
     /// Filled by the .ort reader in file order; loaded after the walk, as for .onnx.
     std::vector<CompanionRange> ort_external;
+    /// The companion file the .ort names under its metadata key (format/ort_companion.hpp),
+    /// a view into the input; empty when it names none (rule O7).
+    std::string_view ort_companion_named;
     /// Read from a .ort: refusals after the walk name fields in its schema (rule O13).
     bool from_ort = false;
 

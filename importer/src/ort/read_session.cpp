@@ -2,6 +2,8 @@
 // resolver) and Model (ir_version, opsets, producer, metadata, graph). Model checks as for
 // .onnx (spec section 2).
 #include "core/text.hpp"
+#include "external/location.hpp"
+#include "format/ort_companion.hpp"
 #include "ort/context.hpp"
 #include "ort/reader.hpp"
 
@@ -49,6 +51,19 @@ void read_opsets(OrtContext& c, const FbTable& fm, ModelProto& m) {
     }
 }
 
+/// The entry naming the companion file (rule O7): kept out of the Model's metadata, its
+/// name checked as a location now (rule E2), so a bad name is refused where it is written.
+void read_companion_name(OrtContext& c, const FbTable& e, std::string_view value, bool present) {
+    using E = fb::StringStringEntry;
+    if (!c.storage.ort_companion_named.empty())
+        c.invalid(c.at(e, E::VT_KEY), "the companion file is named twice in metadata_props", "key");
+    // The string, from its length; the entry's field when there is none.
+    const uint8_t* at = present ? address_of(value.data()) - 4 : c.at(e, E::VT_VALUE);
+    if (auto bad = check_location(value))
+        c.fail(ErrorKind::ExternalData, at, "the companion file it names cannot be opened: " + *bad, "value");
+    c.storage.ort_companion_named = value;
+}
+
 void read_metadata(OrtContext& c, const FbTable& fm, ModelProto& m) {
     const FbVector v = c.fb.vector(fm, M::VT_METADATA_PROPS, 4, "metadata_props");
     ListAccess::reserve(c.arena, m.metadata_props, v.count);
@@ -58,7 +73,12 @@ void read_metadata(OrtContext& c, const FbTable& fm, ModelProto& m) {
         Nested nested(c, e);
         using E = fb::StringStringEntry;
         const std::string_view key = c.fb.string(e, E::VT_KEY, "key");
-        ListAccess::push_back(c.arena, m.metadata_props, StringStringEntry{key, c.fb.string(e, E::VT_VALUE, "value")});
+        bool present = false;
+        const std::string_view value = c.fb.string(e, E::VT_VALUE, "value", &present);
+        if (key == ort_companion_key)
+            read_companion_name(c, e, value, present);
+        else
+            ListAccess::push_back(c.arena, m.metadata_props, StringStringEntry{key, value});
     }
 }
 

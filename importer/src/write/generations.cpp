@@ -73,13 +73,14 @@ bool holds(int folder, const std::string& name, std::string_view leaf) noexcept 
     }
 }
 
-/// Whether some `*.onnx` of the model's folder names `leaf`: its location entries hold it (a
-/// location ends with its leaf). A chance match in other bytes only keeps a file.
+/// Whether some `*.onnx` or `*.ort` of the folder names `leaf`: a `.onnx` location ends with
+/// it, a `.ort` names its companion by leaf (rule O7). A chance match in other bytes only
+/// keeps a file.
 bool named_by_a_model(int folder, std::string_view leaf) noexcept {
     const std::vector<std::string> names = names_in(folder);
     if (names.empty()) return true;
     for (const std::string& name : names)
-        if (name.ends_with(".onnx") && holds(folder, name, leaf)) return true;
+        if ((name.ends_with(".onnx") || name.ends_with(".ort")) && holds(folder, name, leaf)) return true;
     return false;
 }
 
@@ -135,6 +136,15 @@ void Generations::remove_if_unnamed(int folder, const std::string& leaf) noexcep
     if (elsewhere && named_by_a_model(folder, leaf)) return;
     step(faults_);
     ::unlinkat(folder, leaf.c_str(), 0);
+}
+
+void commit_generation(AtomicFile& model, AtomicFile* data, Generations* generations,
+                       const std::function<void(const std::string&)>& told) {
+    if (data) data->never_replace();
+    commit_model(model, data);
+    if (!generations) return;
+    generations->remove_superseded();
+    if (data && generations->renamed() && told) told(generations->location());
 }
 
 }  // namespace onnximport::detail

@@ -1,19 +1,21 @@
-// External-data files by generation (docs/write.md, "Generations"): the `.onnx` writer
-// writes its external file at the requested name only where nothing is there, else under a
-// fresh name `w.<16 hex digits>.bin` in the same folder, and never over an existing file;
-// the model, which names the file it was written with, is renamed over the old model last.
-// Once it is in place, the data files it superseded are removed unless some `*.onnx` of its
-// folder still names them.
+// External-data files by generation (docs/write.md, "Generations"): both writers write
+// their external file (a `.ort`'s companion) at the requested name only where nothing is
+// there, else under a fresh name `w.<16 hex digits>.bin` in the same folder, and never over
+// an existing file; the model, which names the file it was written with, is renamed over
+// the old model last. Once it is in place, the data files it superseded are removed unless
+// some `*.onnx` or `*.ort` of its folder still names them.
 #pragma once
 
 #include "write/output_dir.hpp"
 
+#include <functional>
 #include <string>
 #include <string_view>
 
 namespace onnximport::detail {
 
 struct WriteFaults;
+class AtomicFile;
 
 /// Whether `leaf` has a generation name's form: `w.`, 16 lowercase hex digits, `.bin`.
 bool is_generation_name(std::string_view leaf) noexcept;
@@ -33,7 +35,7 @@ public:
 
     /// After the model's rename: removes the superseded files (generation names other than
     /// location(), and the requested name when renamed()) that no `*.onnx` of the model's
-    /// folder or of the data's folder names, no live writer holds and the input does not read.
+    /// folder or of the data's folder (`*.onnx`, `*.ort`) names, no live writer holds and the input does not read.
     void remove_superseded() noexcept;
 
 private:
@@ -45,5 +47,11 @@ private:
     std::string prefix_;  ///< the folders of `requested`, with their slash
     WriteFaults* faults_;
 };
+
+/// Renames `data` (never over a file) and then `model` into place; once the model is, removes
+/// the files `generations` superseded and calls `told` with the data's generation name, if it
+/// took one. `data` null: no external file written; `generations` null: none asked for.
+void commit_generation(AtomicFile& model, AtomicFile* data, Generations* generations,
+                       const std::function<void(const std::string&)>& told);
 
 }  // namespace onnximport::detail

@@ -104,11 +104,7 @@ void write_onnx(const Model& model, const std::filesystem::path& path, const Wri
     FileOut out(file, progress, source);
     emit(model, e, router, out);
     if (data) write_blobs(*data, router.alignment(), router.blobs(), options.threads, progress, source);
-    if (data) data->never_replace();
-    commit_model(file, data ? &*data : nullptr);
-    if (!generations) return;
-    generations->remove_superseded();
-    if (data && generations->renamed() && options.generation) options.generation(generations->location());
+    commit_generation(file, data ? &*data : nullptr, generations ? &*generations : nullptr, options.generation);
 }
 
 }  // namespace onnximport::detail

@@ -62,24 +62,28 @@ def converts_with_aligned_external_data(binary, tmp):
 
 def a_taken_data_name_gets_a_generation(binary, tmp):
     """A second convert into the folder writes the data under `w.<16 hex>.bin`, says so in one line on
-    stderr, and removes the superseded file; a third takes the free name again (docs/write.md, "Generations")."""
+    stderr, and removes the superseded file; a third takes the free name again (docs/write.md, "Generations").
+    The same for a .ort and its companion, which the .ort names (docs/rules.md, O7)."""
     src = os.path.join(tmp, "g.onnx")
     write(src, weights_model(4096))
-    out_dir = os.path.join(tmp, "generations")
-    os.mkdir(out_dir)
-    out = os.path.join(out_dir, "m.onnx")
-    for turn in range(3):
-        rc, _, err = run(binary, "convert", "--external-data", "m.data", src, out)
-        names = sorted(os.listdir(out_dir))
-        if turn == 1:
-            expect(rc == 0 and len(names) == 2 and re.fullmatch(r"w\.[0-9a-f]{16}\.bin", names[1]) is not None,
-                   f"convert over a pair: the data under a generation name, the old removed; got {rc} {names}")
-            expect(err.count("\n") == 1 and f"external data written as '{names[-1]}': 'm.data' exists" in err,
-                   f"one line naming the generation and why; got {err!r}")
-        else:
-            expect(rc == 0 and err == "" and names == ["m.data", "m.onnx"], f"turn {turn}: {rc} {names} {err!r}")
-        rc, _, _ = run(binary, "check", out)
-        expect(rc == 0, f"turn {turn}: the model in the folder checks")
+    for model, data in (("m.onnx", "m.data"), ("m.ort", "m.ort.data")):
+        out_dir = os.path.join(tmp, "generations-" + model)
+        os.mkdir(out_dir)
+        out = os.path.join(out_dir, model)
+        for turn in range(3):
+            rc, _, err = run(binary, "convert", "--external-data", data, src, out)
+            names = sorted(os.listdir(out_dir))
+            if turn == 1:
+                generation = [n for n in names if re.fullmatch(r"w\.[0-9a-f]{16}\.bin", n)]
+                expect(rc == 0 and len(names) == 2 and len(generation) == 1,
+                       f"{model} over a pair: the data under a generation name, the old removed; got {rc} {names}")
+                expect(err.count("\n") == 1 and f"external data written as '{generation[0]}': '{data}' exists" in err,
+                       f"{model}: one line naming the generation and why; got {err!r}")
+            else:
+                expect(rc == 0 and err == "" and names == sorted([data, model]),
+                       f"{model} turn {turn}: {rc} {names} {err!r}")
+            rc, _, _ = run(binary, "check", out)
+            expect(rc == 0, f"{model} turn {turn}: the model in the folder checks")
 
 
 def refusals_leave_nothing(binary, tmp):

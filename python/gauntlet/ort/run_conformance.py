@@ -9,11 +9,11 @@ DATA holds <rel>/model.onnx and <rel>/test_data_set_0/ (default: the ONNX 1.23 b
 data beside the repository). The file run is DIR/<rel>/NAME (--models-from, default
 DATA; --file, default model.onnx): the original, or what our writers made of it.
 --subset N takes N models spread evenly over the sorted list (deterministic).
---expect-refused: the files are our external-mode .ort. Where the companion NAME.data
-holds bytes, ONNX Runtime must refuse the file for its external data (it has no reader for
-it): that refusal passes, with its message; loading it, or a refusal for another reason
-that the original does not meet, fails. Where the companion is empty (no tensor reached the
-threshold), the file is an inline .ort and is run as one.
+--expect-refused: the files are our external-mode .ort. Where the file names a companion
+(rule O7: our writer names one when a tensor went there), ONNX Runtime must refuse it for
+its external data (it has no reader for it): that refusal passes, with its message; loading
+it, or a refusal for another reason that the original does not meet, fails. Where it names
+none (no tensor reached the threshold), the file is an inline .ort and is run as one.
 --not-written TABLE: a round trip's table.tsv; a model it lists as `unsupported` (our writer
 refused it: the format cannot hold it) has no file and is listed as not-written, with the
 writer's message.
@@ -74,10 +74,16 @@ def ask(worker, model, feeds, timeout):
 EXTERNAL_REFUSAL = "external data"
 
 
+# The metadata key under which our writer names a .ort's companion file (docs/rules.md, O7).
+COMPANION_KEY = b"onnximport.ort_external_data"
+
+
 def refusal_expected(args, target):
-    """Our external .ort with bytes in its companion file, which ONNX Runtime cannot read."""
-    companion = target + ".data"
-    return args.expect_refused and os.path.isfile(companion) and os.path.getsize(companion) > 0
+    """Our external .ort that names its companion file, which ONNX Runtime cannot read."""
+    if not args.expect_refused or not os.path.isfile(target):
+        return False
+    with open(target, "rb") as f:
+        return COMPANION_KEY in f.read()
 
 
 def judge_refusal(outcome, detail):

@@ -62,6 +62,7 @@ struct OrtAssembly {
     Refusal refusal;  ///< the path names the model part
     std::vector<PlacedBytes> inline_fills;
     std::vector<ExternalBlob> external_blobs;  ///< the companion file's, in offset order
+    std::string companion;                     ///< its name, which the model names when it holds a blob
     AlignedLayout layout;                      ///< the companion file's offsets
     uint64_t max_buffer = max_ort_buffer;      ///< lowered only by tests
     std::deque<std::vector<std::byte>> owned;  ///< bytes made here (lifted Constants); stable

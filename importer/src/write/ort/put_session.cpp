@@ -2,9 +2,12 @@
 // the model (5, or 6 with float8 types), the Model table and the kernel type-string resolver
 // of every operator written (put_resolver.cpp). The whole model is lowered first (lower.hpp:
 // what is written, and the refusal of what cannot be), then its plan serialized.
+#include "format/ort_companion.hpp"
 #include "write/ort/assembly.hpp"
 #include "write/ort/lower.hpp"
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace onnximport::detail {
@@ -25,13 +28,26 @@ auto put_opsets(OrtAssembly& a, const ModelProto& m) {
     return a.fbb.CreateVector(items);
 }
 
+auto put_entry(OrtAssembly& a, std::string_view k, std::string_view v) {
+    const auto key = a.fbb.CreateString(k.data(), k.size());
+    const auto value = a.fbb.CreateString(v.data(), v.size());
+    return fb::CreateStringStringEntry(a.fbb, key, value);
+}
+
+/// The model's entries, and the companion's name under its key once a tensor is there
+/// (rule O7); an entry of the model's under that key would name another file.
 auto put_metadata(OrtAssembly& a, const ModelProto& m) {
     std::vector<flatbuffers::Offset<fb::StringStringEntry>> items;
-    for (const StringStringEntry& e : m.metadata_props) {
-        const auto key = a.fbb.CreateString(e.key.data(), e.key.size());
-        const auto value = a.fbb.CreateString(e.value.data(), e.value.size());
-        items.push_back(fb::CreateStringStringEntry(a.fbb, key, value));
+    for (size_t i = 0; i < m.metadata_props.size(); ++i) {
+        const StringStringEntry& e = m.metadata_props[i];
+        if (e.key == ort_companion_key) {
+            PathScope at(a.refusal.path, "metadata_props", i);
+            a.unsupported("the key '" + std::string(ort_companion_key) + "' is the writer's, naming its companion file",
+                          "key");
+        }
+        items.push_back(put_entry(a, e.key, e.value));
     }
+    if (!a.external_blobs.empty()) items.push_back(put_entry(a, ort_companion_key, a.companion));
     return a.fbb.CreateVector(items);
 }
 

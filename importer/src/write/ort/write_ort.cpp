@@ -1,8 +1,8 @@
 // The .ort writer's entry points (onnximport/write_ort.hpp): assemble the buffer on one
 // thread; in memory, fill the inline tensors into it; for a file, write it with the inline
-// tensors taken from the model, then the companion file's blobs at their aligned offsets,
-// and rename both files into place (the companion first, so a model in place never names
-// bytes that are not).
+// tensors taken from the model, then the companion file's blobs at their aligned offsets
+// under a name no file holds (write/generations.hpp), which the model names, and rename
+// both into place, the model last: its rename alone switches from the old pair to the new.
 #include "write/ort/write_ort.hpp"
 
 #include "model/access.hpp"
@@ -10,6 +10,7 @@
 #include "write/blob_writer.hpp"
 #include "write/ort/assembly.hpp"
 #include "write/files_read.hpp"
+#include "write/generations.hpp"
 #include "write/output_dir.hpp"
 #include "write/progress.hpp"
 #include "write/write_error.hpp"
@@ -90,17 +91,20 @@ void write_ort(const Model& model, const std::filesystem::path& path, const OrtW
     check_threads(shown, options.threads);
     check_model(model);
     const std::string companion = companion_of(path, options);
+    OutputDir dir(path.parent_path(), files_read(model));
+    std::optional<Generations> generations;
+    if (!companion.empty()) generations.emplace(dir, companion, faults);
     OrtAssembly a(options, shown, first_reservation(model));
+    if (generations) a.companion = generations->location();
     SourcePages source(model, options.threads);
     assemble(a, model);
     Progress progress(options.progress, a.fbb.GetSize() + external_bytes(a));
-    OutputDir dir(path.parent_path(), files_read(model));
     std::optional<AtomicFile> data;
-    if (!companion.empty()) data.emplace(dir, companion, faults);
+    if (!a.external_blobs.empty()) data.emplace(dir, a.companion, faults, "OrtWriteOptions.external_data");
     AtomicFile file(dir, path.filename().string(), faults);
     write_inline(file, a.inline_fills, a.fbb.GetBufferPointer(), a.fbb.GetSize(), options.threads, progress, source);
     if (data) write_blobs(*data, options.external_data.alignment, a.external_blobs, options.threads, progress, source);
-    commit_model(file, data ? &*data : nullptr);
+    commit_generation(file, data ? &*data : nullptr, generations ? &*generations : nullptr, options.generation);
 }
 
 }  // namespace onnximport::detail
