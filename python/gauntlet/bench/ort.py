@@ -124,9 +124,12 @@ def summary(runs: list) -> dict:
 
 
 def writer_rows(cli: str, module: str, big: str, work: str, repeat: int) -> dict:
-    """The writer rows: whole processes taking turns, one warm-up round first."""
-    os.makedirs(work, exist_ok=True)
-    ort_out, onnx_out = os.path.join(work, "w.ort"), os.path.join(work, "w.onnx")
+    """The writer rows: whole processes taking turns, one warm-up round first. Each writer has a
+    folder of its own: a writer that supersedes a generation reads every model of its folder
+    (docs/write.md, "Generations"), and the others' outputs are not its to read."""
+    for folder in ("ort", "onnx", "onnxruntime"):
+        os.makedirs(os.path.join(work, folder), exist_ok=True)
+    ort_out, onnx_out = os.path.join(work, "ort", "w.ort"), os.path.join(work, "onnx", "w.onnx")
     cmds = {}
     for t in (1, 2):
         cmds[f"ours .onnx -> .ort, {t} thread(s)"] = [cli, "convert", big, ort_out, "--threads", str(t)]  # inline
@@ -141,7 +144,7 @@ def writer_rows(cli: str, module: str, big: str, work: str, repeat: int) -> dict
         runs["ONNX Runtime .onnx -> .ort"] = []
     for k in range(repeat + 1):
         for name in runs:
-            r = (ort_write(module, big, os.path.join(work, "ort-written.ort")) if name.startswith("ONNX Runtime")
+            r = (ort_write(module, big, os.path.join(work, "onnxruntime", "w.ort")) if name.startswith("ONNX Runtime")
                  else time_process(cmds[name]))
             if k:
                 runs[name].append(r)
