@@ -227,7 +227,7 @@ def main():
         models, total = valid_models(label, data, args.valid_count)
         valid = {"label": label, "data_dir": data, "models": models, "total": total}
     log_dir = args.log_dir or out_dir
-    doc = run_matrix(cases, os.path.abspath(args.importer), args.peer_dir, args.timeout, log_dir,
+    doc = run_matrix(cases, os.path.abspath(args.importer), os.path.abspath(args.peer_dir), args.timeout, log_dir,
                      say=lambda line: print(line, flush=True), valid=valid,
                      peers=args.peers.split(",") if args.peers else None, known_dir=args.known_dir,
                      update_known=args.update_known, corpus_dir=work_corpus)
