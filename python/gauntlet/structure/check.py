@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 from gauntlet import settings
-from gauntlet.structure import docs_rules, layer_rules, python_rules
+from gauntlet.structure import docs_rules, layer_rules, python_rules, walk
 
 TREE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else settings.ROOT)
 SRC = TREE / "importer" / "src"
@@ -46,7 +46,7 @@ def check(ok, message):
 
 
 def sources(folder):
-    return sorted(p for p in folder.rglob("*") if p.suffix in (".hpp", ".cpp"))
+    return walk.files(folder, (".hpp", ".cpp"))
 
 
 def check_layers():

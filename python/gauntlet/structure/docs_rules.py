@@ -2,9 +2,9 @@
 is the data's (a test keeps it current, so it cannot drift), and no page names a path of
 the machine that measured something (a reader's clone is elsewhere)."""
 import json
-import os
-import pathlib
 import re
+
+from gauntlet.structure import walk
 
 # Absolute paths that only exist on one machine: worktrees, home folders.
 MACHINE_PATH = re.compile(r"(?<![\w.])/(?:work|home|root|Users)/[\w.-]+")
@@ -12,15 +12,8 @@ HOSTILE_FIGURES = re.compile(r"`hostile/corpus/` holds (\d+) generated cases.*?`
 
 
 def markdown_files(tree):
-    """Every page of the repository: build folders (and what npm put there) are not pages. They are
-    pruned, not walked: tests running beside this check create and remove folders in them."""
-    pages = []
-    for folder, subfolders, files in os.walk(tree):
-        top = folder == str(tree)
-        subfolders[:] = [d for d in subfolders
-                         if d != "node_modules" and not (top and d.startswith(("build", ".")))]
-        pages += [pathlib.Path(folder) / f for f in files if f.endswith(".md")]
-    return sorted(pages)
+    """Every page of the repository (walk.py prunes the folders that are not its pages)."""
+    return walk.files(tree, (".md",))
 
 
 def machine_paths(tree):

@@ -16,6 +16,8 @@ import os
 import pathlib
 import re
 
+from gauntlet.structure import walk
+
 # Which folders of importer/src each folder may include ("" is a file at the top).
 ALLOWED = {
     "core": {"core"},
@@ -39,7 +41,7 @@ README_ROW = re.compile(r"^\| `(\w+)/` \|.*\| ((?:`\w+/`(?:, )?)+) \|$", re.M)
 
 
 def sources(folder):
-    return sorted(p for p in folder.rglob("*") if p.suffix in (".hpp", ".cpp"))
+    return walk.files(folder, (".hpp", ".cpp"))
 
 
 def layer_of(src, path):

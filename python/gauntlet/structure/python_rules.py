@@ -12,6 +12,8 @@ import ast
 import pathlib
 import re
 
+from gauntlet.structure import walk
+
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 SETTINGS = "python/gauntlet/settings.py"
@@ -26,10 +28,8 @@ SINGLE_DEFINITIONS = (
 
 
 def python_files(root):
-    """Every Python file of the repository that git would see (build folders excluded)."""
-    skip = ("build", ".git", "node_modules", "__pycache__")
-    return sorted(p for p in root.rglob("*.py")
-                  if not any(part.startswith(skip) for part in p.relative_to(root).parts))
+    """Every Python file of the repository that git would see (walk.py prunes build folders)."""
+    return walk.files(root, (".py",))
 
 
 def _is_search_path(node):
