@@ -34,8 +34,8 @@ public:
     bool renamed() const noexcept { return location_ != requested_; }
 
     /// After the model's rename: removes the superseded files (generation names other than
-    /// location(), and the requested name when renamed()) that no `*.onnx` of the model's
-    /// folder or of the data's folder (`*.onnx`, `*.ort`) names, no live writer holds and the input does not read.
+    /// location(), and the requested name when renamed()) that no `*.onnx` or `*.ort` of the
+    /// model's folder or of the data's folder names, no live writer holds and the input does not read.
     void remove_superseded() noexcept;
 
 private:

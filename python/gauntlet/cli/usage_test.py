@@ -129,6 +129,12 @@ def ort_companion(binary, d):
     expect(rc == 0 and "source external\n" in out, f"dump --ort-data w.bin: dumped from w.bin, got {rc}")
     rc, out, _ = run(binary, "check", "--ort-data=../w.bin", m)
     expect(rc == 1 and "\tExternalData\t" in out, f"--ort-data with a '..' segment: refused, got {out!r}")
+    # A model that names its companion (docs/rules.md, O7) is imported with it in every mode,
+    # bench --memory's bytes included: no FILE.data is put in place of the model's name.
+    named = os.path.join(corpus, "accept-ort-external-named-by-metadata.ort")
+    rc, out, _ = run(binary, "bench", "--repeat", "1", "--memory", named)
+    expect(rc == 0 and out.count("\n") == 3 and "error" not in out,
+           f"bench --memory of a .ort that names its companion: three modes, got {rc} {out!r}")
 
 
 def main():
