@@ -52,7 +52,8 @@ def rows(exe: str, hostile_gen: str, out: str, repeat: int, log) -> dict:
 
 def markdown(rows: dict) -> list:
     lines = ["", "### .ort shared objects (mapped import to the verdict)", "",
-             "| case | MB | ms | ms per MiB of budget (16 x file + 1 MiB) | peak RSS MiB | verdict |", "| --- | --- | --- | --- | --- | --- |"]
+             "| case | MB | ms | ms per MiB of budget (16 x file + 1 MiB) | peak RSS MiB | verdict |",
+             "| --- | --- | --- | --- | --- | --- |"]
     for name, r in rows.items():
         if "median" not in r:
             lines.append(f"| {name} | - | - | - | - | ERROR {str(r.get('error', r))[:120]} |")

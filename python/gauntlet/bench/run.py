@@ -38,7 +38,7 @@ of 2^15 names crafted to collide under libstdc++'s std::hash and its twin of ord
 of the same count and length; crafted and ordinary take turns, and the row is their ratio.
 
 .ort shared objects (python/gauntlet/bench/ort_shared.py): the hostile .ort cases of objects held by
-many references, written by BUILD/bin/hostile-gen, timed to their verdict, in ms per MiB of file.
+many references, written by BUILD/bin/hostile-gen, timed to their verdict, in ms per MiB of the walk's budget.
 Fuzz targets (python/gauntlet/bench/fuzz.py): executions per second of each libFuzzer target
 of $FUZZ_BUILD (default build-fuzz, tools/setup_fuzz.sh) over its committed corpus.
 """
