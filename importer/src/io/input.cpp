@@ -34,39 +34,51 @@ const char* kind_of_file(mode_t mode) {
     return "not a regular file";
 }
 
-/// Opens `path` for reading only once fstat of an O_PATH descriptor says it is a regular
-/// file; the reopen goes through that descriptor, so it is the same file.
+[[noreturn]] void not_regular(const std::string& name, mode_t mode) {
+    refuse(ErrorKind::Io, name, std::nullopt, {}, std::string("the model path is ") + kind_of_file(mode));
+}
+
+/// Opens `path` for reading once stat says it is a regular file, then checks that what was
+/// opened is that file (rule D8): a FIFO, socket or device at the path is refused without
+/// being opened. One swapped in between the two steps is opened non-blocking and without
+/// becoming a controlling terminal, so it cannot make us wait, and is refused unread.
+/// Three calls where an O_PATH descriptor reopened through /proc took five and a walk of
+/// /proc (docs/performance.md, "Opening the model file").
 UniqueFd open_regular(const std::filesystem::path& path, const std::string& name, struct stat& st) {
-    UniqueFd probe(::open(path.c_str(), O_PATH | O_CLOEXEC));
-    if (!probe) io_error(name, "cannot open the model file", errno);
-    if (::fstat(probe.get(), &st) != 0) io_error(name, "cannot stat the model file", errno);
-    if (!S_ISREG(st.st_mode))
-        refuse(ErrorKind::Io, name, std::nullopt, {}, std::string("the model path is ") + kind_of_file(st.st_mode));
-    const std::string self = "/proc/self/fd/" + std::to_string(probe.get());
-    UniqueFd fd(::open(self.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
-    // Without /proc: open the path itself, non-blocking (a swap to a FIFO cannot hang us).
-    if (!fd && errno == ENOENT) fd = UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    struct stat at_path {};
+    if (::stat(path.c_str(), &at_path) != 0) io_error(name, "cannot open the model file", errno);
+    if (!S_ISREG(at_path.st_mode)) not_regular(name, at_path.st_mode);
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
     if (!fd) io_error(name, "cannot open the model file", errno);
     if (::fstat(fd.get(), &st) != 0) io_error(name, "cannot stat the model file", errno);
-    if (!S_ISREG(st.st_mode))
-        refuse(ErrorKind::Io, name, std::nullopt, {}, std::string("the model path is ") + kind_of_file(st.st_mode));
+    if (!S_ISREG(st.st_mode)) not_regular(name, st.st_mode);
+    if (!(FileId::of(st) == FileId::of(at_path)))
+        refuse(ErrorKind::Io, name, std::nullopt, {}, "the model path changed to another file while it was opened");
     return fd;
 }
 
+[[noreturn]] void read_failed(const std::string& name, int error) {
+    if (error == ENODATA) refuse(ErrorKind::Io, name, std::nullopt, {}, "the model file shrank while it was read");
+    io_error(name, "cannot read the model file", error);
+}
+
 /// Reads `size` bytes (the file's fstat size) into buffer: in disjoint ranges on up to
-/// `threads` threads when the file is large enough for that to pay (io/payloads.hpp).
+/// `threads` threads when the file is large enough for that to pay (io/payloads.hpp), else
+/// with one read and nothing else allocated (most models are small).
 void read_known(const MappedFile& file, const std::string& name, uint64_t size, unsigned threads,
                 std::unique_ptr<uint8_t[]>& buffer) {
     buffer.reset(new uint8_t[size]);
     const unsigned n = size >= parallel_min_bytes ? std::max(threads, 1u) : 1u;
+    if (n == 1) {
+        if (int e = file.read_exact(0, buffer.get(), size)) read_failed(name, e);
+        return;
+    }
     std::vector<int> errors(n, 0);
     run_shares(n, size, share_grain, [&](unsigned share, uint64_t b, uint64_t e) {
         errors[share] = file.read_exact(b, buffer.get() + b, e - b);
     });
-    for (int e : errors) {  // the first range's failure, as one read from the start would meet it
-        if (e == ENODATA) refuse(ErrorKind::Io, name, std::nullopt, {}, "the model file shrank while it was read");
-        if (e) io_error(name, "cannot read the model file", e);
-    }
+    for (int e : errors)  // the first range's failure, as one read from the start would meet it
+        if (e) read_failed(name, e);
 }
 
 /// A file whose size fstat reports as 0 may still hold bytes (a /proc file): read to its end,

@@ -23,8 +23,8 @@ inline constexpr uint64_t max_model_bytes = 0x7FFFFFFFu;
 
 class ModelInput {
 public:
-    /// Opens a model file: the path is opened O_PATH and checked with fstat before it is
-    /// opened for reading, so a FIFO, socket or device is refused (Io) without being opened.
+    /// Opens a model file: the path is checked with stat before it is opened for reading,
+    /// so a FIFO, socket or device is refused (Io) without being opened (input.cpp).
     /// Over `map_threshold` (LoadMode::Auto) the file is mapped read-only, else read; a
     /// file whose size the kernel reports as 0 (as /proc files) is read to its end.
     /// A read file is read in disjoint ranges on up to `threads` threads (payloads.hpp).
