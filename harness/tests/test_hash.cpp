@@ -1,6 +1,12 @@
 // The one hashing policy for names from the input (core/hash.hpp): keyed per
 // import, and free of the seed-independent collisions a multiply-and-shift hash has.
 #include "core/hash.hpp"
+#include "core/hash_key_reserve.hpp"
+#include "model/access.hpp"
+#include "model/storage.hpp"
+
+#include <onnximport/import.hpp>
+#include <onnximport/workspace.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -104,6 +110,34 @@ BOOST_AUTO_TEST_CASE(the_key_decides_the_hash_and_every_import_draws_its_own) {
     BOOST_TEST(hash_name("input_0", a) == hash_name("input_0", a));
     BOOST_TEST(hash_name("input_0", a) != hash_name("input_0", b));
     BOOST_TEST(hash_name("input_0", HashKey{1, 2}) != hash_name("input_0", HashKey{1, 3}));
+}
+
+BOOST_AUTO_TEST_CASE(a_reserve_hands_out_each_key_once_across_its_batches) {
+    // Three batches and more: a reserve that handed a key out twice, or refilled wrongly at a
+    // batch's end, gives a repeat (or zero keys, which an erased slot would hold).
+    HashKeyReserve reserve;
+    std::set<std::pair<uint64_t, uint64_t>> seen;
+    for (int i = 0; i < 50; ++i) {
+        const HashKey k = reserve.take();
+        BOOST_TEST((k.k0 != 0 || k.k1 != 0));
+        seen.insert({k.k0, k.k1});
+    }
+    BOOST_TEST(seen.size() == 50u);
+}
+
+BOOST_AUTO_TEST_CASE(imports_with_one_workspace_each_get_their_own_key) {
+    // The reserve is what saves the system call; the policy (a fresh key per import) stays.
+    const std::vector<uint8_t> model{0x08, 0x08, 0x3a, 0x00};  // ir_version 8 and an empty graph
+    onnximport::Workspace ws;
+    onnximport::ImportOptions o;
+    o.workspace = &ws;
+    std::set<std::pair<uint64_t, uint64_t>> seen;
+    for (int i = 0; i < 20; ++i) {
+        const onnximport::Model m = onnximport::import_bytes(std::span<const uint8_t>(model), "m", o);
+        const HashKey k = ModelAccess::storage_of(m)->hash_key;
+        seen.insert({k.k0, k.k1});
+    }
+    BOOST_TEST(seen.size() == 20u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

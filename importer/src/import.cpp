@@ -48,7 +48,7 @@ void read_onnx(detail::Storage& s, const ImportOptions& o) {
 /// its own, borrowing the bytes): a real .ort fails at its first byte, a root offset.
 bool also_reads_as_onnx(const detail::Storage& s, const ImportOptions& o) {
     detail::Storage scratch(s.source_name, detail::ModelInput::borrow({s.input.data(), s.input.size()}, s.source_name),
-                            nullptr);
+                            nullptr, s.hash_key);
     try {
         read_onnx(scratch, o);
         return true;
@@ -69,7 +69,7 @@ void read_messages(std::unique_ptr<detail::Storage>& s, const ImportOptions& o) 
         detail::read_ort_model(*s, o);
     } catch (const ImportError& not_ort) {
         if (not_ort.kind() != ErrorKind::Malformed) throw;
-        s = std::make_unique<detail::Storage>(std::move(s->source_name), std::move(s->input), s->pool);
+        s = std::make_unique<detail::Storage>(std::move(s->source_name), std::move(s->input), s->pool, s->hash_key);
         try {
             read_onnx(*s, o);
         } catch (const ImportError&) {
@@ -122,7 +122,8 @@ Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, con
 }
 
 std::unique_ptr<detail::Storage> storage_for(std::string name, detail::ModelInput input, const ImportOptions& o) {
-    return std::make_unique<detail::Storage>(std::move(name), std::move(input), detail::pool_of(o.workspace));
+    return std::make_unique<detail::Storage>(std::move(name), std::move(input), detail::pool_of(o.workspace),
+                                             detail::hash_key_for(o.workspace));
 }
 
 /// Bytes have no directory and no file name: only the options name them.

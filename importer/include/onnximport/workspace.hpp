@@ -14,9 +14,13 @@ class Workspace;
 
 namespace detail {
 class BlockPool;
+class HashKeyReserve;
+struct HashKey;
 /// The pool of a Workspace (null for none): Models imported with it share it, and may
 /// outlive the Workspace (the pool lives until the last of them is gone).
 std::shared_ptr<BlockPool> pool_of(const Workspace* workspace) noexcept;
+/// A fresh hash key for one import: from the Workspace's reserve, or drawn alone for none.
+HashKey hash_key_for(Workspace* workspace);
 }  // namespace detail
 
 class Workspace {
@@ -36,7 +40,9 @@ public:
 
 private:
     friend std::shared_ptr<detail::BlockPool> detail::pool_of(const Workspace*) noexcept;
+    friend detail::HashKey detail::hash_key_for(Workspace*);
     std::shared_ptr<detail::BlockPool> pool_;
+    std::unique_ptr<detail::HashKeyReserve> keys_;
 };
 
 }  // namespace onnximport

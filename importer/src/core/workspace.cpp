@@ -1,11 +1,13 @@
 // The caller-owned Workspace (onnximport/workspace.hpp).
 #include "core/blocks.hpp"
+#include "core/hash_key_reserve.hpp"
 
 #include <onnximport/workspace.hpp>
 
 namespace onnximport {
 
-Workspace::Workspace(size_t keep_bytes) : pool_(std::make_shared<detail::BlockPool>(keep_bytes)) {}
+Workspace::Workspace(size_t keep_bytes)
+    : pool_(std::make_shared<detail::BlockPool>(keep_bytes)), keys_(std::make_unique<detail::HashKeyReserve>()) {}
 Workspace::~Workspace() = default;
 
 size_t Workspace::kept_bytes() const noexcept { return pool_->kept_bytes(); }
@@ -15,6 +17,8 @@ namespace detail {
 std::shared_ptr<BlockPool> pool_of(const Workspace* workspace) noexcept {
     return workspace ? workspace->pool_ : nullptr;
 }
+
+HashKey hash_key_for(Workspace* workspace) { return workspace ? workspace->keys_->take() : random_hash_key(); }
 
 }  // namespace detail
 

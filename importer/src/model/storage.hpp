@@ -22,9 +22,10 @@
 namespace onnximport::detail {
 
 struct Storage {
-    Storage(std::string source, ModelInput in, std::shared_ptr<BlockPool> pool)
+    /// `key`: the import's own (core/hash.hpp), from its Workspace's reserve or drawn alone.
+    Storage(std::string source, ModelInput in, std::shared_ptr<BlockPool> pool, HashKey key)
         : source_name(std::move(source)), input(std::move(in)), pool(pool), arena(BlockUse::Objects, pool),
-          node_edges(BlockUse::NodeEdges, pool), hash_key(random_hash_key()) {}
+          node_edges(BlockUse::NodeEdges, pool), hash_key(key) {}
 
     std::string source_name;
     ModelInput input;
