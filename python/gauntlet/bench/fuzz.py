@@ -8,7 +8,6 @@ process (user and system, from its rusage): on a machine shared with other jobs 
 says more about them than about the target; the campaign records count the same way. The targets whose oracle has an expensive share (harness/fuzz/fuzz_share.hpp) also run
 with GAUNTLET_FUZZ_FULL_ORACLE=1, every check on every input: the oracle they had before the share.
 """
-import configparser
 import os
 import re
 import resource
@@ -16,6 +15,8 @@ import shutil
 import subprocess
 import tempfile
 import time
+
+from gauntlet.fuzz import options
 
 RUNS = 20000
 MAX_SECONDS = 90
@@ -26,27 +27,15 @@ def targets(root: str) -> list:
     return sorted(f[:-len(".options")] for f in os.listdir(os.path.join(root, "corpus")) if f.endswith(".options"))
 
 
-def libfuzzer_flags(root: str, target: str) -> tuple:
-    """-flags and ASAN_OPTIONS from corpus/TARGET.options, as the fuzz driver passes them."""
-    cp = configparser.ConfigParser()
-    cp.read(os.path.join(root, "corpus", target + ".options"))
-    flags = []
-    for key, value in (cp["libfuzzer"].items() if cp.has_section("libfuzzer") else []):
-        if key == "dict":
-            value = os.path.join(root, "corpus", value)
-        flags.append(f"-{key}={value}")
-    asan = ":".join(f"{k}={v}" for k, v in (cp["asan"].items() if cp.has_section("asan") else []))
-    return flags, asan
-
-
 def cpu_seconds_of_children() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
 
 
 def run_one(root: str, binary: str, target: str, full_oracle: bool) -> dict:
-    flags, asan = libfuzzer_flags(root, target)
-    env = dict(os.environ, ASAN_OPTIONS=asan, GAUNTLET_FUZZ_FULL_ORACLE="1" if full_oracle else "0")
+    corpus = os.path.join(root, "corpus")
+    flags = options.libfuzzer_flags(target, corpus)
+    env = options.sanitizer_env(target, corpus, dict(os.environ, GAUNTLET_FUZZ_FULL_ORACLE="1" if full_oracle else "0"))
     scratch = tempfile.mkdtemp(prefix=f"bench-{target}-")
     cmd = [binary, *flags, f"-runs={RUNS}", f"-max_total_time={MAX_SECONDS}", "-seed=1", "-print_final_stats=1",
            scratch, os.path.join(root, "corpus", target)]
