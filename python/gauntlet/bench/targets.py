@@ -1,6 +1,7 @@
 """The performance targets of `make bench` (docs/performance.md), each with the figures it
 was decided on, from a run's derived results (gauntlet/bench/derive.py)."""
 from gauntlet.bench import ort as bench_ort
+from gauntlet.bench.derive import peer_time
 
 
 def result(models: dict, model: str, imp: str):
@@ -86,7 +87,40 @@ def flood_targets(models: dict) -> list:
     return out
 
 
+# The speed rows (docs/performance.md, "The ratios of the speed targets"): model, our row, the
+# libprotobuf rows it is compared with like with like (the faster of them), floor, target.
+SPEED = [
+    ("backend", "ours-memory", ("protobuf",), 2, 3, "from memory, against ParseFromArray"),
+    ("backend", "ours-read", ("protobuf",), 1, 1.5, "from files, against map + parse"),
+    ("chain", "ours-memory", ("protobuf",), 3, 4, "from memory, against ParseFromArray"),
+    ("chain-reversed", "ours-memory", ("protobuf",), 3, 4, "from memory, against ParseFromArray"),
+    ("wide", "ours-memory", ("protobuf", "protobuf-arena"), 4, 6, "from memory, against the faster parse"),
+]
+
+
+def speed_targets(models: dict) -> list:
+    """Each speed row's ratio, libprotobuf's time like with like (derive.peer_time) over ours,
+    met when it reaches the floor; the value names the target."""
+    out = []
+    for model, ours_row, peers, floor, goal, how in SPEED:
+        ours = result(models, model, ours_row)
+        times = [peer_time(p, r, ours_row) for p in peers if (r := result(models, model, p))]
+        if not ours or not times:
+            continue
+        ratio = min(times) / ours["median"]
+        out.append({"target": f"{model}, {how}: >= {floor}x faster (target {goal}x)",
+                    "value": f"{ratio:.2f}x ({ours['median'] * 1e3:.1f} vs {min(times) * 1e3:.1f} ms)"
+                             + ("; the target too" if ratio >= goal else ""),
+                    "met": ratio >= floor})
+    floor, wide = result(models, "wide", "protozero"), result(models, "wide", "ours-memory")
+    if floor and wide:
+        ratio = wide["median"] / floor["median"]
+        out.append({"target": "wide, from memory: within 1.5x of the protozero walk", "value": f"{ratio:.2f}x",
+                    "met": ratio <= 1.5})
+    return out
+
+
 def targets(models: dict) -> list:
     """Every target a run has the figures for, in the order of the table."""
-    return (big_targets(models) + wide_targets(models) + process_targets(models) + bench_ort.targets(models)
-            + flood_targets(models))
+    return (big_targets(models) + wide_targets(models) + speed_targets(models) + process_targets(models)
+            + bench_ort.targets(models) + flood_targets(models))

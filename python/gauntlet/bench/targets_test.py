@@ -1,0 +1,50 @@
+"""The speed rows compare like with like: ours from memory against libprotobuf's parse alone,
+ours from files against its map + parse; a row is met at its floor and says when the target is."""
+import unittest
+
+from gauntlet.bench import targets
+
+
+def row(median, total=None):
+    r = {"median": median}
+    if total is not None:
+        r["median_total"] = total
+    return r
+
+
+def models(**rows):
+    return {model: {"results": results} for model, results in rows.items()}
+
+
+class SpeedTargets(unittest.TestCase):
+    def by_target(self, m):
+        return {t["target"].split(":")[0]: t for t in targets.speed_targets(m)}
+
+    def test_from_files_divides_map_and_parse_and_from_memory_the_parse_alone(self):
+        m = models(backend={"ours-memory": row(0.010), "ours-read": row(0.020),
+                            "protobuf": row(0.025, total=0.030)})
+        got = self.by_target(m)
+        memory = got["backend, from memory, against ParseFromArray"]
+        files = got["backend, from files, against map + parse"]
+        self.assertTrue(memory["value"].startswith("2.50x"), memory)
+        self.assertTrue(memory["met"])
+        self.assertNotIn("the target too", memory["value"])
+        self.assertTrue(files["value"].startswith("1.50x"), files)
+        self.assertIn("the target too", files["value"])
+
+    def test_wide_takes_the_faster_of_heap_and_arena_and_the_floor_decides_met(self):
+        m = models(wide={"ours-memory": row(0.050), "protobuf": row(0.400), "protobuf-arena": row(0.150),
+                         "protozero": row(0.040)})
+        got = self.by_target(m)
+        wide = got["wide, from memory, against the faster parse"]
+        self.assertTrue(wide["value"].startswith("3.00x"), wide)
+        self.assertFalse(wide["met"])
+        self.assertTrue(got["wide, from memory"]["met"])  # 1.25x the protozero walk
+
+    def test_a_missing_or_failed_row_gives_no_target(self):
+        m = models(chain={"ours-memory": {"error": "exit 1"}, "protobuf": row(0.1)})
+        self.assertEqual(targets.speed_targets(m), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
