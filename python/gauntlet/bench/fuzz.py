@@ -38,7 +38,7 @@ def run_one(root: str, binary: str, target: str, full_oracle: bool) -> dict:
     env = options.sanitizer_env(target, corpus, dict(os.environ, GAUNTLET_FUZZ_FULL_ORACLE="1" if full_oracle else "0"))
     scratch = tempfile.mkdtemp(prefix=f"bench-{target}-")
     cmd = [binary, *flags, f"-runs={RUNS}", f"-max_total_time={MAX_SECONDS}", "-seed=1", "-print_final_stats=1",
-           scratch, os.path.join(root, "corpus", target)]
+           scratch, os.path.join(corpus, target)]
     t0 = time.monotonic()
     cpu0 = cpu_seconds_of_children()
     try:
