@@ -8,6 +8,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace core_test;
@@ -130,6 +133,30 @@ BOOST_AUTO_TEST_CASE(a_fifo_as_the_model_path_is_io_at_once) {
     std::filesystem::remove(path);
     check_error(e, ErrorKind::Io, std::nullopt, "");
     BOOST_TEST(e.message().find("FIFO") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_fifo_as_the_model_path_is_never_opened) {
+    // A writer opening a FIFO blocks until a reader opens it: had the import opened the FIFO
+    // (even non-blocking, even to refuse it at once), the writer's open would have returned.
+    // Rule D8 (io/input.cpp): the path is checked with stat first.
+    const auto path = std::filesystem::temp_directory_path() / ("gauntlet-fifo-w-" + std::to_string(::getpid()));
+    BOOST_REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+    std::atomic<bool> writer_opened{false};
+    std::thread writer([&] {
+        int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);  // blocks until a reader comes
+        writer_opened = fd >= 0;
+        if (fd >= 0) ::close(fd);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the writer is waiting by then
+    auto e = refusal_of([&] { import_file(path, parse_only()); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a woken writer has returned by then
+    const bool opened_by_import = writer_opened;
+    const int release = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // lets the writer go
+    writer.join();
+    if (release >= 0) ::close(release);
+    std::filesystem::remove(path);
+    check_error(e, ErrorKind::Io, std::nullopt, "");
+    BOOST_TEST(!opened_by_import);
 }
 
 BOOST_AUTO_TEST_CASE(a_file_the_kernel_sizes_as_zero_is_read_to_its_end) {
