@@ -3,6 +3,7 @@
 // section 4). Nothing between the start and the end of the read makes a system call but
 // the release of passed raw_data pages of the importer's own mapping (io/input.hpp).
 #include "core/refusal.hpp"
+#include "core/step_clock.hpp"
 #include "external/external_data.hpp"
 #include "io/input.hpp"
 #include "io/payloads.hpp"
@@ -84,10 +85,10 @@ void read_messages(std::unique_ptr<detail::Storage>& s, const ImportOptions& o) 
 }
 
 /// Resolution names ModelProto's fields; a .ort's refusal names its own (rule O13).
-void resolve(detail::Storage& s) {
-    if (!s.from_ort) return detail::resolve_model(s);
+void resolve(detail::Storage& s, ImportTimes* times) {
+    if (!s.from_ort) return detail::resolve_model(s, times);
     try {
-        detail::resolve_model(s);
+        detail::resolve_model(s, times);
     } catch (const ImportError& e) {
         detail::refuse(e.kind(), e.source_name(), e.offset(), detail::ort_field_path(e.field_path()), e.message());
     }
@@ -108,9 +109,12 @@ void make_payloads_resident(detail::Storage& s, unsigned threads) {
 /// Reads the messages (.ort or .onnx, by content), then the external data, then resolves.
 Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, const detail::ExternalPlace& place) {
     try {
+        detail::StepClock clock(o.times);
         read_messages(s, o);
+        clock.lap(&ImportTimes::read);
         if (o.load_external_data) detail::load_external_data(*s, o, place);
-        if (o.resolve) resolve(*s);
+        clock.lap(&ImportTimes::external);
+        if (o.resolve) resolve(*s, o.times);
         make_payloads_resident(*s, o.threads);
     } catch (const std::bad_alloc&) {
         // The graph grows with what the input holds (never with a declared length), but a

@@ -27,6 +27,19 @@ enum class ExternalOpen {
     Walk,     ///< the component-wise walk only
 };
 
+/// Where one import's time went, step by step: seconds of the steady clock, for benchmarks
+/// (make bench's step columns, docs/performance.md). A step the import does not take stays
+/// 0. The resolution steps are the main graph's; its subgraphs resolve within `references`.
+struct ImportTimes {
+    double read = 0;        ///< the messages, .onnx or .ort (spec sections 1-3)
+    double external = 0;    ///< external data (spec section 5)
+    double define = 0;      ///< the values (spec section 4, "Values")
+    double references = 0;  ///< node inputs, opsets, subgraphs, graph outputs
+    double types = 0;       ///< Value::type
+    double order = 0;       ///< the resolved order
+    double consumers = 0;   ///< nodes moved into that order, producers and consumers
+};
+
 struct ImportOptions {
     /// Nested messages allowed below ModelProto (spec section 1). 128 leaves room for
     /// deeply nested control flow while bounding the reader's recursion; 8..250.
@@ -102,6 +115,10 @@ struct ImportOptions {
     /// is read into memory (spec section 5, rule 4), ranges that overlap once, into one
     /// buffer their tensors share (docs/rules.md E11).
     bool map_external_files = true;
+
+    /// Set: the import adds the time of each step it takes to that step there, as the step
+    /// ends (so one ImportTimes can sum many imports). Null (the default): no clock is read.
+    ImportTimes* times = nullptr;
 };
 
 }  // namespace onnximport

@@ -2,6 +2,8 @@
 // "Scope"), then the steps that need all of them: types, order, consumers.
 #include "resolve/graph.hpp"
 
+#include "core/step_clock.hpp"
+
 #include <array>
 
 namespace onnximport::detail {
@@ -98,7 +100,9 @@ void resolve_subgraphs(Refusal& c, Scope& s, const OpsetTable& opsets, uint32_t 
 
 void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
     Graph& g = s.graph;
+    StepClock clock(s.times);
     define_values(c, s);
+    clock.lap(&ImportTimes::define);
 
     // Node f's reads are recorded while its subgraphs resolve, so the rows are built in
     // file order, one node after the other.
@@ -129,7 +133,10 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
                    "graph output " + quoted_name(out.name) + " is not defined in its graph or an enclosing one");
     }
 
+    clock.lap(&ImportTimes::references);
+
     assign_types(s, outputs);
+    clock.lap(&ImportTimes::types);
 
     NodeOrder order = order_nodes(reads, s.producer, s.scratch);
     if (order.cycle) {
@@ -139,7 +146,9 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
                describe_node(node, order.cycle_node) + " is on a cycle: it reads " +
                    quoted_name(g.values[order.cycle_value].name) + ", which depends on its own outputs");
     }
+    clock.lap(&ImportTimes::order);
     apply_order(s, reads, order);
+    clock.lap(&ImportTimes::consumers);
     g.resolved = true;
 }
 

@@ -11,7 +11,7 @@
 
 namespace onnximport::detail {
 
-void resolve_model(Storage& storage) {
+void resolve_model(Storage& storage, ImportTimes* times) {
     Graph* graph = ModelAccess::graph(storage.proto);
     if (!graph) return;  // the reader refuses models without a graph
     // Resolution reads no bytes: refusals carry the offsets the reader recorded.
@@ -20,6 +20,7 @@ void resolve_model(Storage& storage) {
     OpsetTable opsets(storage.proto.opset_import, storage.hash_key);
     Scratch scratch(graph->nodes.size(), storage.pool);
     Scope main(*graph, nullptr, storage, scratch);
+    main.times = times;
     resolve_graph(c, main, opsets);
 }
 

@@ -11,6 +11,7 @@
 #include "core/strings.hpp"
 
 #include <onnximport/model.hpp>
+#include <onnximport/options.hpp>
 
 #include <cstdint>
 #include <string>
@@ -58,6 +59,8 @@ struct Scope {
     std::unordered_map<std::string_view, ValueRef, NameHash> captured;
     /// Parallel to graph.captures: where each captured value lives.
     ScratchVector<ValueRef> capture_refs;
+    /// The main graph's: where its steps' times go (ImportOptions::times), or null.
+    ImportTimes* times = nullptr;
 };
 
 /// Defines the values of s.graph in the spec's order: inputs, initializers (an initializer
