@@ -2,7 +2,7 @@
 //   gen DIR [--force]        writes the generated models into DIR once (model_gen.cpp)
 //   verify FILE              maps a generated big model and compares every weight
 //   run --importer ours|protobuf|protobuf-arena|protozero [--mode map|read|plain-map|memory]
-//       [--repeat N] [--warmup N] [--threads N] [--no-resolve] [--no-workspace] TARGET
+//       [--repeat N] [--warmup N] [--threads N] [--no-resolve] [--no-workspace] [--steps] TARGET
 //                            imports TARGET (a file, or @LIST: one path per line, loaded one
 //                            after another) warmup+repeat times in this process and prints one
 //                            JSON object: times, resident sizes, heap bytes of the first import.
@@ -10,6 +10,7 @@
 //                            the peers parse the mapped file (pages faulted in before the clock).
 //                            Mode memory: import_bytes of each file's bytes, read into memory
 //                            once before the first clock (like with like against ParseFromArray).
+//                            --steps (ours): ImportOptions::times too, each step's median in "steps".
 //   read-parse FILE          reads FILE and parses it with libprotobuf, once: the whole-process
 //                            peer of `onnximport check` (python/gauntlet/bench/run.py times the process).
 //   gen-flood DIR [--force]  writes the hash-flooding models (flood_gen.cpp)
@@ -54,6 +55,7 @@ struct RunArgs {
     int warmup = 1;
     bool resolve = true;
     bool workspace = true;  ///< --no-workspace: every import allocates afresh
+    bool steps = false;     ///< --steps: ImportOptions::times, the median of each step
     unsigned threads = 1;   ///< --threads N: ImportOptions::threads
     std::vector<std::string> files;
     std::string target;
@@ -68,6 +70,7 @@ struct Pass {
     int failed = 0;
     std::string first_error;
     uint64_t heap_bytes = 0, heap_calls = 0;
+    onnximport::ImportTimes steps;  ///< summed over the pass's imports (--steps)
 };
 
 std::string json_escape(const std::string& s) {
@@ -125,6 +128,17 @@ std::vector<std::pair<void*, size_t>>& plain_mappings() {
     return v;
 }
 
+/// Each ImportTimes step with its name, as the JSON row gives them.
+constexpr std::pair<const char*, double onnximport::ImportTimes::*> step_fields[] = {
+    {"read", &onnximport::ImportTimes::read},           {"external", &onnximport::ImportTimes::external},
+    {"define", &onnximport::ImportTimes::define},       {"references", &onnximport::ImportTimes::references},
+    {"types", &onnximport::ImportTimes::types},         {"order", &onnximport::ImportTimes::order},
+    {"consumers", &onnximport::ImportTimes::consumers}};
+
+void add_steps(onnximport::ImportTimes& sum, const onnximport::ImportTimes& one) {
+    for (auto [name, field] : step_fields) sum.*field += one.*field;
+}
+
 /// Our importer on one file; `keep` receives the model of the measured pass.
 void ours_one(const RunArgs& a, onnximport::Workspace* ws, const std::string& path, Pass& p, bool first,
               onnximport::Model* keep) {
@@ -133,6 +147,8 @@ void ours_one(const RunArgs& a, onnximport::Workspace* ws, const std::string& pa
     o.workspace = ws;
     o.load_mode = a.mode == "read" ? onnximport::LoadMode::Read : onnximport::LoadMode::Map;
     o.threads = a.threads;
+    onnximport::ImportTimes steps;
+    if (a.steps) o.times = &steps;
     const std::vector<uint8_t>* in_memory = a.mode == "memory" ? &bytes_in_memory(path) : nullptr;
     if (in_memory) o.external_data_dir = std::filesystem::path(path).parent_path();
     HeapCounters h0 = heap_counters();
@@ -159,6 +175,7 @@ void ours_one(const RunArgs& a, onnximport::Workspace* ws, const std::string& pa
         double s = seconds_since(t0);
         p.seconds += s;
         p.total_seconds += s;
+        add_steps(p.steps, steps);
         p.input_bytes += m.input_size();
         if (m.graph()) p.payload_bytes += raw_payload(*m.graph());
         if (first) {
@@ -263,6 +280,7 @@ void print_list(std::ostream& os, const char* name, const std::vector<double>& v
 int cmd_run(const RunArgs& a) {
     const Resident baseline = read_resident();
     std::vector<double> times, totals;
+    std::vector<onnximport::ImportTimes> steps;
     Pass last_pass;
     // Of the first import: the process is fresh then and the Workspace empty, so it counts
     // every byte an import needs.
@@ -288,6 +306,7 @@ int cmd_run(const RunArgs& a) {
         if (k >= a.warmup) {
             times.push_back(p.seconds);
             totals.push_back(p.total_seconds);
+            steps.push_back(p.steps);
         }
         if (k == 0) heap_bytes = p.heap_bytes, heap_calls = p.heap_calls;
         if (last) last_pass = p;
@@ -309,7 +328,17 @@ int cmd_run(const RunArgs& a) {
     os << "\"baseline_rss_kib\": " << baseline.rss_kib << ", \"peak_rss_kib\": " << end.hwm_kib << ", ";
     os << "\"rss_after_kib\": " << after.rss_kib << ", \"rss_after_file_kib\": " << after.file_kib
        << ", \"rss_after_anon_kib\": " << after.anon_kib << ", ";
-    os << "\"heap_bytes\": " << heap_bytes << ", \"heap_calls\": " << heap_calls << "}";
+    os << "\"heap_bytes\": " << heap_bytes << ", \"heap_calls\": " << heap_calls;
+    if (a.steps) {
+        os << ", \"steps\": {";
+        for (size_t i = 0; i < std::size(step_fields); ++i) {
+            std::vector<double> v;
+            for (const onnximport::ImportTimes& t : steps) v.push_back(t.*step_fields[i].second);
+            os << (i ? ", " : "") << "\"" << step_fields[i].first << "\": " << median(v);
+        }
+        os << "}";
+    }
+    os << "}";
     std::cout << os.str() << std::endl;
     return 0;
 }
@@ -359,7 +388,7 @@ int usage() {
                  "       gauntlet_bench verify BIG_MODEL\n"
                  "       gauntlet_bench run --importer ours|protobuf|protobuf-arena|protozero\n"
                  "                          [--mode map|read|plain-map|memory] [--repeat N] [--warmup N]\n"
-                 "                          [--threads N] [--no-resolve] [--no-workspace] FILE|@LIST\n"
+                 "                          [--threads N] [--no-resolve] [--no-workspace] [--steps] FILE|@LIST\n"
                  "       gauntlet_bench read-parse FILE\n"
                  "       gauntlet_bench gen-flood DIR [--force]\n";
     return 2;
@@ -399,6 +428,7 @@ int main(int argc, char** argv) {
                 a.threads = static_cast<unsigned>(std::max(1, std::atoi(argv[++i])));
             else if (s == "--no-resolve") a.resolve = false;
             else if (s == "--no-workspace") a.workspace = false;
+            else if (s == "--steps") a.steps = true;
             else if (!s.empty() && s[0] == '-') return usage();
             else a.target = s;
         }

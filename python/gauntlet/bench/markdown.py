@@ -126,6 +126,24 @@ def flood_table(res: dict) -> list:
     return lines
 
 
+STEPS = ["read", "external", "define", "references", "types", "order", "consumers"]
+
+
+def steps_table(res: dict) -> list:
+    """Where ours-memory's time goes (row ours-steps: ImportOptions::times, medians)."""
+    rows = [(name, m["results"]["ours-steps"]) for name, m in res["models"].items()
+            if "steps" in m["results"].get("ours-steps", {})]
+    if not rows:
+        return []
+    lines = ["", "Where the time of an import from memory goes (row `ours-steps`: `ImportOptions::times`, "
+             "the median of each step, ms; resolution's steps are the main graph's):", "",
+             "| model | import | " + " | ".join(STEPS) + " |", "| --- " * (len(STEPS) + 2) + "|"]
+    for name, r in rows:
+        lines.append(f"| {name} | {r['median'] * 1e3:.1f} | "
+                     + " | ".join(f"{r['steps'][k] * 1e3:.1f}" for k in STEPS) + " |")
+    return lines
+
+
 def notes_and_targets(res: dict) -> list:
     lines = ["", "protobuf: `onnx::ModelProto::ParseFromArray` alone on the mapped file, its pages faulted in "
              "(the mapping is in results.json as total_times). python: `onnx.load(path)`, external data loaded. "
@@ -143,7 +161,8 @@ def notes_and_targets(res: dict) -> list:
 
 def markdown(res: dict) -> str:
     lines = (header(res) + model_table(res) + cold_table(res) + process_table(res) + writers_table(res)
-             + not_run_lines(res) + flood_table(res) + (bench_fuzz.markdown(res["fuzz"]) if res.get("fuzz") else [])
+             + steps_table(res) + not_run_lines(res) + flood_table(res)
+             + (bench_fuzz.markdown(res["fuzz"]) if res.get("fuzz") else [])
              + (ort_shared.markdown(res["ort_shared"]) if res.get("ort_shared") else [])
              + notes_and_targets(res))
     return "\n".join(lines) + "\n"

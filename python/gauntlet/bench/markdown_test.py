@@ -22,5 +22,19 @@ class ColdTable(unittest.TestCase):
         self.assertIn("| big | ours-map | 10.0 (10.0-10.0) | 2.0 | - |", lines)
 
 
+class StepsTable(unittest.TestCase):
+    STEPS = {"read": 0.030, "external": 0.0, "define": 0.034, "references": 0.014, "types": 0.0, "order": 0.0,
+             "consumers": 0.006}
+
+    def test_a_model_with_a_steps_row_gets_a_line_in_ms(self):
+        res = {"models": {"chain": {"results": {"ours-steps": dict(timed(0.090), steps=self.STEPS)}}}}
+        self.assertIn("| chain | 90.0 | 30.0 | 0.0 | 34.0 | 14.0 | 0.0 | 0.0 | 6.0 |", markdown.steps_table(res))
+
+    def test_no_table_without_steps_and_a_failed_child_is_no_line(self):
+        failed = {"models": {"chain": {"results": {"ours-steps": {"error": "exit 1"}}},
+                             "wide": {"results": {"ours-memory": timed(0.050)}}}}
+        self.assertEqual(markdown.steps_table(failed), [])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -10,6 +10,8 @@ OURS = {
     "ours-plain-map": ["--importer", "ours", "--mode", "plain-map"],
     "ours-map-noresolve": ["--importer", "ours", "--mode", "map", "--no-resolve"],
     "ours-memory": ["--importer", "ours", "--mode", "memory"],
+    # ours-memory with ImportOptions::times: where the time goes, step by step (markdown.steps_table).
+    "ours-steps": ["--importer", "ours", "--mode", "memory", "--steps"],
     "protobuf": ["--importer", "protobuf"],
     "protobuf-arena": ["--importer", "protobuf-arena"],
     "protozero": ["--importer", "protozero"],
@@ -18,16 +20,16 @@ PLAN = {
     "big": ["ours-map", "ours-map-ort", "ours-plain-map", "ours-read", "ours-read-2threads", "protobuf", "python"],
     "big-external": ["ours-map", "ours-plain-map", "ours-read", "protobuf", "python"],
     # ours-memory: like with like against libprotobuf's parse of bytes already in memory (targets.SPEED).
-    "wide": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-read", "ours-memory", "protozero", "protobuf",
-             "protobuf-arena", "python"],
+    "wide": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-read", "ours-memory", "ours-steps", "protozero",
+             "protobuf", "protobuf-arena", "python"],
     "reversed": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-read", "protozero", "protobuf",
                  "protobuf-arena", "python"],
     # Like with like: ours-memory against ParseFromArray, ours-map and -read against map + parse.
     "backend": ["ours-memory", "ours-map", "ours-read", "protobuf", "python"],
     "big-small": ["ours-map"],
     # 10^6-node chain sorted and reversed: the sort must stay O(n log n).
-    "chain": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-memory", "protobuf"],
-    "chain-reversed": ["ours-map", "ours-map-noresolve", "ours-memory", "protobuf"],
+    "chain": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-memory", "ours-steps", "protobuf"],
+    "chain-reversed": ["ours-map", "ours-map-noresolve", "ours-memory", "ours-steps", "protobuf"],
     # big as .ort (gauntlet/bench/ort.py): ONNX Runtime's inline file, our external one.
     "big-ort": ["ours-map", "ours-read", "ours-read-2threads"],
     "big-ort-external": ["ours-map", "ours-read", "ours-read-2threads"],

@@ -48,5 +48,7 @@ def merge_rounds(parts: list) -> dict:
     r["peak_rss_kib"] = max(p["peak_rss_kib"] for p in parts)
     r["failed"] = sum(p.get("failed", 0) for p in parts)
     r["children"] = len(parts)
+    if "steps" in r:  # each child's median per step: their median
+        r["steps"] = {k: statistics.median(p["steps"][k] for p in parts) for k in r["steps"]}
     return r
 
