@@ -128,15 +128,8 @@ std::vector<std::pair<void*, size_t>>& plain_mappings() {
     return v;
 }
 
-/// Each ImportTimes step with its name, as the JSON row gives them.
-constexpr std::pair<const char*, double onnximport::ImportTimes::*> step_fields[] = {
-    {"read", &onnximport::ImportTimes::read},           {"external", &onnximport::ImportTimes::external},
-    {"define", &onnximport::ImportTimes::define},       {"references", &onnximport::ImportTimes::references},
-    {"types", &onnximport::ImportTimes::types},         {"order", &onnximport::ImportTimes::order},
-    {"consumers", &onnximport::ImportTimes::consumers}};
-
 void add_steps(onnximport::ImportTimes& sum, const onnximport::ImportTimes& one) {
-    for (auto [name, field] : step_fields) sum.*field += one.*field;
+    for (auto [name, field] : onnximport::import_steps) sum.*field += one.*field;
 }
 
 /// Our importer on one file; `keep` receives the model of the measured pass.
@@ -331,10 +324,10 @@ int cmd_run(const RunArgs& a) {
     os << "\"heap_bytes\": " << heap_bytes << ", \"heap_calls\": " << heap_calls;
     if (a.steps) {
         os << ", \"steps\": {";
-        for (size_t i = 0; i < std::size(step_fields); ++i) {
+        for (size_t i = 0; i < std::size(onnximport::import_steps); ++i) {
             std::vector<double> v;
-            for (const onnximport::ImportTimes& t : steps) v.push_back(t.*step_fields[i].second);
-            os << (i ? ", " : "") << "\"" << step_fields[i].first << "\": " << median(v);
+            for (const onnximport::ImportTimes& t : steps) v.push_back(t.*onnximport::import_steps[i].second);
+            os << (i ? ", " : "") << "\"" << onnximport::import_steps[i].first << "\": " << median(v);
         }
         os << "}";
     }

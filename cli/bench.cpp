@@ -1,6 +1,6 @@
 // `onnximport bench FILE`: import timings, mapped and read (and with --memory, from bytes read
-// once beforehand), and each mode's peak resident size, measured in a forked child per mode so
-// that the peak is the import's alone (docs/cli.md, "bench").
+// once beforehand; with --steps, step by step), and each mode's peak resident size, measured in
+// a forked child per mode so that the peak is the import's alone (docs/cli.md, "bench").
 #include "commands.hpp"
 #include "escape.hpp"
 #include "input.hpp"
@@ -29,7 +29,14 @@ namespace {
 struct Timing {
     double median_ms = 0, min_ms = 0, max_ms = 0;
     long peak_kib = 0, baseline_kib = 0;
+    std::vector<double> step_ms;  ///< per step, the median; empty without --steps
 };
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 /// Resident figures of this process in KiB: VmRSS and VmHWM from /proc/self/status.
 void resident_kib(long& rss, long& hwm) {
@@ -66,9 +73,10 @@ onnximport::ImportOptions memory_options(const std::string& file, onnximport::Im
 
 /// The child's work: a warm-up and `repeat` timed imports, which reuse one Workspace as a
 /// program importing many models would; from memory, of bytes read before the first.
-/// "ok MEDIAN MIN MAX PEAK BASELINE" or "error " and the refusal's text, raw (the parent
-/// escapes it for the terminal).
-std::string measure(const std::string& file, onnximport::ImportOptions options, bool from_memory, int repeat) {
+/// "ok MEDIAN MIN MAX PEAK BASELINE", then with `with_steps` each step's median, or "error "
+/// and the refusal's text, raw (the parent escapes it for the terminal).
+std::string measure(const std::string& file, onnximport::ImportOptions options, bool from_memory, int repeat,
+                    bool with_steps) {
     long baseline = 0, hwm = 0;
     resident_kib(baseline, hwm);
     onnximport::Workspace workspace;
@@ -76,30 +84,36 @@ std::string measure(const std::string& file, onnximport::ImportOptions options, 
     if (from_memory) options = memory_options(file, options);
     std::vector<uint8_t> bytes;
     std::vector<double> ms;
+    std::vector<onnximport::ImportTimes> times;
     auto refusal = refusal_of(file, [&] {
         if (from_memory) bytes = read_whole(file);
         for (int k = 0; k <= repeat; ++k) {  // run 0 is the warm-up
+            onnximport::ImportTimes t_steps;
+            options.times = with_steps ? &t_steps : nullptr;
             auto t0 = std::chrono::steady_clock::now();
             auto m = from_memory ? onnximport::import_bytes(std::span<const uint8_t>(bytes), file, options)
                                  : onnximport::import_file(file, options);
             double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            if (k) ms.push_back(t);
+            if (k) ms.push_back(t), times.push_back(t_steps);
         }
     });
     if (refusal) return std::string("error ") + refusal->what();
-    std::sort(ms.begin(), ms.end());
-    const size_t n = ms.size();
-    const double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
     long rss = 0;
     resident_kib(rss, hwm);
     std::ostringstream os;
-    os << "ok " << median << ' ' << ms.front() << ' ' << ms.back() << ' ' << hwm << ' ' << baseline;
+    os << "ok " << median_of(ms) << ' ' << *std::min_element(ms.begin(), ms.end()) << ' '
+       << *std::max_element(ms.begin(), ms.end()) << ' ' << hwm << ' ' << baseline;
+    for (const auto& [name, field] : onnximport::import_steps) {
+        std::vector<double> v;
+        for (const onnximport::ImportTimes& t : times) v.push_back(t.*field * 1e3);
+        if (with_steps) os << ' ' << median_of(v);
+    }
     return os.str();
 }
 
 /// measure() in a forked child; its answer, or "error ..." when the child failed.
 std::string measure_in_child(const std::string& file, const onnximport::ImportOptions& options, bool from_memory,
-                             int repeat) {
+                             int repeat, bool with_steps) {
     int fds[2];
     if (::pipe(fds) != 0) return "error pipe failed";
     std::cout.flush();
@@ -109,7 +123,7 @@ std::string measure_in_child(const std::string& file, const onnximport::ImportOp
         ::close(fds[0]);
         std::string out;
         try {
-            out = measure(file, options, from_memory, repeat);
+            out = measure(file, options, from_memory, repeat, with_steps);
         } catch (const std::exception& e) {
             out = std::string("error ") + e.what();
         }
@@ -134,18 +148,27 @@ bool parse_timing(const std::string& answer, Timing& t) {
     std::istringstream in(answer);
     std::string status;
     in >> status >> t.median_ms >> t.min_ms >> t.max_ms >> t.peak_kib >> t.baseline_kib;
-    return status == "ok" && !in.fail();
+    for (double ms; in >> ms;) t.step_ms.push_back(ms);
+    return status == "ok" && (t.step_ms.empty() || t.step_ms.size() == std::size(onnximport::import_steps));
 }
 
 void print_text(const char* mode, const Timing& t) {
     std::cout << mode << ": median " << t.median_ms << " ms (min " << t.min_ms << ", max " << t.max_ms
               << "), peak resident " << t.peak_kib / 1024.0 << " MiB (" << (t.peak_kib - t.baseline_kib) / 1024.0
               << " MiB above the process baseline)\n";
+    for (size_t i = 0; i < t.step_ms.size(); ++i)
+        std::cout << (i ? ", " : "  steps, median ms: ") << onnximport::import_steps[i].first << ' '
+                  << t.step_ms[i] << (i + 1 == t.step_ms.size() ? "\n" : "");
 }
 
 nlohmann::ordered_json timing_record(const Timing& t) {
-    return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
-            {"peak_rss_kib", t.peak_kib}, {"baseline_rss_kib", t.baseline_kib}};
+    nlohmann::ordered_json r = {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
+                                {"peak_rss_kib", t.peak_kib}, {"baseline_rss_kib", t.baseline_kib}};
+    if (t.step_ms.empty()) return r;
+    r["steps_ms"] = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < t.step_ms.size(); ++i)
+        r["steps_ms"][onnximport::import_steps[i].first] = t.step_ms[i];
+    return r;
 }
 
 }  // namespace
@@ -159,6 +182,7 @@ int run_bench(const ParsedArgs& args) {
                            ? static_cast<int>(parse_integer("--repeat", args.values.find("--repeat")->second, 1, 10000))
                            : 5;
     const bool json = args.has("--json");
+    const bool with_steps = args.has("--steps");
     struct Mode {
         const char* name;
         onnximport::LoadMode load_mode;
@@ -173,7 +197,7 @@ int run_bench(const ParsedArgs& args) {
     record["modes"] = nlohmann::ordered_json::object();
     for (const auto& [name, load_mode, from_memory] : modes) {
         options.load_mode = load_mode;
-        const std::string answer = measure_in_child(file, options, from_memory, repeat);
+        const std::string answer = measure_in_child(file, options, from_memory, repeat, with_steps);
         Timing t;
         if (!parse_timing(answer, t)) {
             const std::string why = answer.substr(std::min<size_t>(answer.size(), 6));  // after "error "

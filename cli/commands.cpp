@@ -14,7 +14,7 @@ constexpr OptionSpec check_specs[] = {{"--max-nesting", true}, {"--external-dir"
                                       {"--onnxruntime-limits", false}};
 constexpr OptionSpec bench_specs[] = {{"--max-nesting", true}, {"--external-dir", true}, {"--threads", true},
                                       {"--ort-data", true},    {"--json", false},        {"--repeat", true},
-                                      {"--memory", false}};
+                                      {"--memory", false},     {"--steps", false}};
 constexpr OptionSpec convert_specs[] = {{"--max-nesting", true},   {"--external-dir", true}, {"--ort-data", true},
                                         {"--alignment", true},     {"--external-data", true}, {"--threshold", true},
                                         {"--threads", true},       {"--onnxruntime-limits", false}};
@@ -41,12 +41,13 @@ constexpr std::string_view dump_help =
     "  external-data directory; default: the model's file name plus .data (docs/ort.md).\n"
     "  Exit 0 when dumped, 1 when refused (the reason on stderr), 2 for a usage error.\n";
 constexpr std::string_view bench_help =
-    "usage: onnximport bench [--json] [--repeat N] [--memory] [--max-nesting N] [--external-dir DIR] [--threads N]\n"
-    "                        [--ort-data FILE] [--] FILE\n"
+    "usage: onnximport bench [--json] [--repeat N] [--memory] [--steps] [--max-nesting N] [--external-dir DIR]\n"
+    "                        [--threads N] [--ort-data FILE] [--] FILE\n"
     "  Import timings, mapped and read: median, min and max of N runs (default 5, 1..10000)\n"
     "  after a warm-up, and the peak resident size, each mode in its own child process whose\n"
     "  imports reuse one Workspace. --memory adds a mode that imports the file's bytes, read\n"
     "  once before the clock (import_bytes): the import without opening, reading or mapping.\n"
+    "  --steps: also the median time of each step of the import (ImportOptions::times).\n"
     "  Exit 0 when every mode was measured, 1 when any failed, 2 for a usage error.\n";
 constexpr std::string_view convert_help =
     "usage: onnximport convert [--alignment N] [--external-data FILE] [--threshold BYTES] [--threads N]\n"

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 namespace onnximport {
 
@@ -39,6 +40,12 @@ struct ImportTimes {
     double order = 0;       ///< the resolved order
     double consumers = 0;   ///< nodes moved into that order, producers and consumers
 };
+
+/// Each step of ImportTimes with its name, in the order an import takes them.
+inline constexpr std::pair<const char*, double ImportTimes::*> import_steps[] = {
+    {"read", &ImportTimes::read},   {"external", &ImportTimes::external}, {"define", &ImportTimes::define},
+    {"references", &ImportTimes::references}, {"types", &ImportTimes::types}, {"order", &ImportTimes::order},
+    {"consumers", &ImportTimes::consumers}};
 
 struct ImportOptions {
     /// Nested messages allowed below ModelProto (spec section 1). 128 leaves room for

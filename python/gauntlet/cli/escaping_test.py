@@ -135,6 +135,7 @@ def check_bench_json(binary, d):
         expect(bytes.fromhex(record.get("file_hex", "")) == path and set(record["modes"]) == {"map", "read"}
                and all(m["median_ms"] >= 0 for m in record["modes"].values()),
                f"bench --json: file and both modes, got {record}")
+        expect(not any("steps_ms" in m for m in record["modes"].values()), f"bench --json: no steps, got {record}")
     except (ValueError, KeyError, TypeError) as e:
         expect(False, f"bench --json: not the documented JSON ({e}): {p.stdout!r}")
     # --memory adds a third mode, the import of bytes read before the clock.
@@ -146,6 +147,16 @@ def check_bench_json(binary, d):
                f"bench --json --memory: exit 0 and three modes, got {p.returncode} {modes}")
     except (ValueError, KeyError, TypeError) as e:
         expect(False, f"bench --json --memory: not the documented JSON ({e}): {p.stdout!r}")
+    # --steps adds each step's median (ImportOptions::times) to every mode; without it there are none.
+    steps = ["read", "external", "define", "references", "types", "order", "consumers"]
+    p = run(binary, "bench", "--json", "--repeat", "2", "--memory", "--steps", path)
+    try:
+        modes = json.loads(p.stdout)["modes"]
+        expect(p.returncode == 0 and all(list(m["steps_ms"]) == steps and all(v >= 0 for v in m["steps_ms"].values())
+                                         and m["steps_ms"]["read"] > 0 for m in modes.values()),
+               f"bench --json --steps: every step of every mode, read above 0, got {p.returncode} {modes}")
+    except (ValueError, KeyError, TypeError) as e:
+        expect(False, f"bench --json --steps: not the documented JSON ({e}): {p.stdout!r}")
     # A file that cannot be opened: each mode holds its error, the message naming the file.
     missing = path + b"-missing"
     p = run(binary, "bench", "--json", "--repeat", "1", "--memory", missing)
