@@ -30,7 +30,10 @@ namespace {
 std::string describe(ErrorKind kind, const std::string& name, std::optional<uint64_t> offset,
                      const std::string& path, const std::string& message) {
     // Appends only: GCC 12 at -O3 warns (-Wrestrict) on chains of operator+ temporaries.
-    std::string s(to_string(kind));
+    // One allocation: the parts, their separators and an offset's 20 digits.
+    std::string s;
+    s.reserve(to_string(kind).size() + name.size() + path.size() + message.size() + 40);
+    s.append(to_string(kind));
     s.append(": ").append(name);
     if (offset) s.append(" at byte ").append(std::to_string(*offset));
     if (!path.empty()) s.append(" (").append(path).append(")");

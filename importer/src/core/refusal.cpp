@@ -14,8 +14,12 @@ void refuse(ErrorKind kind, std::string_view source, std::optional<uint64_t> off
 }
 
 std::string FieldPath::str(std::string_view leaf) const {
+    const size_t count = size_ < max_segments ? size_ : max_segments;
+    size_t length = leaf.size() + 1;  // one allocation: each segment, its dot and its index's 20 digits and []
+    for (size_t i = 0; i < count; ++i) length += segments_[i].name_size + 1 + (segments_[i].index >= 0 ? 22 : 0);
     std::string s;
-    for (size_t i = 0; i < size_ && i < max_segments; ++i) {
+    s.reserve(length);
+    for (size_t i = 0; i < count; ++i) {
         if (i) s += '.';
         s.append(segments_[i].name, segments_[i].name_size);
         if (segments_[i].index >= 0) s.append("[").append(std::to_string(segments_[i].index)).append("]");
