@@ -16,15 +16,11 @@ import subprocess
 import tempfile
 import time
 
-from gauntlet.fuzz import options
+from gauntlet.fuzz import options, paths
 
 RUNS = 20000
 MAX_SECONDS = 90
 WITH_SHARE = ("fuzz_model", "fuzz_external", "fuzz_roundtrip")
-
-
-def targets(root: str) -> list:
-    return sorted(f[:-len(".options")] for f in os.listdir(os.path.join(root, "corpus")) if f.endswith(".options"))
 
 
 def cpu_seconds_of_children() -> float:
@@ -60,7 +56,7 @@ def run_one(root: str, binary: str, target: str, full_oracle: bool) -> dict:
 
 def rows(root: str, fuzz_build: str, log) -> dict:
     out = {}
-    for target in targets(root):
+    for target in paths.declared_targets():
         binary = os.path.join(fuzz_build, "bin", target)
         if not os.access(binary, os.X_OK):
             out[target] = {"not_run": f"{binary} missing (tools/setup_fuzz.sh builds it)"}

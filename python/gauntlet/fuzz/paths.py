@@ -22,12 +22,12 @@ def afl_binary(target, build=None):
     return os.path.join(build or FUZZ_BUILD, "afl", "bin", target)
 
 
+def declared_targets():
+    """Every target with a corpus/TARGET.options (the OSS-Fuzz convention; the .ort targets
+    join by having one), built or not."""
+    return [os.path.basename(o)[: -len(".options")] for o in sorted(glob.glob(os.path.join(CORPUS, "*.options")))]
+
+
 def targets(build=None):
-    """Every target the campaign fuzzes: each corpus/TARGET.options (the OSS-Fuzz
-    convention; the .ort targets join by having one) whose libFuzzer binary is built."""
-    names = []
-    for options in sorted(glob.glob(os.path.join(CORPUS, "*.options"))):
-        name = os.path.basename(options)[: -len(".options")]
-        if name not in TEST_ONLY_TARGETS and os.access(binary(name, build), os.X_OK):
-            names.append(name)
-    return names
+    """Every declared target the campaign fuzzes whose libFuzzer binary is built."""
+    return [t for t in declared_targets() if t not in TEST_ONLY_TARGETS and os.access(binary(t, build), os.X_OK)]
