@@ -52,7 +52,7 @@ UniqueFd open_regular(const std::filesystem::path& path, const std::string& name
     if (!fd) io_error(name, "cannot open the model file", errno);
     if (::fstat(fd.get(), &st) != 0) io_error(name, "cannot stat the model file", errno);
     if (!S_ISREG(st.st_mode)) not_regular(name, st.st_mode);
-    if (!(FileId::of(st) == FileId::of(at_path)))
+    if (FileId::of(st) != FileId::of(at_path))
         refuse(ErrorKind::Io, name, std::nullopt, {}, "the model path changed to another file while it was opened");
     return fd;
 }
