@@ -63,119 +63,122 @@ void Mutator::insert(int32_t& head, size_t position, int32_t f) {
 }
 
 void Mutator::mutate_once(int32_t& root, std::minstd_rand& rng) {
-    Tree& t = tree_;
     sites_.clear();
     lists_.clear();
-    t.collect(root, {}, sites_, lists_);
-    if (sites_.empty()) {
+    tree_.collect(root, {}, sites_, lists_);
+    if (sites_.empty()) {  // an empty message: a first field
         Field f;
         f.number = some_field_number(rng);
         f.value = rng() % 16;
-        root = t.add(f);
+        root = tree_.add(f);
         return;
     }
     const Site s = sites_[rng() % sites_.size()];
-    const size_t fi = index(s.field);
     switch (rng() % 10) {
-    case 0:  // a field's value
-    case 1: {
-        Field& f = t.fields[fi];
-        if (f.wire == 0) {
-            f.value = interesting_varint(rng, f.value);
-        } else if (f.wire == 1 || f.wire == 5) {
-            static const uint32_t floats[] = {0x7FC00000u, 0x7F800000u, 0xFF800000u, 0x80000000u, 0x3F800000u, 1u};
-            f.value = rng() % 2 ? floats[rng() % 6] : (f.value ^ (uint64_t{1} << (rng() % (f.wire == 1 ? 64 : 32))));
-        } else if (!f.is_message) {
-            const uint32_t old = f.payload_size;
-            const uint32_t at = t.copy_payload(f.payload_at, old, 16);
-            const size_t n = byte_mutator_(t.bytes.data() + at, old, old + 16);
-            t.bytes.resize(at + n);
-            t.fields[fi].payload_at = at;
-            t.fields[fi].payload_size = static_cast<uint32_t>(n);
-        } else if (f.first_child != none) {  // earlier drops may have emptied it
-            const size_t k = rng() % t.length(f.first_child);
-            const int32_t previous = t.before(f.first_child, k);
-            const int32_t child = previous == none ? f.first_child : t.fields[index(previous)].next;
-            t.unlink(f.first_child, {{s.field}, child, previous});
-        }
-        return;
-    }
-    case 2: {  // duplicate next to itself or at the end of the message
-        const int32_t copy = t.copy(s.field);
-        int32_t& head = t.head(s.list, root);
-        if (rng() % 2)
-            t.link_after(head, s.previous, copy);
-        else
-            insert(head, t.length(head), copy);
-        return;
-    }
-    case 3:  // drop
-        t.unlink(t.head(s.list, root), s);
-        return;
-    case 4: {  // reorder within the message: two fields trade places
-        const int32_t head = t.head(s.list, root);
-        const size_t k = rng() % t.length(head);
-        const int32_t previous = t.before(head, k);
-        const size_t other = index(previous == none ? head : t.fields[index(previous)].next);
-        std::swap(t.fields[fi], t.fields[other]);
-        std::swap(t.fields[fi].next, t.fields[other].next);
-        return;
-    }
+    case 0:
+    case 1: return change_value(s, rng);
+    case 2: return duplicate(root, s, rng);
+    case 3: return tree_.unlink(tree_.head(s.list, root), s);
+    case 4: return reorder(root, s, rng);
     case 5:
-    case 6: {  // re-nest: a copy of this subtree into another message, maybe renumbered
-        const int32_t copy = t.copy(s.field);
-        const ListRef target = lists_[rng() % lists_.size()];
-        if (rng() % 3 == 0) t.fields[index(copy)].number = some_field_number(rng);
-        int32_t& head = t.head(target, root);
-        insert(head, head == none ? 0 : rng() % (t.length(head) + 1), copy);
+    case 6: return renest(root, s, rng);
+    case 7: return renumber(s, rng);
+    case 8: return wrap(s, rng);
+    default: return add_field(root, rng);
+    }
+}
+
+void Mutator::change_value(const Site& s, std::minstd_rand& rng) {
+    Tree& t = tree_;
+    Field& f = t.fields[index(s.field)];
+    if (f.wire == 0) {
+        f.value = interesting_varint(rng, f.value);
+    } else if (f.wire == 1 || f.wire == 5) {
+        static const uint32_t floats[] = {0x7FC00000u, 0x7F800000u, 0xFF800000u, 0x80000000u, 0x3F800000u, 1u};
+        f.value = rng() % 2 ? floats[rng() % 6] : (f.value ^ (uint64_t{1} << (rng() % (f.wire == 1 ? 64 : 32))));
+    } else if (!f.is_message) {  // the payload through the byte mutator, with room to grow
+        const uint32_t old = f.payload_size;
+        const uint32_t at = t.copy_payload(f.payload_at, old, 16);
+        const size_t n = byte_mutator_(t.bytes.data() + at, old, old + 16);
+        t.bytes.resize(at + n);
+        f.payload_at = at;
+        f.payload_size = static_cast<uint32_t>(n);
+    } else if (f.first_child != none) {  // a message loses a field (earlier drops may have emptied it)
+        const size_t k = rng() % t.length(f.first_child);
+        const int32_t previous = t.before(f.first_child, k);
+        const int32_t child = previous == none ? f.first_child : t.fields[index(previous)].next;
+        t.unlink(f.first_child, {{s.field}, child, previous});
+    }
+}
+
+void Mutator::duplicate(int32_t& root, const Site& s, std::minstd_rand& rng) {
+    const int32_t copy = tree_.copy(s.field);
+    int32_t& head = tree_.head(s.list, root);
+    if (rng() % 2)
+        tree_.link_after(head, s.previous, copy);  // next to itself
+    else
+        insert(head, tree_.length(head), copy);  // at the end of its message
+}
+
+void Mutator::reorder(int32_t& root, const Site& s, std::minstd_rand& rng) {
+    Tree& t = tree_;
+    const int32_t head = t.head(s.list, root);
+    const int32_t previous = t.before(head, rng() % t.length(head));
+    const size_t other = index(previous == none ? head : t.fields[index(previous)].next);
+    std::swap(t.fields[index(s.field)], t.fields[other]);  // the two trade places: their links stay
+    std::swap(t.fields[index(s.field)].next, t.fields[other].next);
+}
+
+void Mutator::renest(int32_t& root, const Site& s, std::minstd_rand& rng) {
+    const int32_t copy = tree_.copy(s.field);
+    const ListRef target = lists_[rng() % lists_.size()];
+    if (rng() % 3 == 0) tree_.fields[index(copy)].number = some_field_number(rng);
+    int32_t& head = tree_.head(target, root);
+    insert(head, head == none ? 0 : rng() % (tree_.length(head) + 1), copy);
+}
+
+void Mutator::renumber(const Site& s, std::minstd_rand& rng) {
+    Field& f = tree_.fields[index(s.field)];
+    if (rng() % 4) {
+        f.number = some_field_number(rng);
         return;
     }
-    case 7: {  // renumber, or change the wire type (a known field with the wrong wire type)
-        Field& f = t.fields[fi];
-        if (rng() % 4) {
-            f.number = some_field_number(rng);
-        } else {
-            static const uint8_t wires[] = {0, 1, 2, 5};
-            f.wire = wires[rng() % 4];
-            if (f.wire == 2 && !f.is_message && f.payload_size == 0) {
-                const uint8_t x = 'x';
-                const uint32_t at = t.add_payload(&x, 1);
-                t.fields[fi].payload_at = at;
-                t.fields[fi].payload_size = 1;
-            }
-        }
-        return;
+    static const uint8_t wires[] = {0, 1, 2, 5};
+    f.wire = wires[rng() % 4];
+    if (f.wire == 2 && !f.is_message && f.payload_size == 0) {
+        const uint8_t x = 'x';
+        f.payload_at = tree_.add_payload(&x, 1);
+        f.payload_size = 1;
     }
-    case 8: {  // wrap: this field becomes the only child of a new message field
-        const int32_t inner = t.add(t.fields[fi]);
-        Field outer;
-        outer.number = some_field_number(rng);
-        outer.wire = 2;
-        outer.is_message = true;
-        outer.first_child = inner;
-        outer.next = t.fields[fi].next;
-        t.fields[fi] = outer;
-        return;
+}
+
+void Mutator::wrap(const Site& s, std::minstd_rand& rng) {
+    const int32_t inner = tree_.add(tree_.fields[index(s.field)]);
+    Field outer;
+    outer.number = some_field_number(rng);
+    outer.wire = 2;
+    outer.is_message = true;
+    outer.first_child = inner;
+    outer.next = tree_.fields[index(s.field)].next;
+    tree_.fields[index(s.field)] = outer;
+}
+
+void Mutator::add_field(int32_t& root, std::minstd_rand& rng) {
+    Field n;
+    n.number = some_field_number(rng);
+    static const uint8_t wires[] = {0, 0, 2, 5, 1};
+    n.wire = wires[rng() % 5];
+    n.value = interesting_varint(rng, 0);
+    if (n.wire == 2) {  // one to four of one letter
+        const size_t length = 1 + rng() % 4;
+        uint8_t letters[4];
+        std::memset(letters, 'a' + static_cast<int>(rng() % 26), sizeof letters);
+        n.payload_at = tree_.add_payload(letters, length);
+        n.payload_size = static_cast<uint32_t>(length);
     }
-    default: {  // a new field
-        Field n;
-        n.number = some_field_number(rng);
-        static const uint8_t wires[] = {0, 0, 2, 5, 1};
-        n.wire = wires[rng() % 5];
-        n.value = interesting_varint(rng, 0);
-        if (n.wire == 2) {
-            const size_t length = 1 + rng() % 4;
-            uint8_t letters[4];
-            std::memset(letters, 'a' + static_cast<int>(rng() % 26), sizeof letters);
-            n.payload_at = t.add_payload(letters, length);
-            n.payload_size = static_cast<uint32_t>(length);
-        }
-        const int32_t f = t.add(n);
-        int32_t& head = t.head(lists_[rng() % lists_.size()], root);
-        insert(head, t.length(head), f);
-        return;
-    }
-    }
+    const int32_t f = tree_.add(n);
+    int32_t& head = tree_.head(lists_[rng() % lists_.size()], root);
+    insert(head, tree_.length(head), f);
 }
 
 size_t Mutator::mutate(uint8_t* data, size_t size, size_t max_size, unsigned seed) {

@@ -41,7 +41,23 @@ public:
                       size_t max_out_size, unsigned seed);
 
 private:
+    /// One mutation of a random field of the tree rooted at `root` (the ten kinds below, by weight).
     void mutate_once(int32_t& root, std::minstd_rand& rng);
+    /// A varint towards a value the spec cares about, a fixed value to a float's edge or a bit
+    /// flipped, a leaf payload through the byte mutator, or a message's field dropped.
+    void change_value(const Site& s, std::minstd_rand& rng);
+    /// A copy next to the field or at the end of its message.
+    void duplicate(int32_t& root, const Site& s, std::minstd_rand& rng);
+    /// The field and another of its message trade places.
+    void reorder(int32_t& root, const Site& s, std::minstd_rand& rng);
+    /// A copy into any message (a graph into an attribute, a node into a function), maybe renumbered.
+    void renest(int32_t& root, const Site& s, std::minstd_rand& rng);
+    /// Another field number, or another wire type (a known field with the wrong one).
+    void renumber(const Site& s, std::minstd_rand& rng);
+    /// The field becomes the only child of a new message field.
+    void wrap(const Site& s, std::minstd_rand& rng);
+    /// A new field at the end of any message.
+    void add_field(int32_t& root, std::minstd_rand& rng);
     /// Links field `f` into a list at `position` (its length for the end).
     void insert(int32_t& head, size_t position, int32_t f);
 
