@@ -11,34 +11,9 @@ namespace {
 
 uint64_t interesting_varint(std::minstd_rand& rng, uint64_t old) {
     static const uint64_t values[] = {
-        0,
-        1,
-        2,
-        3,
-        7,
-        8,
-        9,
-        13,
-        14,
-        15,
-        16,
-        21,
-        28,
-        29,
-        127,
-        128,
-        255,
-        256,
-        65535,
-        0x7FFFFFFFu,
-        0x80000000u,
-        0xFFFFFFFFu,
-        uint64_t{1} << 32,
-        uint64_t{1} << 60,
-        (uint64_t{1} << 60) + 1,
-        static_cast<uint64_t>(-1),
-        static_cast<uint64_t>(-2),
-        uint64_t{1} << 63,
+        0, 1, 2, 3, 7, 8, 9, 13, 14, 15, 16, 21, 28, 29, 127, 128, 255, 256, 65535,
+        0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, uint64_t{1} << 32, uint64_t{1} << 60, (uint64_t{1} << 60) + 1,
+        static_cast<uint64_t>(-1), static_cast<uint64_t>(-2), uint64_t{1} << 63,
     };
     switch (rng() % 4) {
     case 0: return values[rng() % (sizeof values / sizeof values[0])];
