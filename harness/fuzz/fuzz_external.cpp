@@ -1,41 +1,41 @@
 // fuzz_external: external data (spec section 5) from inputs that carry their own side
-// files. The input is a ModelProto; its metadata_props entries with a key
+// files. The input is a ModelProto; its top-level metadata_props entries with a key
 // `file:NAME` are side files (the value is the file's bytes) and `link:NAME` symbolic
-// links (the value is the link's target, as written). The target writes them into a
-// fresh folder `data/` of a per-process temporary directory (fuzz_run_dir.hpp: under
-// $TMPDIR, /dev/shm or /tmp, removed at exit), beside a file `outside` that is not in the folder, and imports
-// the bytes with external_data_dir set to the folder twice: openat2 with mapped files,
-// then the user-space walk with pread (safe_open.hpp, external_data.hpp). A model that names
-// no external tensor is imported once: the two ways differ only in how an external file is
-// opened and read, so for it they run the same code.
+// links (the value is the link's target, as written). The target reads them from the bytes
+// and writes them into the folder `data/` of a per-process temporary directory
+// (fuzz_side_files.hpp, which says what it writes and what it never does; fuzz_run_dir.hpp:
+// under $TMPDIR, /dev/shm or /tmp, removed at exit), beside a file `outside` that is not in
+// the folder, and imports the bytes with external_data_dir set to the folder: openat2 with
+// mapped files, then, unless the first import settles it, the user-space walk with pread
+// (safe_open.hpp, external_data.hpp). The first settles bytes refused while reading (the
+// walk would read them the same way) and models that name no external tensor (the two ways
+// differ only in how an external file is opened and read).
 //
 // Oracle (beyond the sanitizers and fuzz_common's walk of the model):
 //  - a refusal is an ImportError of a known kind naming the input, with an offset inside
 //    it (Io included: a location may name a folder or a loop of links);
-//  - for a model that names an external tensor, both ways of opening and reading give the
-//    same answer: the same digest of the walk (fuzz_common.hpp's Walker, over every tensor
-//    byte), or a refusal with the same kind, offset and field path; on the inputs
-//    fuzz_share.hpp picks (a fixed share, by a hash of the bytes), also the same dump (which
-//    holds every name and every tensor's SHA-256);
+//  - an accepted model's side-file entries are the ones read from the bytes;
+//  - otherwise both ways of opening and reading give the same answer: the same digest of
+//    the walk (fuzz_common.hpp's Walker, over every tensor byte), or a refusal with the same
+//    kind, offset and field path; on the inputs fuzz_share.hpp picks (a fixed share, by a
+//    hash of the bytes), also the same dump (which holds every name and every tensor's
+//    SHA-256);
 //  - an accepted external tensor's location resolves (realpath) inside the folder to a
 //    regular file the input wrote, and its bytes are that file's bytes from its offset
 //    (default 0), as many as the tensor holds, which is its length when one is given.
-// GAUNTLET_EXTERNAL_STATS=1 prints at exit how the inputs went (not a model, imported once,
-// accepted and how many external tensors were checked, refused by kind): a view of what the
-// corpus reaches.
-// The target never writes outside its folder: a NAME is one to three segments of
-// [A-Za-z0-9._-] other than . and ..; entries with other names are skipped; every file is
-// written before any link is made, and nothing is created beneath a link. (A link may
-// point anywhere: making a link touches nothing, and reading through it is what the
-// importer must refuse.)
+// GAUNTLET_EXTERNAL_STATS=1 prints at exit how the inputs went (refused while reading, read
+// naming no external tensor, accepted and how many external tensors were checked, refused
+// by kind): a view of what the corpus reaches.
 #include "fuzz_common.hpp"
 #include "fuzz_run_dir.hpp"
 #include "fuzz_share.hpp"
+#include "fuzz_side_files.hpp"
 
 #include "external/external_data.hpp"
 #include "external/safe_open.hpp"
+#include "ort/reader.hpp"
 
-#include <cctype>
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <filesystem>
@@ -44,7 +44,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
@@ -60,8 +59,8 @@ struct Stats {
     ~Stats() {
         if (!std::getenv("GAUNTLET_EXTERNAL_STATS")) return;
         std::fprintf(stderr,
-                     "fuzz_external: %llu inputs, %llu not a model, %llu naming no external tensor (imported once), "
-                     "%llu accepted (%llu external tensors checked)\n",
+                     "fuzz_external: %llu inputs, %llu refused while reading, %llu read naming no external tensor "
+                     "(both imported once), %llu accepted (%llu external tensors checked)\n",
                      static_cast<unsigned long long>(inputs), static_cast<unsigned long long>(not_a_model),
                      static_cast<unsigned long long>(no_external_tensor), static_cast<unsigned long long>(accepted),
                      static_cast<unsigned long long>(external_tensors));
@@ -79,60 +78,6 @@ const fs::path& make_run_dir() {
     return dir;
 }
 
-/// NAME as segments, or nothing when it is not one the target writes.
-std::optional<std::string> safe_name(std::string_view n) {
-    int segments = 0;
-    size_t start = 0;
-    while (start <= n.size()) {
-        size_t end = n.find('/', start);
-        if (end == std::string_view::npos) end = n.size();
-        const std::string_view seg = n.substr(start, end - start);
-        if (seg.empty() || seg.size() > 32 || seg == "." || seg == ".." || ++segments > 3) return std::nullopt;
-        for (char c : seg)
-            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) return std::nullopt;
-        start = end + 1;
-    }
-    return std::string(n);
-}
-
-/// True when no folder on the way from `data` to NAME is a symbolic link: a side file or
-/// link is never created through a link the input made (which could lead anywhere).
-bool no_link_on_the_way(const fs::path& data, const std::string& n) {
-    std::error_code ec;
-    fs::path p = data;
-    for (size_t start = 0, end; (end = n.find('/', start)) != std::string::npos; start = end + 1) {
-        p /= n.substr(start, end - start);
-        if (fs::symlink_status(p, ec).type() == fs::file_type::symlink) return false;
-    }
-    return true;
-}
-
-/// Writes the input's side files, all files before any link; returns NAME -> bytes of the
-/// regular files written.
-std::map<std::string, std::string> write_side_files(const Model& m, const fs::path& data) {
-    std::map<std::string, std::string> files;
-    std::error_code ec;
-    for (const bool links : {false, true}) {
-        for (const auto& e : m.proto().metadata_props) {
-            if (!e.key.starts_with(links ? "link:" : "file:")) continue;
-            auto n = safe_name(e.key.substr(5));
-            if (!n || !no_link_on_the_way(data, *n)) continue;
-            const fs::path p = data / *n;
-            if (fs::symlink_status(p, ec).type() != fs::file_type::not_found) continue;  // the first entry wins
-            fs::create_directories(p.parent_path(), ec);
-            if (ec || !no_link_on_the_way(data, *n)) continue;
-            if (!links) {
-                std::ofstream out(p, std::ios::binary);
-                out.write(e.value.data(), static_cast<std::streamsize>(e.value.size()));
-                if (out.good()) files.emplace(*n, std::string(e.value));
-            } else if (!e.value.empty() && e.value.size() < 256 && e.value.find('\0') == std::string_view::npos) {
-                (void)::symlink(std::string(e.value).c_str(), p.c_str());
-            }
-        }
-    }
-    return files;
-}
-
 std::optional<uint64_t> decimal(std::string_view s) {
     uint64_t v = 0;
     if (s.empty()) return std::nullopt;
@@ -145,8 +90,9 @@ std::optional<uint64_t> decimal(std::string_view s) {
 
 struct ExternalCheck {
     const fs::path& data;
-    std::string data_real;
-    const std::map<std::string, std::string>& files;
+    const std::string& data_real;
+    const std::vector<SideFileFolder::File>& files;
+    const std::vector<SideEntry>& entries;  ///< read from the bytes (fuzz_side_files.hpp)
 
     void tensor(const TensorView& t) const {
         if (t.source != TensorSource::External || !t.has_bytes()) return;
@@ -166,7 +112,8 @@ struct ExternalCheck {
         GAUNTLET_CHECK(
             real.size() > data_real.size() + 1 && real.compare(0, data_real.size() + 1, data_real + "/") == 0,
             "accepted outside the folder: " + what + " -> " + real);
-        const auto file = files.find(real.substr(data_real.size() + 1));
+        const std::string_view inside = std::string_view(real).substr(data_real.size() + 1);
+        const auto file = std::find_if(files.begin(), files.end(), [&](const auto& f) { return f.first == inside; });
         GAUNTLET_CHECK(file != files.end(), "accepted something the input did not write as a file: " + what);
         const auto bytes = t.bytes();
         const uint64_t from = offset.value_or(0);
@@ -195,7 +142,21 @@ struct ExternalCheck {
         for (const auto& n : g.nodes)
             for (const auto& a : n.attributes) attribute(a);
     }
+    /// The side files the folder was filled from are the model's: the scan read the bytes
+    /// as the importer did.
+    void side_files(const Model& m) const {
+        size_t i = 0;
+        for (const auto& e : m.proto().metadata_props) {
+            if (!is_side_file_key(e.key)) continue;
+            GAUNTLET_CHECK(i < entries.size() && entries[i] == SideEntry(e.key, e.value),
+                           "the side-file entries read from the bytes are not the model's: " + std::string(e.key));
+            ++i;
+        }
+        GAUNTLET_CHECK(i == entries.size(), "the bytes name side files the model does not");
+    }
+
     void model(const Model& m) const {
+        side_files(m);
         if (m.graph()) graph(*m.graph());
         for (const auto& ti : m.proto().training_info) {
             if (ti.initialization()) graph(*ti.initialization());
@@ -223,43 +184,10 @@ void check_refusal(const ImportError& e, uint64_t size) {
 /// the refusal otherwise.
 struct Outcome {
     std::optional<ImportError> error;
+    bool read = false;      ///< the read step ended: the bytes hold a model
+    bool external = false;  ///< accepted, and a tensor keeps its data in an external file
     uint64_t digest = 0;
     std::string dump;
-};
-
-Outcome import_once(std::span<const uint8_t> bytes, const ImportOptions& options, const ExternalCheck& check,
-                    bool with_dump) {
-    try {
-        Model m = import_bytes(bytes, name, options);
-        Walker w;
-        w.model(m);
-        check.model(m);
-        return {std::nullopt, w.hash, with_dump ? dump_of(m) : std::string()};
-    } catch (const ImportError& e) {
-        check_refusal(e, bytes.size());
-        return {e, 0, {}};
-    }
-}
-
-/// The external-data folder, empty, and its real path. Emptied (removed and made again) only
-/// when the last input may have written into it: most inputs write nothing, and on a
-/// loaded disk the folder's churn cost more than the imports (docs/fuzzing.md).
-struct Folder {
-    fs::path path;
-    std::string real;
-    bool may_hold_files = true;
-
-    void empty() {
-        if (!may_hold_files) return;
-        std::error_code ec;
-        fs::remove_all(path, ec);
-        fs::create_directory(path, ec);
-        if (ec) fuzz_fail("cannot make the external-data folder", path.string());
-        char resolved[PATH_MAX];
-        if (!::realpath(path.c_str(), resolved)) fuzz_fail("realpath of the folder failed", path.string());
-        real = resolved;
-        may_hold_files = false;
-    }
 };
 
 /// True when a tensor of the model (in any graph, attribute, function or training info) keeps
@@ -272,11 +200,38 @@ bool names_external_tensors(Model& m) {
     return any;
 }
 
-/// True when the model asks for a side file or link (write_side_files may write).
-bool asks_for_side_files(const Model& m) {
-    for (const auto& e : m.proto().metadata_props)
-        if (e.key.starts_with("file:") || e.key.starts_with("link:")) return true;
+/// False when the bytes cannot hold a tensor whose data is external: not a .ort, and no
+/// varint key of TensorProto.data_location (field 14, wire type 0) anywhere followed by a
+/// varint the importer reads as EXTERNAL (read_int32: its low 32 bits are 1). Conservative:
+/// any byte may start a key, so a model refused after reading that it clears names none.
+GAUNTLET_NO_COVERAGE bool may_name_external_tensors(std::span<const uint8_t> bytes) {
+    if (detail::looks_like_ort(bytes.data(), bytes.size())) return true;
+    constexpr uint64_t location_key = (uint64_t{+proto::Tensor::data_location} << 3) | 0;
+    side_files_detail::Wire w{bytes.data(), bytes.data() + bytes.size()};
+    for (const uint8_t* at = bytes.data(); at != w.end; ++at) {
+        uint64_t key = 0, value = 0;
+        w.at = at;
+        if (w.varint(key) && key == location_key && w.varint(value) && static_cast<uint32_t>(value) == 1) return true;
+    }
     return false;
+}
+
+Outcome import_once(std::span<const uint8_t> bytes, ImportOptions& options, const ExternalCheck& check,
+                    bool with_dump) {
+    ImportTimes times;
+    options.times = &times;
+    try {
+        Model m = import_bytes(bytes, name, options);
+        Walker w;
+        w.model(m);
+        check.model(m);
+        return {std::nullopt, true, names_external_tensors(m), w.hash, with_dump ? dump_of(m) : std::string()};
+    } catch (const ImportError& e) {
+        check_refusal(e, bytes.size());
+        // A step's time is added when the step ends (onnximport/options.hpp): none for the
+        // read step means the refusal came while reading (no step takes 0 ns on a clock of 1 ns).
+        return {e, times.read > 0, false, 0, {}};
+    }
 }
 
 }  // namespace
@@ -284,36 +239,23 @@ bool asks_for_side_files(const Model& m) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::span<const uint8_t> bytes(data, size);
     ++stats.inputs;
-    // The side files come from the model itself: read without external data first.
-    ImportOptions plain;
-    plain.load_external_data = false;
-    plain.resolve = false;
-    std::map<std::string, std::string> files;
-    static Folder folder{make_run_dir() / "data", {}, true};
-    folder.empty();
-    bool external = false;
-    try {
-        Model m = import_bytes(bytes, name, plain);
-        folder.may_hold_files = asks_for_side_files(m);
-        files = write_side_files(m, folder.path);
-        external = names_external_tensors(m);
-    } catch (const ImportError& e) {
-        check_error(e, name, size);
-        ++stats.not_a_model;
-        return 0;
-    }
-    const ExternalCheck check{folder.path, folder.real, files};
+    static SideFileFolder folder(make_run_dir() / "data");
+    const std::vector<SideEntry> entries = side_file_entries(bytes);
+    folder.hold(entries);
+    const ExternalCheck check{folder.path(), folder.real(), folder.files(), entries};
 
     ImportOptions options;
-    options.external_data_dir = folder.path;
+    options.external_data_dir = folder.path();
     options.external_open = ExternalOpen::Auto;
     options.map_external_files = true;
     const bool expensive = gets_expensive_checks(bytes);
     const Outcome first = import_once(bytes, options, check, expensive);
     if (first.error) ++stats.refused[std::string(to_string(first.error->kind()))];
     else ++stats.accepted;
-    if (!external) {
-        ++stats.no_external_tensor;
+    // Refused while reading, the walk would read the same bytes the same way; without an
+    // external tensor, it would run the same code.
+    if (!first.read || !(first.error ? may_name_external_tensors(bytes) : first.external)) {
+        ++(first.read ? stats.no_external_tensor : stats.not_a_model);
         return 0;
     }
     options.external_open = ExternalOpen::Walk;
