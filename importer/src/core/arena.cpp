@@ -5,35 +5,46 @@
 namespace onnximport::detail {
 
 Arena::~Arena() {
-    if (!blocks_.empty()) blocks_.back().used = cur_ - reinterpret_cast<uintptr_t>(blocks_.back().data);
-    for (const Block& b : blocks_) {
-        if (!b.large) ::operator delete[](b.data);
-        else if (pool_) pool_->give_back({b.data, b.size, use_}, b.used);
-        else free_large_block({b.data, b.size, use_});
+    if (last_) last_->used = cur_ - reinterpret_cast<uintptr_t>(last_);
+    // In the order taken: a Workspace's pool hands each block of the next import of the same
+    // model back to the request that had it (BlockPool::take).
+    for (Block* b = first_; b;) {
+        Block* const next = b->next;  // read before the block goes (and is poisoned)
+        if (!b->large) ::operator delete[](static_cast<void*>(b));
+        else if (pool_) pool_->give_back({b, b->size, use_}, b->used);
+        else free_large_block({b, b->size, use_});
+        b = next;
     }
 }
 
 void* Arena::grow(size_t n, size_t align) {
     size_t size = next_block_;
-    if (size < n + align) size = n + align;
+    if (size < sizeof(Block) + n + align) size = sizeof(Block) + n + align;
     if (next_block_ < max_block) next_block_ *= 2;
-    Block b{nullptr, size, 0, size >= large_block};
-    blocks_.reserve(blocks_.size() + 1);  // so that no block can leak below
-    if (!blocks_.empty()) blocks_.back().used = cur_ - reinterpret_cast<uintptr_t>(blocks_.back().data);
-    if (b.large) {
-        b.size = (size + large_block - 1) & ~(large_block - 1);
-        LargeBlock kept = pool_ ? pool_->take(b.size, use_) : LargeBlock{};
-        if (!kept.data) kept = allocate_large_block(b.size, use_);
-        b.data = kept.data;
-        b.size = kept.size;
+    void* data;
+    const bool large = size >= large_block;
+    if (large) {
+        size = (size + large_block - 1) & ~(large_block - 1);
+        LargeBlock kept = pool_ ? pool_->take(size, use_) : LargeBlock{};
+        if (!kept.data) kept = allocate_large_block(size, use_);
+        data = kept.data;
+        size = kept.size;
     } else {
         // Not value-initialized: pages are touched only as objects are placed.
-        b.data = ::operator new[](size);
+        data = ::operator new[](size);
     }
-    blocks_.push_back(b);
-    reserved_ += b.size;
-    cur_ = reinterpret_cast<uintptr_t>(b.data);
-    end_ = cur_ + b.size;
+    Block* const b = new (data) Block{nullptr, size, 0, large};
+    if (last_) {
+        last_->used = cur_ - reinterpret_cast<uintptr_t>(last_);
+        last_->next = b;
+    } else {
+        first_ = b;
+    }
+    last_ = b;
+    ++block_count_;
+    reserved_ += size;
+    cur_ = reinterpret_cast<uintptr_t>(data) + sizeof(Block);
+    end_ = reinterpret_cast<uintptr_t>(data) + size;
     return allocate(n, align);
 }
 

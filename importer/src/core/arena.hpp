@@ -14,7 +14,6 @@
 #include <new>
 #include <string_view>
 #include <type_traits>
-#include <vector>
 
 namespace onnximport::detail {
 
@@ -62,7 +61,7 @@ public:
 
     /// Bytes obtained from the heap so far (all blocks, used or not), and in how many blocks.
     size_t reserved() const noexcept { return reserved_; }
-    size_t block_count() const noexcept { return blocks_.size(); }
+    size_t block_count() const noexcept { return block_count_; }
 
 private:
     // Blocks double from 4 KiB (a small model pays little) up to 16 MiB (a large one gets
@@ -73,11 +72,13 @@ private:
 
     [[gnu::noinline]] void* grow(size_t n, size_t align);
 
-    struct Block {
-        void* data;
+    /// The start of every block, linking it to the next: no list of the blocks is allocated
+    /// beside them (an import of a small model made three such lists).
+    struct alignas(16) Block {
+        Block* next;
         size_t size;
-        size_t used;  ///< bytes placed, set when the arena moves on (or is destroyed)
-        bool large;  ///< large_block or more (blocks.hpp)
+        size_t used;  ///< bytes placed, this header included; set when the arena moves on
+        bool large;   ///< large_block or more (blocks.hpp)
     };
 
     uintptr_t cur_ = 0;
@@ -86,7 +87,9 @@ private:
     BlockUse use_;
     std::shared_ptr<BlockPool> pool_;
     size_t reserved_ = 0;
-    std::vector<Block> blocks_;
+    size_t block_count_ = 0;
+    Block* first_ = nullptr;
+    Block* last_ = nullptr;
 };
 
 /// How the importer fills a List: exact sizes where the count is known before the
