@@ -1,4 +1,7 @@
-// fuzz_external's side files: the input's top-level metadata_props entries with a key
+// What fuzz_external reads from an input's bytes without importing them: its side files and
+// whether it can name an external tensor; and the folder the side files are written to.
+//
+// The side files are the input's top-level metadata_props entries with a key
 // `file:NAME` (the value is the file's bytes) or `link:NAME` (the value is a symbolic link's
 // target, as written), read from the bytes without an import and written into an
 // external-data folder that holds nothing else.
@@ -18,6 +21,7 @@
 #pragma once
 
 #include "fuzz_check.hpp"
+#include "ort/reader.hpp"
 
 #include <onnx_fields.hpp>
 
@@ -27,12 +31,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <optional>
+#include <fcntl.h>
 #include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -93,31 +97,43 @@ GAUNTLET_NO_COVERAGE bool each_field(std::string_view message, F&& f) {
     return true;
 }
 
-/// NAME when it is one the folder writes.
-inline std::optional<std::string> safe_name(std::string_view n) {
+/// True when NAME is one the folder writes.
+inline bool is_safe_name(std::string_view n) {
     int segments = 0;
     size_t start = 0;
     while (start <= n.size()) {
         size_t end = n.find('/', start);
         if (end == std::string_view::npos) end = n.size();
         const std::string_view seg = n.substr(start, end - start);
-        if (seg.empty() || seg.size() > 32 || seg == "." || seg == ".." || ++segments > 3) return std::nullopt;
+        if (seg.empty() || seg.size() > 32 || seg == "." || seg == ".." || ++segments > 3) return false;
         for (char c : seg)
-            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) return std::nullopt;
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) return false;
         start = end + 1;
     }
-    return std::string(n);
+    return true;
 }
 
 /// True when no folder on the way from `data` to NAME is a symbolic link.
-inline bool no_link_on_the_way(const std::filesystem::path& data, const std::string& n) {
-    std::error_code ec;
-    std::filesystem::path p = data;
-    for (size_t start = 0, end; (end = n.find('/', start)) != std::string::npos; start = end + 1) {
-        p /= n.substr(start, end - start);
-        if (std::filesystem::symlink_status(p, ec).type() == std::filesystem::file_type::symlink) return false;
+inline bool no_link_on_the_way(const std::string& data, std::string_view n) {
+    struct stat st;
+    for (size_t end = n.find('/'); end != std::string_view::npos; end = n.find('/', end + 1)) {
+        const std::string folder = data + "/" + std::string(n.substr(0, end));
+        if (::lstat(folder.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) return false;
     }
     return true;
+}
+
+/// Writes a new regular file (never through a link, never over anything); false on failure.
+inline bool write_new_file(const std::string& path, std::string_view bytes) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    bool ok = true;
+    for (size_t at = 0; ok && at < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + at, bytes.size() - at);
+        ok = n > 0;
+        if (ok) at += static_cast<size_t>(n);
+    }
+    return ::close(fd) == 0 && ok;
 }
 
 }  // namespace side_files_detail
@@ -145,6 +161,22 @@ GAUNTLET_NO_COVERAGE inline std::vector<SideEntry> side_file_entries(std::span<c
     return entries;
 }
 
+/// False when the bytes cannot hold a tensor whose data is external: not a .ort, and no
+/// varint key of TensorProto.data_location (field 14, wire type 0) anywhere followed by a
+/// varint the importer reads as EXTERNAL (read_int32: its low 32 bits are 1). Conservative:
+/// any byte may start a key, so a model refused after reading that it clears names none.
+GAUNTLET_NO_COVERAGE inline bool may_name_external_tensors(std::span<const uint8_t> bytes) {
+    if (onnximport::detail::looks_like_ort(bytes.data(), bytes.size())) return true;
+    constexpr uint64_t location_key = (uint64_t{+onnximport::proto::Tensor::data_location} << 3) | 0;
+    side_files_detail::Wire w{bytes.data(), bytes.data() + bytes.size()};
+    for (const uint8_t* at = bytes.data(); at != w.end; ++at) {
+        uint64_t key = 0, value = 0;
+        w.at = at;
+        if (w.varint(key) && key == location_key && w.varint(value) && static_cast<uint32_t>(value) == 1) return true;
+    }
+    return false;
+}
+
 /// The external-data folder, its real path, and the regular files it holds (NAME and bytes).
 ///
 /// What it keeps between inputs lives in two buffers that only grow: libFuzzer runs an input
@@ -154,9 +186,12 @@ class SideFileFolder {
 public:
     using File = std::pair<std::string_view, std::string_view>;
 
-    explicit SideFileFolder(std::filesystem::path path) : path_(std::move(path)) {
+    explicit SideFileFolder(std::filesystem::path path) : path_(std::move(path)), folder_(path_.native()) {
         files_.reserve(kept_files);
         remake();
+        char resolved[PATH_MAX];
+        if (!::realpath(folder_.c_str(), resolved)) fuzz_fail("realpath of the folder failed", folder_);
+        real_ = resolved;
     }
 
     const std::filesystem::path& path() const { return path_; }
@@ -211,32 +246,29 @@ private:
         std::error_code ec;
         std::filesystem::remove_all(path_, ec);
         std::filesystem::create_directory(path_, ec);
-        if (ec) fuzz_fail("cannot make the external-data folder", path_.string());
-        char resolved[PATH_MAX];
-        if (!::realpath(path_.c_str(), resolved)) fuzz_fail("realpath of the folder failed", path_.string());
-        real_ = resolved;
+        if (ec) fuzz_fail("cannot make the external-data folder", folder_);
         held_.clear();
         files_.clear();
     }
 
     /// Writes the held entries' files, all of them before any link.
     void write() {
-        namespace fs = std::filesystem;
         using namespace side_files_detail;
-        std::error_code ec;
+        struct stat st;
         for (const bool links : {false, true}) {
             each_held([&](std::string_view key, std::string_view value) {
                 if (!key.starts_with(links ? "link:" : "file:")) return;
-                auto n = safe_name(key.substr(5));
-                if (!n || !no_link_on_the_way(path_, *n)) return;
-                const fs::path p = path_ / *n;
-                if (fs::symlink_status(p, ec).type() != fs::file_type::not_found) return;  // the first entry wins
-                fs::create_directories(p.parent_path(), ec);
-                if (ec || !no_link_on_the_way(path_, *n)) return;
+                const std::string_view n = key.substr(5);
+                if (!is_safe_name(n) || !no_link_on_the_way(folder_, n)) return;
+                const std::string p = folder_ + "/" + std::string(n);
+                if (::lstat(p.c_str(), &st) == 0) return;  // the first entry wins
+                if (const size_t slash = n.rfind('/'); slash != std::string_view::npos) {
+                    std::error_code ec;
+                    std::filesystem::create_directories(folder_ + "/" + std::string(n.substr(0, slash)), ec);
+                    if (ec || !no_link_on_the_way(folder_, n)) return;
+                }
                 if (!links) {
-                    std::ofstream out(p, std::ios::binary);
-                    out.write(value.data(), static_cast<std::streamsize>(value.size()));
-                    if (out.good()) files_.emplace_back(key.substr(5), value);
+                    if (write_new_file(p, value)) files_.emplace_back(n, value);
                 } else if (!value.empty() && value.size() < 256 && value.find('\0') == std::string_view::npos) {
                     (void)::symlink(std::string(value).c_str(), p.c_str());
                 }
@@ -245,6 +277,7 @@ private:
     }
 
     std::filesystem::path path_;
+    std::string folder_;  ///< path_ as a string, for the system calls
     std::string real_;
     std::string held_;  ///< the entries the folder was filled from (each_held)
     std::vector<File> files_;
