@@ -13,11 +13,10 @@
 // through it is what the importer must refuse.)
 //
 // Why the scan (docs/fuzzing.md, "What fuzz_external's execution costs"): an import just to
-// learn the side files cost every input a parse, and writing the same files again for each of
-// the executions libFuzzer makes from one corpus input cost more than the imports. The
-// folder is kept while consecutive inputs ask for the same entries: the importer never
-// writes (spec rule: the decode path is hermetic), so the folder is then what a fresh one
-// would be.
+// learn the side files cost a fifth of the target's time, and writing the same files again for
+// each of the executions libFuzzer makes from one corpus input a twelfth. The folder is kept
+// while consecutive inputs ask for the same entries: the importer only reads (the writers are
+// not on the decode path, docs/write.md), so the folder is then what a fresh one would be.
 #pragma once
 
 #include "fuzz_check.hpp"

@@ -2,8 +2,8 @@
 
 Each target (build-fuzz/bin/TARGET, built by tools/setup_fuzz.sh: libFuzzer, ASan and UBSan)
 runs once over its committed corpus with its options (corpus/TARGET.options), a fixed seed and
--runs=RUNS (the corpus first, then mutations), new inputs going to a scratch folder so the
-corpus is only read. The row is libFuzzer's own count of executions over the CPU time of the
+-runs=RUNS (the corpus first, then mutations), new inputs going to a scratch folder (on /dev/shm
+where writable: the row measures the target, not the disk) so the corpus is only read. The row is libFuzzer's own count of executions over the CPU time of the
 process (user and system, from its rusage): on a machine shared with other jobs the wall time
 says more about them than about the target; the campaign records count the same way. The targets whose oracle has an expensive share (harness/fuzz/fuzz_share.hpp) also run
 with GAUNTLET_FUZZ_FULL_ORACLE=1, every check on every input: the oracle they had before the share.
@@ -32,7 +32,7 @@ def run_one(root: str, binary: str, target: str, full_oracle: bool) -> dict:
     corpus = os.path.join(root, "corpus")
     flags = options.libfuzzer_flags(target, corpus)
     env = options.sanitizer_env(target, corpus, dict(os.environ, GAUNTLET_FUZZ_FULL_ORACLE="1" if full_oracle else "0"))
-    scratch = tempfile.mkdtemp(prefix=f"bench-{target}-")
+    scratch = tempfile.mkdtemp(prefix=f"bench-{target}-", dir=paths.memory_scratch())
     cmd = [binary, *flags, f"-runs={RUNS}", f"-max_total_time={MAX_SECONDS}", "-seed=1", "-print_final_stats=1",
            scratch, os.path.join(corpus, target)]
     t0 = time.monotonic()
