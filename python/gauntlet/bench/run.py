@@ -177,7 +177,9 @@ def write_results(args, res: dict) -> None:
         shutil.copy(os.path.join(out, "results.md"), os.path.join(docs, "perf.md"))
         if plot.returncode == 0:
             shutil.copy(os.path.join(out, "perf.png"), os.path.join(docs, "perf.png"))
-    log(f"wrote {out}/results.json, results.md, perf.png")
+    # The plot needs matplotlib (`make bench` installs it); without it the table still stands.
+    written = "perf.png" if plot.returncode == 0 else f"no perf.png (the plot exited {plot.returncode})"
+    log(f"wrote {out}/results.json, results.md, {written}")
 
 
 def main(argv: list) -> int:
