@@ -201,7 +201,8 @@ bool names_external_tensors(Model& m) {
 }
 
 /// Options with the folder as external_data_dir and `times` for the steps' times. Made once
-/// per way: copying the folder's path into fresh options cost every input a hundredth of its time.
+/// per way, not per input: fresh options would copy the folder's path (and split it into its
+/// components) on every execution.
 ImportOptions options_for(const fs::path& folder, ExternalOpen open, ImportTimes& times) {
     ImportOptions o;
     o.external_data_dir = folder;

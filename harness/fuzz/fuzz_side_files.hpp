@@ -12,9 +12,9 @@
 // beneath a link. (A link may point anywhere: making one touches nothing, and reading
 // through it is what the importer must refuse.)
 //
-// Why the scan (docs/fuzzing.md, "What fuzz_external's execution costs"): an import just to
-// learn the side files cost a fifth of the target's time, and writing the same files again for
-// each of the executions libFuzzer makes from one corpus input a twelfth. The folder is kept
+// Why the scan: an import just to learn the side files parsed every input once more, and the
+// same files were written again for each of the executions libFuzzer makes from one corpus
+// input (the profile: docs/performance.md, "The fuzz rows, 2026-12-05"). The folder is kept
 // while consecutive inputs ask for the same entries: the importer only reads (the writers are
 // not on the decode path, docs/write.md), so the folder is then what a fresh one would be.
 #pragma once

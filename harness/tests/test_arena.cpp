@@ -124,8 +124,8 @@ BOOST_AUTO_TEST_CASE(allocations_are_aligned_and_large_blocks_are_huge_page_alig
         void* p = a.allocate(3, align);
         BOOST_TEST(reinterpret_cast<uintptr_t>(p) % align == 0u);
     }
-    // A request larger than any small block gets a block of its own, 2 MiB aligned: the
-    // request follows the block's header (arena.hpp, Block) in its first huge page.
+    // A request larger than any small block gets a large block of its own, aligned to
+    // large_block (blocks.hpp); the request follows the block's header (arena.hpp, Block).
     void* big = a.allocate(3u << 20, 8);
     BOOST_TEST(reinterpret_cast<uintptr_t>(big) % (2u << 20) <= 64u);
     BOOST_TEST(a.block_count() == 2u);

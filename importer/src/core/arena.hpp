@@ -73,7 +73,7 @@ private:
     [[gnu::noinline]] void* grow(size_t n, size_t align);
 
     /// The start of every block, linking it to the next: no list of the blocks is allocated
-    /// beside them (an import of a small model made three such lists).
+    /// beside them, one heap allocation fewer per arena (docs/performance.md).
     struct alignas(16) Block {
         Block* next;
         size_t size;

@@ -93,8 +93,9 @@ class Target:
         self.env = options_mod.sanitizer_env(name, self.corpus_root)
         # fuzz_external writes its side files for every input, and libFuzzer's -fork its job
         # folders: on a memory file system that is 5 times faster than on /tmp's disk here.
-        if "TMPDIR" not in self.env and paths.memory_scratch():
-            self.env["TMPDIR"] = paths.memory_scratch()
+        scratch = paths.memory_scratch()
+        if "TMPDIR" not in self.env and scratch:
+            self.env["TMPDIR"] = scratch
         self.corpus = os.path.join(self.corpus_root, name)
         os.makedirs(self.corpus, exist_ok=True)
         self.new = os.path.join(self.work, "new")
