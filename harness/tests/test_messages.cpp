@@ -227,6 +227,25 @@ BOOST_AUTO_TEST_CASE(attribute_type_inference_follows_the_spec_order_not_the_fil
     BOOST_TEST(type_code(only_attribute(m)) == 1);
 }
 
+BOOST_AUTO_TEST_CASE(attribute_fields_of_the_wrong_wire_type_are_skipped) {
+    // The name, f, i and type are read inline (read_attribute.cpp): each still skips a value of
+    // another wire type, and the rest of the attribute decides.
+    WireWriter attr = WireWriter()
+                          .int_field(1, 5)          // name as a varint
+                          .bytes_field(1, "a")
+                          .int_field(2, 9)          // f as a varint
+                          .bytes_field(3, "x")      // i as bytes
+                          .float_field(20, 1.0f)    // type as a 32-bit value
+                          .int_field(3, 7);
+    auto m = import_model(model_with_attribute(attr));
+    const Attribute& a = only_attribute(m);
+    BOOST_TEST(a.name == "a");
+    BOOST_TEST(type_code(a) == 2);  // inferred from i: f and type were skipped
+    BOOST_TEST(!a.type_declared);
+    BOOST_TEST(a.i == 7);
+    BOOST_TEST(a.f == 0.0f);
+}
+
 BOOST_AUTO_TEST_CASE(declared_type_wins_over_inference) {
     WireWriter attr = WireWriter().bytes_field(1, "a").float_field(2, 1.0f).int_field(3, 7).int_field(20, 2);
     auto m = import_model(model_with_attribute(attr));
