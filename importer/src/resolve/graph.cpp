@@ -114,7 +114,7 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
     const HashMemo empty(s);
     NodeMemo memo{empty, empty, empty, empty};
     static_assert(prepared_per_node == 4);
-    for_each_node_ahead(
+    for_each_node_ahead<ValueIndex::prefetch_distance>(
         g, [&](size_t f) { prepare_node(s, static_cast<uint32_t>(f), prepared[f % prepared_nodes], memo); },
         [&](size_t f) __attribute__((always_inline)) {
             resolve_node(c, s, opsets, static_cast<uint32_t>(f), prepared[f % prepared_nodes], reads);

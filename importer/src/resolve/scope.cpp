@@ -113,7 +113,7 @@ public:
             s_.index->prefetch(first_hash_[f % first_hash_.size()]);
         };
         s_.node_values.reserve(g_.nodes.size() + 1);
-        for_each_node_ahead(g_, prepare, [&](size_t f) {
+        for_each_node_ahead<distance>(g_, prepare, [&](size_t f) {
             s_.node_values.push_back(static_cast<uint32_t>(g_.values.size()));
             node(f);
         });
@@ -121,7 +121,7 @@ public:
     }
 
 private:
-    static constexpr size_t distance = ValueIndex::prefetch_distance;
+    static constexpr size_t distance = ValueIndex::define_prefetch_distance;
 
     void node(size_t f) {
         const Node& n = g_.nodes[f];

@@ -114,9 +114,8 @@ inline void prefetch_names(const Node& n) noexcept {
 /// The nodes of g in file order, with the lookahead both passes over them use: node f + 2d's
 /// names start loading and node f + d is prepared (its hashes computed, its slots
 /// prefetched) before node f is visited, so that the lookups' cache misses overlap.
-template <class Prepare, class Visit>
+template <size_t d, class Prepare, class Visit>
 void for_each_node_ahead(const Graph& g, Prepare&& prepare, Visit&& visit) {
-    constexpr size_t d = ValueIndex::prefetch_distance;
     const size_t n = g.nodes.size();
     for (size_t f = 0; f < n && f < d; ++f) prepare(f);
     for (size_t f = 0; f < n; ++f) {
