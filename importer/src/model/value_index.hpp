@@ -105,7 +105,7 @@ public:
     /// How far ahead (in nodes) resolution's reads pass prefetches.
     static constexpr size_t prefetch_distance = 8;
     /// The definitions pass does less per node, so it looks further ahead for its loads to
-    /// have landed as early (docs/performance.md, "The definitions look further ahead").
+    /// have landed as early (docs/performance.md, "Small costs the profile hid").
     static constexpr size_t define_prefetch_distance = 16;
 
 private:
