@@ -111,9 +111,9 @@ inline void prefetch_names(const Node& n) noexcept {
     __builtin_prefetch(reinterpret_cast<const void*>(at + 64));
 }
 
-/// The nodes of g in file order, with the lookahead both passes over them use: node f + 2d's
-/// names start loading and node f + d is prepared (its hashes computed, its slots
-/// prefetched) before node f is visited, so that the lookups' cache misses overlap.
+/// The nodes of g in file order, looking d nodes ahead (each pass its own d, value_index.hpp):
+/// node f + 2d's names start loading and node f + d is prepared (its hashes computed, its
+/// slots prefetched) before node f is visited, so that the lookups' cache misses overlap.
 template <size_t d, class Prepare, class Visit>
 void for_each_node_ahead(const Graph& g, Prepare&& prepare, Visit&& visit) {
     const size_t n = g.nodes.size();
