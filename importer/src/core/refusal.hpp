@@ -30,6 +30,8 @@ public:
         ++size_;
     }
     void pop() noexcept { --size_; }
+    /// Segments pushed and not popped, the root included (also those cut off).
+    size_t size() const noexcept { return size_; }
 
     /// The path, with ".leaf" appended when given.
     std::string str(std::string_view leaf = {}) const;

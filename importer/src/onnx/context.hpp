@@ -21,8 +21,7 @@ struct Context : Refusal {
     Storage& storage;
     Arena& arena;       ///< the Model's objects
     Arena& node_edges;  ///< nodes' inputs and outputs (Storage::node_edges)
-    int max_nesting;
-    int depth = 0;
+    int max_nesting;  ///< the nesting depth is the field path's (read_message)
     PassedPages passed_pages;  ///< large raw_data payloads behind the reader
 
     /// Copies a string made by the importer (not a view of the input) into the arena.

@@ -82,13 +82,13 @@ void read_message(Context& c, Reader& r, std::string_view field, int64_t index, 
     const uint8_t* key_at = r.key_at();
     Reader::Slice s = r.bytes();
     PathScope scope(c.path, field, index);
-    if (c.depth + 1 > c.max_nesting)
+    // The path holds the root and one segment per message entered (the reader pushes none
+    // elsewhere): its size is the nesting depth, with no counter of its own to keep.
+    if (c.path.size() - 1 > static_cast<size_t>(c.max_nesting))
         c.fail(ErrorKind::Malformed, key_at,
                "messages nested deeper than the limit of " + std::to_string(c.max_nesting) + " levels");
-    ++c.depth;
     Reader sub(c, s.begin, s.end);
     body(sub, key_at);
-    --c.depth;
 }
 
 // Message readers (one per onnx.proto message); each reads the fields of one message.
