@@ -5,9 +5,10 @@ runs once over its committed corpus with its options (corpus/TARGET.options), a 
 -runs=RUNS (the corpus first, then mutations), new inputs going to a scratch folder (on /dev/shm
 where writable: the row measures the target, not the disk) so the corpus is only read. The row
 is libFuzzer's own count of executions over the CPU time of the process (user and system, from
-its rusage): on a machine shared with other jobs the wall time
-says more about them than about the target; the campaign records count the same way. The targets whose oracle has an expensive share (harness/fuzz/fuzz_share.hpp) also run
-with GAUNTLET_FUZZ_FULL_ORACLE=1, every check on every input: the oracle they had before the share.
+its rusage): on a machine shared with other jobs the wall time says more about them than about
+the target; the campaign records count the same way. The targets whose oracle has an expensive
+share (harness/fuzz/fuzz_share.hpp) also run with GAUNTLET_FUZZ_FULL_ORACLE=1, every check on
+every input: the oracle they had before the share.
 """
 import os
 import re
