@@ -114,11 +114,20 @@ inline void prefetch_names(const Node& n) noexcept {
 /// The nodes of g in file order, looking d nodes ahead (each pass its own d, value_index.hpp):
 /// node f + 2d's names start loading and node f + d is prepared (its hashes computed, its
 /// slots prefetched) before node f is visited, so that the lookups' cache misses overlap.
+/// In a large graph node f + 4d starts loading too: prefetch_names reads it, and the
+/// hardware's prefetcher does not run so far ahead (docs/performance.md, "Nodes ahead").
 template <size_t d, class Prepare, class Visit>
 void for_each_node_ahead(const Graph& g, Prepare&& prepare, Visit&& visit) {
     const size_t n = g.nodes.size();
     for (size_t f = 0; f < n && f < d; ++f) prepare(f);
-    for (size_t f = 0; f < n; ++f) {
+    size_t f = 0;
+    for (; f + 4 * d < n; ++f) {
+        __builtin_prefetch(&g.nodes[f + 4 * d]);
+        prefetch_names(g.nodes[f + 2 * d]);
+        prepare(f + d);
+        visit(f);
+    }
+    for (; f < n; ++f) {
         if (f + 2 * d < n) prefetch_names(g.nodes[f + 2 * d]);
         if (f + d < n) prepare(f + d);
         visit(f);
