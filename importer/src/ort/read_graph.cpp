@@ -11,6 +11,7 @@
 #include "ort/node_facts.hpp"
 #include "ort/reader.hpp"
 
+#include <array>
 
 namespace onnximport::detail {
 
@@ -99,14 +100,21 @@ private:
         last_type_work_ = c_.fb.used() - before;
     }
 
-    /// Names -> NodeArgs, a duplicate refused; each slot is loaded a few names ahead of its
-    /// insertion, since in a large graph every insertion is a cache miss (model/value_index.hpp).
+    /// Names -> NodeArgs, a duplicate refused; each name is hashed and its slot loaded a few
+    /// names ahead of its insertion, since in a large graph every insertion is a cache miss
+    /// (model/value_index.hpp; the distance of resolution's definitions, which do as little).
     void index_names() {
-        constexpr uint32_t ahead = NameIndex<ValueInfo>::prefetch_distance;
-        for (uint32_t i = 0; i < count_ && i < ahead; ++i) index_.prefetch(index_.hash(infos_[i].name));
+        constexpr uint32_t ahead = NameIndex<ValueInfo>::define_prefetch_distance;
+        std::array<uint64_t, ahead> hashes{};  // name i's at i % ahead, from ahead names before it
+        auto prepare = [&](uint32_t i) {
+            hashes[i % ahead] = index_.hash(infos_[i].name);
+            index_.prefetch(hashes[i % ahead]);
+        };
+        for (uint32_t i = 0; i < count_ && i < ahead; ++i) prepare(i);
         for (uint32_t i = 0; i < count_; ++i) {
-            if (i + ahead < count_) index_.prefetch(index_.hash(infos_[i + ahead].name));
-            if (!index_.try_emplace(infos_[i].name, i).second) {
+            const uint64_t hash = hashes[i % ahead];
+            if (i + ahead < count_) prepare(i + ahead);
+            if (!index_.try_emplace(infos_[i].name, i, hash).second) {
                 PathScope at(c_.path, "node_args", i);
                 c_.invalid(c_.fb.address(static_cast<uint32_t>(infos_[i].offset)),
                            "NodeArg " + quoted(infos_[i].name, '\'') + " is declared twice", "name");
