@@ -381,6 +381,18 @@ BOOST_AUTO_TEST_CASE(edges_must_join_existing_nodes_and_the_same_value) {
            "InferenceSession.model.graph.node_edges[2].node_index");  // the second entry for node 0
 }
 
+BOOST_AUTO_TEST_CASE(the_first_entry_in_error_is_refused_though_later_entries_are_read_before_its_checks) {
+    // ort/check_edges.cpp reads node_edges entries a few ahead of their edges' checks.
+    auto spec = tb::chain_model();
+    spec.graph.edges[0].src_arg = 1;                  // entry 0's edge names an output node 0 lacks
+    spec.graph.edges.push_back(spec.graph.edges[1]);  // entry 2 describes node 1 again: its reading fails
+    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.node_edges[0].output_edges[0].src_arg_index");
+    spec.graph.edges[0].src_arg = 0;
+    expect(tb::build_ort(spec), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.node_edges[2].node_index");
+}
+
 BOOST_AUTO_TEST_CASE(node_arg_names_must_be_unique_and_defined) {
     auto twice = tb::relu_model();
     twice.graph.node_args.push_back({"X"});

@@ -8,6 +8,8 @@
 #include "ort/reader.hpp"
 
 #include <algorithm>
+#include <array>
+#include <exception>
 #include <utility>
 
 namespace onnximport::detail {
@@ -55,15 +57,13 @@ public:
 
     /// The position in the graph's nodes of the node of index `index`; refused when there is none.
     uint32_t position(uint32_t index, const uint8_t* at) const {
-        uint32_t i = absent;
-        if (index < direct_.size()) {
-            i = direct_[index];
-        } else {
-            const auto it = std::lower_bound(sparse_.begin(), sparse_.end(), std::pair{index, uint32_t{0}});
-            if (it != sparse_.end() && it->first == index) i = it->second;
-        }
+        const uint32_t i = find(index);
         if (i == absent) c_.invalid(at, "edge names node index " + std::to_string(index) + ", which no node has");
         return i;
+    }
+    /// Starts loading the node of index `index`, if there is one.
+    void prefetch(uint32_t index) const noexcept {
+        if (index < direct_.size() && direct_[index] != absent) __builtin_prefetch(&g_.nodes[direct_[index]]);
     }
     EdgeNode node(uint32_t index, const uint8_t* at) const { return at_position(position(index, at)); }
     EdgeNode at_position(uint32_t i) const noexcept {
@@ -74,6 +74,11 @@ public:
 
 private:
     static constexpr uint32_t absent = UINT32_MAX;
+    uint32_t find(uint32_t index) const noexcept {
+        if (index < direct_.size()) return direct_[index];
+        const auto it = std::lower_bound(sparse_.begin(), sparse_.end(), std::pair{index, uint32_t{0}});
+        return it != sparse_.end() && it->first == index ? it->second : absent;
+    }
     [[noreturn]] void used_twice(uint32_t index, uint32_t i) const {
         c_.invalid(c_.fb.address(static_cast<uint32_t>(g_.nodes[i].offset)),
                    "node index " + std::to_string(index) + " is used twice");
@@ -110,10 +115,10 @@ void check_edge(const OrtContext& c, const uint8_t* at, const EdgeEnd& e, const 
                           "': not the same value");
 }
 
-/// The edges of one vector; `self` is their destination (input edges) or source.
+/// The edges of one vector, their work charged already; `self` is their destination (input
+/// edges) or source.
 void check_edges(OrtContext& c, const NodeTable& nodes, const FbVector& edges, std::string_view field,
                  const EdgeNode& self, bool inputs) {
-    c.fb.charge(uint64_t{edges.count} * 16, edges.at);
     for (uint32_t j = 0; j < edges.count; ++j) {
         PathScope at(c.path, field, j);
         const uint8_t* pos = c.fb.address(edges.entry(j));
@@ -126,27 +131,67 @@ void check_edges(OrtContext& c, const NodeTable& nodes, const FbVector& edges, s
     }
 }
 
+/// A node_edges entry as read: the node it describes and its two vectors of edges.
+struct EdgesEntry {
+    uint32_t self = 0;  ///< the node's position in the graph's nodes
+    FbVector ins, outs;
+};
+
+/// Reads node_edges entry i: its node must exist and have no entry before; the work of its
+/// edges is charged. The nodes its edges name start loading.
+EdgesEntry read_entry(OrtContext& c, const NodeTable& nodes, const FbVector& v, uint32_t i,
+                      ScratchVector<bool>& described) {
+    const FbTable ne = c.fb.table_at(v, i, "node_edges");
+    PathScope at(c.path, "node_edges", i);
+    Nested nested(c, ne);
+    const auto index = c.fb.scalar<uint32_t>(ne, NE::VT_NODE_INDEX, 0, "node_index");
+    EdgesEntry e;
+    e.ins = c.fb.vector(ne, NE::VT_INPUT_EDGES, 12, "input_edges");
+    e.outs = c.fb.vector(ne, NE::VT_OUTPUT_EDGES, 12, "output_edges");
+    const uint8_t* index_at = c.at(ne, NE::VT_NODE_INDEX);
+    e.self = nodes.position(index, index_at);
+    if (described[e.self])
+        c.invalid(index_at, "node index " + std::to_string(index) + " has a node_edges entry already", "node_index");
+    described[e.self] = true;
+    for (const FbVector* edges : {&e.ins, &e.outs}) {
+        c.fb.charge(uint64_t{edges->count} * 16, edges->at);
+        for (uint32_t j = 0; j < edges->count; ++j) nodes.prefetch(c.fb.member_at<uint32_t>(*edges, j, 0));
+    }
+    return e;
+}
+
 }  // namespace
 
 void check_ort_node_graph(OrtContext& c, const FbTable& fg, const Graph& g, const OrtNodeFacts& facts) {
     const NodeTable nodes(c, g, facts);
     const FbVector v = c.fb.vector(fg, fb::Graph::VT_NODE_EDGES, 4, "node_edges");
     ScratchVector<bool> described(nodes.size(), false, &c.scratch);
+    // Each entry is read `ahead` entries before its edges are checked, so that the nodes they
+    // name, often far away in the file, have loaded by then (docs/performance.md, ".ort's edge
+    // checks"). A refusal of the reading waits for the checks of the entries before it: the
+    // first refusal is that of the first entry in error, and an entry's reading, the work of
+    // its edges charged, comes before its checks.
+    constexpr uint32_t ahead = 8;
+    std::array<EdgesEntry, ahead> read;
+    uint32_t read_end = 0;  // entries [0, read_end) are read
+    std::exception_ptr refused;
+    auto read_next = [&] {
+        if (refused || read_end == v.count) return;
+        try {
+            read[read_end % ahead] = read_entry(c, nodes, v, read_end, described);
+            ++read_end;
+        } catch (...) {
+            refused = std::current_exception();
+        }
+    };
+    for (uint32_t k = 0; k < ahead; ++k) read_next();
     for (uint32_t i = 0; i < v.count; ++i) {
-        const FbTable ne = c.fb.table_at(v, i, "node_edges");
+        if (i == read_end) std::rethrow_exception(refused);
+        const EdgesEntry e = read[i % ahead];
+        read_next();
         PathScope at(c.path, "node_edges", i);
-        Nested nested(c, ne);
-        const auto index = c.fb.scalar<uint32_t>(ne, NE::VT_NODE_INDEX, 0, "node_index");
-        const FbVector ins = c.fb.vector(ne, NE::VT_INPUT_EDGES, 12, "input_edges");
-        const FbVector outs = c.fb.vector(ne, NE::VT_OUTPUT_EDGES, 12, "output_edges");
-        const uint8_t* index_at = c.at(ne, NE::VT_NODE_INDEX);
-        const uint32_t self = nodes.position(index, index_at);
-        if (described[self])
-            c.invalid(index_at, "node index " + std::to_string(index) + " has a node_edges entry already",
-                      "node_index");
-        described[self] = true;
-        check_edges(c, nodes, ins, "input_edges", nodes.at_position(self), true);
-        check_edges(c, nodes, outs, "output_edges", nodes.at_position(self), false);
+        check_edges(c, nodes, e.ins, "input_edges", nodes.at_position(e.self), true);
+        check_edges(c, nodes, e.outs, "output_edges", nodes.at_position(e.self), false);
     }
 }
 
