@@ -172,13 +172,13 @@ void check_ort_node_graph(OrtContext& c, const FbTable& fg, const Graph& g, cons
     // first refusal is that of the first entry in error, and an entry's reading, the work of
     // its edges charged, comes before its checks.
     constexpr uint32_t ahead = 8;
-    std::array<EdgesEntry, ahead> read;
+    std::array<EdgesEntry, ahead> ring;  // entry k at k % ahead
     uint32_t read_end = 0;  // entries [0, read_end) are read
     std::exception_ptr refused;
     auto read_next = [&] {
         if (refused || read_end == v.count) return;
         try {
-            read[read_end % ahead] = read_entry(c, nodes, v, read_end, described);
+            ring[read_end % ahead] = read_entry(c, nodes, v, read_end, described);
             ++read_end;
         } catch (...) {
             refused = std::current_exception();
@@ -187,7 +187,7 @@ void check_ort_node_graph(OrtContext& c, const FbTable& fg, const Graph& g, cons
     for (uint32_t k = 0; k < ahead; ++k) read_next();
     for (uint32_t i = 0; i < v.count; ++i) {
         if (i == read_end) std::rethrow_exception(refused);
-        const EdgesEntry e = read[i % ahead];
+        const EdgesEntry e = ring[i % ahead];  // a copy: read_next() fills its slot again
         read_next();
         PathScope at(c.path, "node_edges", i);
         check_edges(c, nodes, e.ins, "input_edges", nodes.at_position(e.self), true);

@@ -114,8 +114,8 @@ inline void prefetch_names(const Node& n) noexcept {
 /// The nodes of g in file order, looking d nodes ahead (each pass its own d, value_index.hpp):
 /// node f + 2d's names start loading and node f + d is prepared (its hashes computed, its
 /// slots prefetched) before node f is visited, so that the lookups' cache misses overlap.
-/// In a large graph node f + 4d starts loading too: prefetch_names reads it, and the
-/// hardware's prefetcher does not run so far ahead (docs/performance.md, "Nodes ahead").
+/// In a large graph node f + 4d starts loading too, for prefetch_names to read 2d nodes
+/// later: the hardware's prefetcher does not run so far ahead (docs/performance.md, "Nodes ahead").
 template <size_t d, class Prepare, class Visit>
 void for_each_node_ahead(const Graph& g, Prepare&& prepare, Visit&& visit) {
     const size_t n = g.nodes.size();
