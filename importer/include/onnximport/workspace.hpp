@@ -1,8 +1,8 @@
 // Reuse of memory between imports, owned by the caller (the way a JSON parser object is
 // reused over many documents). Without a Workspace, an import allocates only for its
-// Model and gives everything back when the Model is destroyed; with one, the large arena
-// blocks of destroyed Models are kept in it for the next import that names it, which then
-// finds its pages already faulted in.
+// Model and gives everything back when the Model is destroyed; with one, the arena blocks
+// of 64 KiB and more of destroyed Models are kept in it for the next import that names it,
+// which then finds its pages already faulted in.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,6 @@
-// The arena's blocks (arena.hpp): plain heap blocks while small; large ones are aligned
-// for transparent huge pages and reused through a Workspace's pool when there is one.
+// The arena's blocks (arena.hpp): plain heap blocks while small; from pooled_block on
+// they are reused through a Workspace's pool when there is one, and large ones are aligned
+// for transparent huge pages (blocks.hpp).
 #include "core/arena.hpp"
 
 namespace onnximport::detail {
@@ -10,9 +11,9 @@ Arena::~Arena() {
     // model back to the request that had it (BlockPool::take).
     for (Block* b = first_; b;) {
         Block* const next = b->next;  // read before the block goes (and is poisoned)
-        if (!b->large) ::operator delete[](static_cast<void*>(b));
+        if (!b->pooled) ::operator delete[](static_cast<void*>(b));
         else if (pool_) pool_->give_back({b, b->size, use_}, b->used);
-        else free_large_block({b, b->size, use_});
+        else free_pool_block({b, b->size, use_});
         b = next;
     }
 }
@@ -22,18 +23,19 @@ void* Arena::grow(size_t n, size_t align) {
     if (size < sizeof(Block) + n + align) size = sizeof(Block) + n + align;
     if (next_block_ < max_block) next_block_ *= 2;
     void* data;
-    const bool large = size >= large_block;
-    if (large) {
-        size = (size + large_block - 1) & ~(large_block - 1);
-        LargeBlock kept = pool_ ? pool_->take(size, use_) : LargeBlock{};
-        if (!kept.data) kept = allocate_large_block(size, use_);
+    // Without a pool, only large blocks are pool blocks: for their alignment.
+    const bool pooled = size >= (pool_ ? pooled_block : large_block);
+    if (pooled) {
+        if (size >= large_block) size = (size + large_block - 1) & ~(large_block - 1);
+        PoolBlock kept = pool_ ? pool_->take(size, use_) : PoolBlock{};
+        if (!kept.data) kept = allocate_pool_block(size, use_);
         data = kept.data;
         size = kept.size;
     } else {
         // Not value-initialized: pages are touched only as objects are placed.
         data = ::operator new[](size);
     }
-    Block* const b = new (data) Block{nullptr, size, 0, large};
+    Block* const b = new (data) Block{nullptr, size, 0, pooled};
     if (last_) {
         last_->used = cur_ - reinterpret_cast<uintptr_t>(last_);
         last_->next = b;

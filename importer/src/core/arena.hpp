@@ -19,7 +19,8 @@ namespace onnximport::detail {
 
 class Arena {
 public:
-    /// `pool`: where large blocks come from and go back to (a Workspace's), or null.
+    /// `pool`: where blocks of pooled_block and more come from and go back to (a
+    /// Workspace's), or null.
     /// `first_block_size`: resolution's scratch knows what it needs in advance.
     explicit Arena(BlockUse use = BlockUse::Objects, std::shared_ptr<BlockPool> pool = nullptr,
                    size_t first_block_size = first_block)
@@ -66,7 +67,7 @@ public:
 private:
     // Blocks double from 4 KiB (a small model pays little) up to 16 MiB (a large one gets
     // few blocks; the unused tail of the last one is never touched, so never resident).
-    // Blocks of 2 MiB and more are large blocks (blocks.hpp), reused through the pool if any.
+    // Blocks of pooled_block and more are reused through the pool if any (blocks.hpp).
     static constexpr size_t first_block = 4 * 1024;
     static constexpr size_t max_block = 16u << 20;
 
@@ -78,7 +79,7 @@ private:
         Block* next;
         size_t size;
         size_t used;  ///< bytes placed, this header included; set when the arena moves on
-        bool large;   ///< large_block or more (blocks.hpp)
+        bool pooled;  ///< allocated as a PoolBlock (blocks.hpp)
     };
 
     uintptr_t cur_ = 0;

@@ -1,4 +1,4 @@
-// Large blocks and the Workspace's pool of them (blocks.hpp).
+// The blocks a Workspace's pool can keep, and the pool (blocks.hpp).
 #include "core/blocks.hpp"
 
 #include <sanitizer/asan_interface.h>
@@ -16,21 +16,23 @@
 
 namespace onnximport::detail {
 
-LargeBlock allocate_large_block(size_t size, BlockUse use) {
-    LargeBlock b{::operator new[](size, std::align_val_t{large_block}), size, use};
+PoolBlock allocate_pool_block(size_t size, BlockUse use) {
+    if (size < large_block) return {::operator new[](size), size, use};
+    PoolBlock b{::operator new[](size, std::align_val_t{large_block}), size, use};
     // Advice only: without huge pages the block works the same, with 4 KiB pages.
     ::madvise(b.data, b.size, MADV_HUGEPAGE);
     return b;
 }
 
-void free_large_block(LargeBlock b) noexcept {
+void free_pool_block(PoolBlock b) noexcept {
     ASAN_UNPOISON_MEMORY_REGION(b.data, b.size);
     VALGRIND_MAKE_MEM_UNDEFINED(b.data, b.size);
-    ::operator delete[](b.data, std::align_val_t{large_block});
+    if (b.size < large_block) ::operator delete[](b.data);
+    else ::operator delete[](b.data, std::align_val_t{large_block});
 }
 
 BlockPool::~BlockPool() {
-    for (const LargeBlock& b : blocks_) free_large_block(b);
+    for (const PoolBlock& b : blocks_) free_pool_block(b);
 }
 
 size_t BlockPool::kept_bytes() const noexcept {
@@ -38,7 +40,7 @@ size_t BlockPool::kept_bytes() const noexcept {
     return bytes_;
 }
 
-LargeBlock BlockPool::take(size_t min_size, BlockUse use) noexcept {
+PoolBlock BlockPool::take(size_t min_size, BlockUse use) noexcept {
     std::lock_guard lock(mutex_);
     // Blocks come back in the order a Model took them, so importing one model again gives
     // each request the block it had, written as far as it will be written again.
@@ -51,7 +53,7 @@ LargeBlock BlockPool::take(size_t min_size, BlockUse use) noexcept {
     for (auto it = blocks_.begin(); it != blocks_.end(); ++it)
         if (it->size >= min_size && better(it)) best = it;
     if (best == blocks_.end()) return {};
-    LargeBlock b = *best;
+    PoolBlock b = *best;
     blocks_.erase(best);
     bytes_ -= b.size;
     ASAN_UNPOISON_MEMORY_REGION(b.data, b.size);
@@ -61,14 +63,24 @@ LargeBlock BlockPool::take(size_t min_size, BlockUse use) noexcept {
     return b;
 }
 
-void BlockPool::give_back(LargeBlock b, size_t used) noexcept {
-    // Pages past the written ones are dropped: kept resident from a fuller use, they would
-    // count in the next Model's resident size. Whole huge pages, so none is split. The
-    // written ones are MADV_FREE: the kernel may take them under memory pressure.
+namespace {
+
+/// Pages past the written ones are dropped: kept resident from a fuller use, they would count
+/// in the next Model's resident size. Whole huge pages, so none is split. The written ones are
+/// MADV_FREE: the kernel may take them under memory pressure. Only for large blocks: a block
+/// of 4 KiB pages would then miss the TLB and set each page's dirty bit again when reused,
+/// which cost mid-size graphs more than they gained (docs/performance.md, "Mid-size graphs").
+void advise_kept(PoolBlock b, size_t used) noexcept {
     const size_t written = (used + large_block - 1) & ~(large_block - 1);
     auto* bytes = static_cast<char*>(b.data);
     ::madvise(bytes, written, MADV_FREE);
     if (written < b.size) ::madvise(bytes + written, b.size - written, MADV_DONTNEED);
+}
+
+}  // namespace
+
+void BlockPool::give_back(PoolBlock b, size_t used) noexcept {
+    if (b.size >= large_block) advise_kept(b, used);
     // A kept block reads as freed memory: a view that outlives its Model is still reported.
     ASAN_POISON_MEMORY_REGION(b.data, b.size);
     VALGRIND_MAKE_MEM_NOACCESS(b.data, b.size);
@@ -83,7 +95,7 @@ void BlockPool::give_back(LargeBlock b, size_t used) noexcept {
             }
         }
     }
-    free_large_block(b);
+    free_pool_block(b);
 }
 
 }  // namespace onnximport::detail

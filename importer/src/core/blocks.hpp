@@ -1,5 +1,5 @@
-// Large arena blocks (arena.hpp) and the pool that keeps them between imports for a caller
-// who asks for reuse with a Workspace (onnximport/workspace.hpp). Without one, an import
+// The arena blocks (arena.hpp) a pool can keep between imports for a caller who asks for
+// reuse with a Workspace (onnximport/workspace.hpp), and that pool. Without one, an import
 // owns every block it takes and frees it with its Model.
 #pragma once
 
@@ -14,19 +14,26 @@ namespace onnximport::detail {
 /// offers them (docs/performance.md: page faults on large graphs).
 inline constexpr size_t large_block = 2u << 20;
 
+/// Blocks this large go through a Workspace's pool too. Smaller ones come from malloc, which
+/// keeps them for the next import itself; from about this size on glibc gives freed memory
+/// back to the kernel (mmap, or trimming the heap), and every import of a graph of some
+/// ten thousand nodes faulted its pages in again (docs/performance.md, "Mid-size graphs").
+inline constexpr size_t pooled_block = 64u << 10;
+
 /// Which arena a block served: a kept block goes back preferably to the same kind of arena,
 /// which then writes it as far as before (no stale resident pages beyond).
 enum class BlockUse : uint8_t { Objects, NodeEdges, Scratch };
 
-struct LargeBlock {
+struct PoolBlock {
     void* data = nullptr;
     size_t size = 0;
     BlockUse use = BlockUse::Objects;
 };
 
-/// A fresh block of `size` bytes (a multiple of large_block), or throws std::bad_alloc.
-LargeBlock allocate_large_block(size_t size, BlockUse use);
-void free_large_block(LargeBlock b) noexcept;
+/// A fresh block of `size` bytes (pooled_block or more; from large_block on, a multiple of
+/// it and aligned to it), or throws std::bad_alloc.
+PoolBlock allocate_pool_block(size_t size, BlockUse use);
+void free_pool_block(PoolBlock b) noexcept;
 
 /// The blocks a Workspace keeps. Models imported with one return their blocks here when
 /// they are destroyed, from any thread: hence the mutex.
@@ -39,16 +46,16 @@ public:
 
     /// The smallest kept block of at least `min_size` bytes that served `use`, else the
     /// smallest of any use; a null block when none fits.
-    LargeBlock take(size_t min_size, BlockUse use) noexcept;
+    PoolBlock take(size_t min_size, BlockUse use) noexcept;
     /// Keeps b (its first `used` bytes were written) if the limit allows, else frees it.
-    void give_back(LargeBlock b, size_t used) noexcept;
+    void give_back(PoolBlock b, size_t used) noexcept;
     size_t kept_bytes() const noexcept;
 
 private:
     mutable std::mutex mutex_;
     const size_t limit_;
     size_t bytes_ = 0;
-    std::vector<LargeBlock> blocks_;
+    std::vector<PoolBlock> blocks_;
 };
 
 }  // namespace onnximport::detail
