@@ -13,6 +13,8 @@
 //                 must be the same as big's
 //   chain         1,000,000 Relu nodes in a chain, in order (sorting stays O(n log n))
 //   chain-reversed the same chain written in reverse order
+//   chain-10k     a chain of 10,000 nodes: a mid-size graph, whose blocks are below the
+//                 large ones (docs/performance.md, "Mid-size graphs")
 #include "model_gen.hpp"
 
 #include <onnx_builders.hpp>
@@ -37,8 +39,15 @@ namespace testing = onnximport::testing;
 namespace P = onnximport::proto;
 using onnximport::proto::operator+;
 
+/// "v12" for ("v", 12). Not "v" + std::to_string(12): GCC 12's -Wrestrict misfires on it at -O3.
+std::string numbered(std::string_view prefix, int i) {
+    std::string s(prefix);
+    s += std::to_string(i);
+    return s;
+}
+
 /// Bump when a generator changes: the stamp makes `make bench` regenerate.
-constexpr const char* generator_version = "gauntlet-bench-models v3";
+constexpr const char* generator_version = "gauntlet-bench-models v4";
 
 constexpr int big_nodes = 1024;
 constexpr int big_dim = 512;   // 512 x 512 floats = 1 MiB per initializer
@@ -47,6 +56,7 @@ constexpr uint64_t external_alignment = 4096;
 constexpr int wide_nodes = 200000;
 constexpr int wide_dim = 16;
 constexpr int chain_nodes = 1000000;
+constexpr int mid_chain_nodes = 10000;
 
 constexpr int32_t float_type = 1;  // TensorProto.FLOAT
 constexpr uint64_t attr_float = 1;  // AttributeProto.FLOAT
@@ -134,9 +144,9 @@ void write_big(const std::filesystem::path& path, const std::filesystem::path* w
     // Everything but the weights, as small pieces, in onnx's field order.
     std::vector<std::string> nodes, headers;
     for (int i = 0; i < big_nodes; ++i) {
-        nodes.push_back(testing::node("MatMul", {i == 0 ? "x" : "h" + std::to_string(i), "W" + std::to_string(i)},
-                                      {i + 1 == big_nodes ? "y" : "h" + std::to_string(i + 1)},
-                                      "matmul_" + std::to_string(i))
+        nodes.push_back(testing::node("MatMul", {i == 0 ? "x" : numbered("h", i), numbered("W", i)},
+                                      {i + 1 == big_nodes ? "y" : numbered("h", i + 1)},
+                                      numbered("matmul_", i))
                             .str());
     }
     std::vector<uint64_t> offsets;
@@ -144,7 +154,7 @@ void write_big(const std::filesystem::path& path, const std::filesystem::path* w
     for (int i = 0; i < big_nodes; ++i) {
         WireWriter t;
         t.int_field(+P::Tensor::dims, dim).int_field(+P::Tensor::dims, dim);
-        t.int_field(+P::Tensor::data_type, float_type).bytes_field(+P::Tensor::name, "W" + std::to_string(i));
+        t.int_field(+P::Tensor::data_type, float_type).bytes_field(+P::Tensor::name, numbered("W", i));
         if (weights) {
             offsets.push_back(ext_offset);
             t.message(+P::Tensor::external_data, string_entry("location", weights->filename().string()));
@@ -161,7 +171,7 @@ void write_big(const std::filesystem::path& path, const std::filesystem::path* w
     tail.push_back(WireWriter().message(+P::Graph::input, tensor_value_info("x", {1, dim})).str());
     tail.push_back(WireWriter().message(+P::Graph::output, tensor_value_info("y", {1, dim})).str());
     for (int i = 1; i < big_nodes; ++i) {
-        auto vi = tensor_value_info("h" + std::to_string(i), {1, dim});
+        auto vi = tensor_value_info(numbered("h", i), {1, dim});
         tail.push_back(WireWriter().message(+P::Graph::value_info, vi).str());
     }
 
@@ -203,14 +213,14 @@ void write_big(const std::filesystem::path& path, const std::filesystem::path* w
     }
 }
 
-std::string vname(int i) { return "v" + std::to_string(i); }
+std::string vname(int i) { return numbered("v", i); }
 
 void write_wide(const std::filesystem::path& path, bool reversed) {
     std::vector<std::string> nodes;
     nodes.reserve(wide_nodes);
     for (int i = 1; i <= wide_nodes; ++i) {
         WireWriter n =
-            testing::node("Gemm", {vname(i - 1), vname(i / 2), "bias"}, {vname(i)}, "gemm_" + std::to_string(i));
+            testing::node("Gemm", {vname(i - 1), vname(i / 2), "bias"}, {vname(i)}, numbered("gemm_", i));
         n.message(+P::Node::attribute, float_attr("alpha", 1.0f));
         n.message(+P::Node::attribute, float_attr("beta", 0.5f));
         n.message(+P::Node::attribute, testing::attr_int("transA", 0));
@@ -247,19 +257,19 @@ void write_wide(const std::filesystem::path& path, bool reversed) {
     out.finish();
 }
 
-/// c0 -> Relu -> c1 -> ... -> c1000000, the nodes in file order or reversed.
-void write_chain(const std::filesystem::path& path, bool reversed) {
-    auto cname = [](int i) { return "c" + std::to_string(i); };
+/// c0 -> Relu -> c1 -> ... -> c<count>, the nodes in file order or reversed.
+void write_chain(const std::filesystem::path& path, int count, bool reversed) {
+    auto cname = [](int i) { return numbered("c", i); };
     std::vector<std::string> nodes;
-    nodes.reserve(chain_nodes);
-    for (int i = 1; i <= chain_nodes; ++i)
+    nodes.reserve(count);
+    for (int i = 1; i <= count; ++i)
         nodes.push_back(testing::node("Relu", {cname(i - 1)}, {cname(i)}).str());
     if (reversed) std::reverse(nodes.begin(), nodes.end());
     WireWriter graph;
     for (auto& n : nodes) graph.bytes_field(+P::Graph::node, n);
     graph.bytes_field(+P::Graph::name, reversed ? "chain-reversed" : "chain");
     graph.message(+P::Graph::input, tensor_value_info(cname(0), {wide_dim}));
-    graph.message(+P::Graph::output, tensor_value_info(cname(chain_nodes), {wide_dim}));
+    graph.message(+P::Graph::output, tensor_value_info(cname(count), {wide_dim}));
     Out out(path);
     out.put(model_header().str());
     out.len_key(+P::Model::graph, graph.size());
@@ -271,7 +281,7 @@ void write_chain(const std::filesystem::path& path, bool reversed) {
 
 const std::vector<std::string>& generated_model_names() {
     static const std::vector<std::string> names{"big", "big-external", "wide", "reversed", "big-small",
-                                                "chain", "chain-reversed"};
+                                                "chain", "chain-reversed", "chain-10k"};
     return names;
 }
 
@@ -296,8 +306,9 @@ std::vector<std::filesystem::path> generate_models(const std::filesystem::path& 
     write_wide(tmp(paths[2]), false);
     write_wide(tmp(paths[3]), true);
     write_big(tmp(paths[4]), nullptr, small_dim);
-    write_chain(tmp(paths[5]), false);
-    write_chain(tmp(paths[6]), true);
+    write_chain(tmp(paths[5]), chain_nodes, false);
+    write_chain(tmp(paths[6]), chain_nodes, true);
+    write_chain(tmp(paths[7]), mid_chain_nodes, false);
     for (auto& p : paths) std::filesystem::rename(tmp(p), p);
     std::ofstream(stamp) << generator_version << '\n';
     return paths;

@@ -30,6 +30,8 @@ PLAN = {
     # 10^6-node chain sorted and reversed: the sort must stay O(n log n).
     "chain": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-memory", "ours-steps", "protobuf"],
     "chain-reversed": ["ours-map", "ours-map-noresolve", "ours-memory", "ours-steps", "protobuf"],
+    # A mid-size graph: the Workspace keeps its blocks too (docs/performance.md, "Mid-size graphs").
+    "chain-10k": ["ours-memory", "ours-steps", "protobuf"],
     # big as .ort (gauntlet/bench/ort.py): ONNX Runtime's inline file, our external one.
     "big-ort": ["ours-map", "ours-read", "ours-read-2threads"],
     "big-ort-external": ["ours-map", "ours-read", "ours-read-2threads"],
@@ -43,7 +45,7 @@ FLOOD = {
     "external locations": ("external-crafted/model.onnx", "external-ordinary/model.onnx"),
 }
 TABLE_MODELS = ["big", "big-external", "big-ort", "big-ort-external", "wide", "reversed", "backend", "chain",
-                "chain-reversed"]
+                "chain-reversed", "chain-10k"]
 # Also timed cold: the first import in a fresh process, no warm-up, one child per run. A
 # warm run reuses memory its process freed before (libprotobuf's many small blocks come
 # back from malloc's free lists); a cold one faults in, and the kernel zeroes, everything.

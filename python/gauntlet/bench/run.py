@@ -16,7 +16,8 @@ and the first one's heap bytes. Writes OUT/results.json, OUT/results.md and OUT/
 Models: big (1 GiB inline), big-external, wide (200,000 nodes), reversed, backend (every
 model.onnx of the backend test data, loaded one after another in one process) and
 big-small (the big graph with 1/256 of the weight bytes: heap use must not change), chain
-and chain-reversed (a 10^6-node Relu chain in order and reversed: sorting stays O(n log n)).
+and chain-reversed (a 10^6-node Relu chain in order and reversed: sorting stays O(n log n)),
+chain-10k (a chain of 10^4 nodes: a mid-size graph, whose blocks a Workspace keeps too).
 big, wide and reversed are also timed cold: N fresh children, each importing once.
 big-ort and big-ort-external: big as ONNX Runtime's inline .ort and as our 4096-aligned
 external .ort (python/gauntlet/bench/ort.py), mapped and read on 1 and 2 threads (ImportOptions::threads).
