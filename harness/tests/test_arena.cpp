@@ -276,22 +276,35 @@ BOOST_AUTO_TEST_CASE(a_kept_block_goes_back_to_the_same_kind_of_arena) {
     free_pool_block(second);
 }
 
-BOOST_AUTO_TEST_CASE(a_model_in_reused_blocks_is_the_model_in_fresh_ones) {
-    // Reused blocks hold the last model's bytes, not zeros: every object the importer
-    // places must be fully initialized. The dump reads every field.
-    const std::string bytes = gemm_model(20000);
+namespace {
+
+/// Reused blocks hold the last model's bytes, not zeros: every object the importer places
+/// must be fully initialized. The dump reads every field.
+void check_reused_blocks_give_the_model_of_fresh_ones(int gemm_nodes, int filler_nodes) {
+    const std::string bytes = gemm_model(gemm_nodes);
     std::string fresh;
     {
         auto m = import_model(bytes, ImportOptions{});
         fresh = dump_of(m);
     }
     Workspace ws;
-    { auto filler = import_model(chain_model(60000), with(ws)); }
+    { auto filler = import_model(chain_model(filler_nodes), with(ws)); }
     const size_t kept = ws.kept_bytes();
     BOOST_TEST(kept > 0u);
     auto reused = import_model(bytes, with(ws));
     BOOST_TEST(ws.kept_bytes() < kept);  // it took blocks the chain wrote
     BOOST_TEST((dump_of(reused) == fresh));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_model_in_reused_blocks_is_the_model_in_fresh_ones) {
+    check_reused_blocks_give_the_model_of_fresh_ones(20000, 60000);
+}
+
+BOOST_AUTO_TEST_CASE(a_mid_size_model_in_reused_blocks_is_the_model_in_fresh_ones) {
+    // Blocks of 64 KiB to 2 MiB are kept too (blocks.hpp, pooled_block).
+    check_reused_blocks_give_the_model_of_fresh_ones(1500, 4000);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
