@@ -3,13 +3,19 @@
 #include "input.hpp"
 #include "output.hpp"
 
+#include <onnximport/workspace.hpp>
+
 #include <algorithm>
 #include <iostream>
 
 namespace onnximport::cli {
 
 int run_check(const ParsedArgs& args) {
-    const onnximport::ImportOptions options = import_options(args);
+    // One Workspace for all the files, as a program importing many models would: each import
+    // reuses the blocks of the one before instead of faulting in fresh pages.
+    onnximport::Workspace workspace;
+    onnximport::ImportOptions options = import_options(args);
+    options.workspace = &workspace;
     if (args.operands.empty()) throw UsageError("check: no input file");
     if (std::count(args.operands.begin(), args.operands.end(), "-") > 1)
         throw UsageError("check: standard input (-) may be named once");
