@@ -839,6 +839,25 @@ BOOST_AUTO_TEST_CASE(value_index_finds_every_name_in_a_table_sized_once) {
     BOOST_TEST(index.find("") == ValueIndex::npos);
 }
 
+BOOST_AUTO_TEST_CASE(value_index_keeps_every_index_whole_beside_its_tag_at_every_table_size) {
+    // A slot holds the index in its low bits and the tag above them (model/value_index.hpp):
+    // the last index of a table filled to the most slots_for allows must come back whole.
+    bool all_found = true;
+    for (size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 2047, 2048, 2049, 65536}) {
+        std::vector<std::string> names;
+        for (size_t i = 0; i < n; ++i) names.push_back("v" + std::to_string(i));
+        std::vector<Value> values(n);
+        for (size_t i = 0; i < n; ++i) values[i].name = names[i];
+        std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(n));
+        ValueIndex index;
+        index.attach(slots.data(), slots.size(), values.data(), {0x5EED, 0xF00D});
+        for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.try_emplace(names[i], i).second;
+        for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.find(names[i]) == i;
+        all_found = all_found && index.find("v" + std::to_string(n)) == ValueIndex::npos;
+    }
+    BOOST_TEST(all_found);
+}
+
 BOOST_AUTO_TEST_CASE(names_differing_in_any_one_byte_are_different_names) {
     // same_name reads short names as overlapping words (core/strings.hpp): every
     // length and position must count. Names 0..40 bytes, each byte changed in turn.

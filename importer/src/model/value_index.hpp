@@ -21,19 +21,22 @@
 
 namespace onnximport::detail {
 
-/// Name -> index into an array of records that have a `name` (Graph::values). A slot holds
-/// the record's index and the high half of the name's hash, 8 bytes, and a probe compares a
-/// name only when the tag matches.
+/// Name -> index into an array of records that have a `name` (Graph::values). A slot is four
+/// bytes: the record's index in its low bits (as many as the table's size needs) and above them
+/// as many high bits of the name's hash as are left, the tag; all ones is an empty slot.
+/// A probe compares a name only when the tag matches. Four bytes rather than eight: the table
+/// of a graph of 10^6 values is 8 MiB, not 16 (docs/performance.md, "Four-byte slots").
 template <class Record>
 class NameIndex {
 public:
     /// Returned by find() for an absent name. A graph has fewer values than that, since
     /// a model is at most 2^31 - 1 bytes and each value costs at least one byte.
     static constexpr uint32_t npos = UINT32_MAX;
+    /// A slot holding no index (attach says why no full slot is all ones).
+    static constexpr uint32_t vacant = UINT32_MAX;
 
     struct Slot {
-        uint32_t index = npos;  ///< npos marks an empty slot
-        uint32_t tag = 0;
+        uint32_t bits = vacant;  ///< tag | index
     };
 
     /// Slots needed for n names: a power of two with at most half of them used.
@@ -46,6 +49,10 @@ public:
     void attach(Slot* slots, size_t count, const Record* records, const HashKey& key) noexcept {
         slots_ = slots;
         mask_ = count - 1;
+        // At most count / 2 records, so an index is below count - 1: never all ones in these
+        // bits, so a full slot is never `vacant`. All 32 bits only for 2^32 slots, and then no
+        // tag is left: every probe compares the name.
+        index_bits_ = static_cast<uint32_t>(mask_);
         size_ = 0;
         records_ = records;
         key_ = key;
@@ -63,15 +70,15 @@ public:
 
     /// try_emplace() with the name's hash() computed already.
     std::pair<uint32_t, bool> try_emplace(std::string_view name, uint32_t index, uint64_t h) noexcept {
-        const uint32_t tag = static_cast<uint32_t>(h >> 32);
+        const uint32_t tag = tag_of(h);
         for (size_t i = static_cast<size_t>(h) & mask_;; i = (i + 1) & mask_) {
             Slot& slot = slots_[i];
-            if (slot.index == npos) {
-                slot = {index, tag};
+            if (slot.bits == vacant) {
+                slot.bits = tag | index;
                 ++size_;
                 return {index, true};
             }
-            if (slot.tag == tag && same_name(records_[slot.index].name, name)) return {slot.index, false};
+            if (uint32_t found = match(slot, tag, name); found != npos) return {found, false};
         }
     }
 
@@ -82,12 +89,12 @@ public:
     /// prefetches the slot, a few nodes ahead).
     uint32_t find(std::string_view name, uint64_t h) const noexcept {
         if (size_ == 0) return npos;
-        const uint32_t tag = static_cast<uint32_t>(h >> 32);
+        const uint32_t tag = tag_of(h);
         // Terminates: at least half of the slots are empty.
         for (size_t i = static_cast<size_t>(h) & mask_;; i = (i + 1) & mask_) {
             const Slot& slot = slots_[i];
-            if (slot.index == npos) return npos;
-            if (slot.tag == tag && same_name(records_[slot.index].name, name)) return slot.index;
+            if (slot.bits == vacant) return npos;
+            if (uint32_t found = match(slot, tag, name); found != npos) return found;
         }
     }
 
@@ -109,8 +116,19 @@ public:
     static constexpr size_t define_prefetch_distance = 16;
 
 private:
+    /// The high bits of the hash above the index's bits (the probe starts from the low ones).
+    uint32_t tag_of(uint64_t h) const noexcept { return static_cast<uint32_t>(h >> 32) & ~index_bits_; }
+
+    /// The index in a full slot whose tag is `tag` and whose record is named `name`, or npos.
+    uint32_t match(Slot slot, uint32_t tag, std::string_view name) const noexcept {
+        if ((slot.bits & ~index_bits_) != tag) return npos;
+        const uint32_t index = slot.bits & index_bits_;
+        return same_name(records_[index].name, name) ? index : npos;
+    }
+
     Slot* slots_ = nullptr;
     size_t mask_ = 0;
+    uint32_t index_bits_ = 0;  ///< the mask of a slot's index bits
     size_t size_ = 0;
     const Record* records_ = nullptr;
     HashKey key_;
