@@ -44,29 +44,30 @@ void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
     g.nodes_were_reordered = order.reordered;
     auto file_index = [&](uint32_t k) { return order.reordered ? order.order[k] : k; };
 
-    // Two passes: count each value's reads, then fill slices of one array in the arena
-    // (the walk between them over the values also sets their producers). A node's reads
-    // of one value are consecutive in the second walk, so a node already last in the
-    // value's consumers is not added again (its slice keeps the repeat's room unused).
+    // Each value's readers go to its slice of one array in the arena: the reads counted per
+    // value, the slices' starts summed from the counts, the slices filled in resolved order;
+    // then one walk over the values (a cache line each) sets their producers and consumers.
+    // A node's reads of one value are consecutive in the filling, so a node already last in
+    // the value's slice is not added again (the slice keeps the repeat's room unused).
     const size_t value_count = g.values.size();
-    ScratchVector<uint32_t> count(value_count, 0, &s.scratch);
-    for (uint32_t v : reads.values) ++count[v];
+    ScratchVector<uint32_t> start(value_count + 1, 0, &s.scratch);
+    for (uint32_t v : reads.values) ++start[v + 1];
+    for (size_t v = 0; v < value_count; ++v) start[v + 1] += start[v];
+    ScratchVector<uint32_t> end(start.begin(), start.end() - 1, &s.scratch);  // where each slice is filled to
     uint32_t* all = ListAccess::make_array<uint32_t>(s.storage.arena, reads.values.size());
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t f = file_index(k);
+        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
+            const uint32_t v = reads.values[i];
+            if (end[v] > start[v] && all[end[v] - 1] == k) continue;
+            all[end[v]++] = k;
+        }
+    }
     for (size_t v = 0; v < value_count; ++v) {
         Value& value = g.values[v];
         const uint32_t p = s.producer[v];
         if (p != no_producer) value.producer = static_cast<int32_t>(order.reordered ? position[p] : p);
-        ListAccess::view(value.consumers, all, 0);
-        all += count[v];
-    }
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t f = file_index(k);
-        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
-            List<uint32_t>& consumers = g.values[reads.values[i]].consumers;
-            if (!consumers.empty() && consumers[consumers.size() - 1] == k) continue;
-            ListAccess::view(consumers, consumers.data(), consumers.size() + 1);
-            consumers[consumers.size() - 1] = k;
-        }
+        ListAccess::view(value.consumers, all + start[v], end[v] - start[v]);
     }
 }
 
