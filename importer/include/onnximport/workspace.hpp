@@ -25,11 +25,12 @@ HashKey hash_key_for(Workspace* workspace);
 
 class Workspace {
 public:
-    /// Room for the large blocks of a graph of a few hundred thousand nodes.
+    /// Room for the blocks of a graph of a few hundred thousand nodes.
     static constexpr size_t default_keep_bytes = size_t{256} << 20;
 
-    /// Keeps at most `keep_bytes` of blocks; kept blocks are marked free to the kernel
-    /// (MADV_FREE), which may take their pages back under memory pressure.
+    /// Keeps at most `keep_bytes` of blocks; kept blocks of 2 MiB and more are marked free to
+    /// the kernel (MADV_FREE), which may take their pages back under memory pressure, and
+    /// smaller ones stay resident.
     explicit Workspace(size_t keep_bytes = default_keep_bytes);
     ~Workspace();
     Workspace(const Workspace&) = delete;
