@@ -134,17 +134,7 @@ std::unique_ptr<detail::Storage> storage_for(std::string name, detail::ModelInpu
 Model import_input(std::string name, detail::ModelInput input, const ImportOptions& options) {
     detail::ExternalPlace place;
     if (options.external_data_dir) place.dir = &*options.external_data_dir;
-    if (options.external_data_dir && options.ort_external_data) place.ort_companion = *options.ort_external_data;
     return read_model(storage_for(std::move(name), std::move(input), options), options, place);
-}
-
-/// A file's external data is beside it unless the options say where; a .ort's companion
-/// file is its name plus ".data" (docs/ort.md).
-std::filesystem::path ort_companion_of(const std::filesystem::path& model, const ImportOptions& options) {
-    if (options.ort_external_data) return *options.ort_external_data;
-    std::filesystem::path name = model.filename();
-    name += ".data";
-    return name;
 }
 
 }  // namespace
@@ -155,7 +145,8 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
     auto input = detail::ModelInput::open_file(path, name, options.load_mode, options.map_threshold, options.threads);
     std::filesystem::path dir = options.external_data_dir ? *options.external_data_dir : path.parent_path();
     if (dir.empty()) dir = ".";
-    const detail::ExternalPlace place{&dir, ort_companion_of(path, options)};
+    // A file's external data is beside it unless the options say where.
+    const detail::ExternalPlace place{&dir, &path};
     return read_model(storage_for(std::move(name), std::move(input), options), options, place);
 }
 

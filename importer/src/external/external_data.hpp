@@ -21,7 +21,6 @@
 #include <onnximport/options.hpp>
 
 #include <filesystem>
-#include <optional>
 
 namespace onnximport::detail {
 
@@ -29,10 +28,10 @@ namespace onnximport::detail {
 struct ExternalPlace {
     /// The external-data directory, or null when there is none (bytes without a named one).
     const std::filesystem::path* dir = nullptr;
-    /// The .ort companion file beneath `dir` when the model names none (docs/ort.md): the
-    /// model file's name plus ".data", or ImportOptions::ort_external_data, which also
-    /// overrides the model's name. None for bytes without both options.
-    std::optional<std::filesystem::path> ort_companion;
+    /// The model's file, whose name plus ".data" names the .ort companion file beneath `dir`
+    /// when neither ImportOptions::ort_external_data nor the model names one (docs/ort.md);
+    /// null for bytes. Made into that name only for a .ort that needs it.
+    const std::filesystem::path* model_file = nullptr;
 };
 
 /// Loads the bytes of every tensor with data_location = EXTERNAL, in the main graph,

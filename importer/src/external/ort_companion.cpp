@@ -29,10 +29,10 @@ std::string why_unnamed(const ImportOptions& options) {
 std::optional<std::string> companion_name(const Storage& storage, const ImportOptions& options,
                                           const ExternalPlace& place) {
     if (!place.dir) return std::nullopt;
-    if (!options.ort_external_data && !storage.ort_companion_named.empty())
-        return std::string(storage.ort_companion_named);
-    if (!place.ort_companion) return std::nullopt;
-    return place.ort_companion->string();
+    if (options.ort_external_data) return options.ort_external_data->string();
+    if (!storage.ort_companion_named.empty()) return std::string(storage.ort_companion_named);
+    if (!place.model_file) return std::nullopt;
+    return place.model_file->filename().string() + ".data";
 }
 
 }  // namespace
