@@ -143,9 +143,9 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
     check_options(options);
     std::string name = path.string();
     auto input = detail::ModelInput::open_file(path, name, options.load_mode, options.map_threshold, options.threads);
+    // A file's external data is beside it unless the options say where.
     std::filesystem::path dir = options.external_data_dir ? *options.external_data_dir : path.parent_path();
     if (dir.empty()) dir = ".";
-    // A file's external data is beside it unless the options say where.
     const detail::ExternalPlace place{&dir, &path};
     return read_model(storage_for(std::move(name), std::move(input), options), options, place);
 }
