@@ -201,8 +201,8 @@ BOOST_AUTO_TEST_CASE(a_workspace_keeps_large_blocks_for_the_next_import_up_to_it
 }
 
 BOOST_AUTO_TEST_CASE(a_workspace_keeps_the_blocks_of_a_mid_size_graph_too) {
-    // A graph of a few thousand nodes has no large block; glibc would give its blocks of
-    // 64 KiB and more back to the kernel when freed (blocks.hpp, pooled_block).
+    // A graph of a few thousand nodes has no large block; glibc would give its larger blocks
+    // back to the kernel when freed (blocks.hpp, pooled_block).
     Workspace ws;
     const std::string bytes = chain_model(2000);
     size_t reserved = 0;
@@ -303,7 +303,7 @@ BOOST_AUTO_TEST_CASE(a_model_in_reused_blocks_is_the_model_in_fresh_ones) {
 }
 
 BOOST_AUTO_TEST_CASE(a_mid_size_model_in_reused_blocks_is_the_model_in_fresh_ones) {
-    // Blocks of 64 KiB to 2 MiB are kept too (blocks.hpp, pooled_block).
+    // Blocks from pooled_block up to large_block are kept too (blocks.hpp).
     check_reused_blocks_give_the_model_of_fresh_ones(1500, 4000);
 }
 

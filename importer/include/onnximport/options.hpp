@@ -72,7 +72,7 @@ struct ImportOptions {
     /// 1 MiB are read instead of mapped").
     uint64_t map_threshold = 1u << 20;
 
-    /// Keep and reuse blocks of 64 KiB and more between imports (onnximport/workspace.hpp). Null: the
+    /// Keep and reuse arena blocks between imports (onnximport/workspace.hpp). Null: the
     /// import owns everything it allocates and frees it with its Model.
     Workspace* workspace = nullptr;
 

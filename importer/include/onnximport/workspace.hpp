@@ -1,8 +1,9 @@
 // Reuse of memory between imports, owned by the caller (the way a JSON parser object is
 // reused over many documents). Without a Workspace, an import allocates only for its
 // Model and gives everything back when the Model is destroyed; with one, the arena blocks
-// of 64 KiB and more of destroyed Models are kept in it for the next import that names it,
-// which then finds its pages already faulted in.
+// of destroyed Models, all but the small ones malloc keeps itself, are kept in it for the
+// next import that names it, which then finds its pages already faulted in
+// (docs/performance.md, "Mid-size graphs").
 #pragma once
 
 #include <cstddef>
@@ -28,9 +29,9 @@ public:
     /// Room for the blocks of a graph of a few hundred thousand nodes.
     static constexpr size_t default_keep_bytes = size_t{256} << 20;
 
-    /// Keeps at most `keep_bytes` of blocks; kept blocks of 2 MiB and more are marked free to
-    /// the kernel (MADV_FREE), which may take their pages back under memory pressure, and
-    /// smaller ones stay resident.
+    /// Keeps at most `keep_bytes` of blocks; kept large blocks (of huge pages) are marked free
+    /// to the kernel (MADV_FREE), which may take their pages back under memory pressure, and
+    /// the others stay resident.
     explicit Workspace(size_t keep_bytes = default_keep_bytes);
     ~Workspace();
     Workspace(const Workspace&) = delete;

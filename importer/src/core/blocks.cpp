@@ -68,7 +68,7 @@ namespace {
 /// Pages past the written ones are dropped: kept resident from a fuller use, they would count
 /// in the next Model's resident size. Whole huge pages, so none is split. The written ones are
 /// MADV_FREE: the kernel may take them under memory pressure. Only for large blocks: a block
-/// of 4 KiB pages would then miss the TLB and set each page's dirty bit again when reused,
+/// of small pages would then miss the TLB and set each page's dirty bit again when reused,
 /// which cost mid-size graphs more than they gained (docs/performance.md, "Mid-size graphs").
 void advise_kept(PoolBlock b, size_t used) noexcept {
     const size_t written = (used + large_block - 1) & ~(large_block - 1);

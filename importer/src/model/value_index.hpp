@@ -24,8 +24,8 @@ namespace onnximport::detail {
 /// Name -> index into an array of records that have a `name` (Graph::values). A slot is four
 /// bytes: the record's index in its low bits (as many as the table's size needs) and above them
 /// as many high bits of the name's hash as are left, the tag; all ones is an empty slot.
-/// A probe compares a name only when the tag matches. Four bytes rather than eight: the table
-/// of a graph of 10^6 values is 8 MiB, not 16 (docs/performance.md, "Four-byte slots").
+/// A probe compares a name only when the tag matches. Four bytes rather than eight: half the
+/// table for a large graph's definitions to miss on (docs/performance.md, "Four-byte slots").
 template <class Record>
 class NameIndex {
 public:
