@@ -843,7 +843,7 @@ BOOST_AUTO_TEST_CASE(value_index_keeps_every_index_whole_beside_its_tag_at_every
     // A slot holds the index in its low bits and the tag above them (model/value_index.hpp):
     // the last index of a table filled to the most slots_for allows must come back whole.
     bool all_found = true;
-    for (size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 2047, 2048, 2049, 65536}) {
+    for (size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 2047, 2048, 2049, 65536}) {
         std::vector<std::string> names;
         for (size_t i = 0; i < n; ++i) names.push_back("v" + std::to_string(i));
         std::vector<Value> values(n);
@@ -853,9 +853,38 @@ BOOST_AUTO_TEST_CASE(value_index_keeps_every_index_whole_beside_its_tag_at_every
         index.attach(slots.data(), slots.size(), values.data(), {0x5EED, 0xF00D});
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.try_emplace(names[i], i).second;
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.find(names[i]) == i;
+        for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.try_emplace(names[i], 0) == std::pair{i, false};
         all_found = all_found && index.find("v" + std::to_string(n)) == ValueIndex::npos;
     }
     BOOST_TEST(all_found);
+}
+
+BOOST_AUTO_TEST_CASE(value_index_of_a_small_graph_has_no_slots_and_hashes_no_name) {
+    // Up to linear_records names the table compares names in turn (model/value_index.hpp,
+    // docs/performance.md "Small graphs without hashing"): no slots, no hash, and still one
+    // answer per name and every repeat refused.
+    constexpr size_t n = ValueIndex::linear_records;
+    BOOST_TEST(ValueIndex::slots_for(n) == 0u);
+    BOOST_TEST(ValueIndex::slots_for(n + 1) >= 2 * (n + 1));
+    std::vector<std::string> names;
+    for (size_t i = 0; i < n; ++i) names.push_back(std::string(i % 3 + 1, static_cast<char>('a' + i)));
+    std::vector<Value> values(n);
+    for (size_t i = 0; i < n; ++i) values[i].name = names[i];
+    ValueIndex index;
+    index.attach(nullptr, 0, values.data(), {0x5EED, 0xF00D});
+    BOOST_TEST(index.hash("a") == 0u);
+    BOOST_TEST(index.find("a") == ValueIndex::npos);
+    bool all_new = true, all_found = true, repeats_refused = true;
+    for (uint32_t i = 0; i < n; ++i) all_new = all_new && index.try_emplace(names[i], i, 0).second;
+    for (uint32_t i = 0; i < n; ++i) {
+        all_found = all_found && index.find(names[i]) == i;
+        repeats_refused = repeats_refused && index.try_emplace(names[i], 99, 0) == std::pair{i, false};
+    }
+    BOOST_TEST(all_new);
+    BOOST_TEST(all_found);
+    BOOST_TEST(repeats_refused);
+    BOOST_TEST(index.size() == n);
+    BOOST_TEST(index.find("aa") == ValueIndex::npos);  // "a" is there: the length counts
 }
 
 BOOST_AUTO_TEST_CASE(names_differing_in_any_one_byte_are_different_names) {

@@ -26,6 +26,11 @@ namespace onnximport::detail {
 /// as many high bits of the name's hash as are left, the tag; all ones is an empty slot.
 /// A probe compares a name only when the tag matches. Four bytes rather than eight: half the
 /// table for a large graph's definitions to miss on (docs/performance.md, "Four-byte slots").
+///
+/// A table of at most linear_records names has no slots and hashes nothing: a lookup compares
+/// the names in turn, which costs less than hashing one, and no choice of names can make it
+/// slower than that bound (docs/performance.md, "Small graphs without hashing"). Its records
+/// must be inserted in index order (the i-th insertion names record i), as every caller does.
 template <class Record>
 class NameIndex {
 public:
@@ -39,15 +44,18 @@ public:
         uint32_t bits = vacant;  ///< tag | index
     };
 
-    /// Slots needed for n names: a power of two with at most half of them used.
-    static size_t slots_for(size_t n) noexcept {
-        return std::bit_ceil(n < 4 ? size_t{8} : 2 * n);
-    }
+    /// Names up to which the table compares names instead of hashing them.
+    static constexpr size_t linear_records = 16;
+
+    /// Slots needed for n names: none up to linear_records, else a power of two with at most
+    /// half of them used.
+    static size_t slots_for(size_t n) noexcept { return n <= linear_records ? 0 : std::bit_ceil(2 * n); }
 
     /// Importer use: the table over `count` (from slots_for) empty slots, naming records
     /// that stay where they are.
     void attach(Slot* slots, size_t count, const Record* records, const HashKey& key) noexcept {
-        slots_ = slots;
+        linear_ = count == 0;
+        slots_ = linear_ ? nullptr : slots;
         mask_ = count - 1;
         // At most count / 2 records, so an index is below count - 1: never all ones in these
         // bits, so a full slot is never `vacant`. All 32 bits only for 2^32 slots, and then no
@@ -70,6 +78,11 @@ public:
 
     /// try_emplace() with the name's hash() computed already.
     std::pair<uint32_t, bool> try_emplace(std::string_view name, uint32_t index, uint64_t h) noexcept {
+        if (linear_) {
+            if (const uint32_t found = scan(name); found != npos) return {found, false};
+            ++size_;
+            return {index, true};
+        }
         const uint32_t tag = tag_of(h);
         for (size_t i = static_cast<size_t>(h) & mask_;; i = (i + 1) & mask_) {
             Slot& slot = slots_[i];
@@ -88,6 +101,7 @@ public:
     /// find() with the name's hash() computed already (resolution computes it when it
     /// prefetches the slot, a few nodes ahead).
     uint32_t find(std::string_view name, uint64_t h) const noexcept {
+        if (linear_) return scan(name);
         if (size_ == 0) return npos;
         const uint32_t tag = tag_of(h);
         // Terminates: at least half of the slots are empty.
@@ -98,8 +112,9 @@ public:
         }
     }
 
-    /// The hash find() and try_emplace() use for `name` (keyed per import).
-    uint64_t hash(std::string_view name) const noexcept { return hash_name(name, key_); }
+    /// The hash find() and try_emplace() use for `name` (keyed per import); 0 for a table
+    /// without slots, which uses none.
+    uint64_t hash(std::string_view name) const noexcept { return linear_ ? 0 : hash_name(name, key_); }
 
     /// Starts loading the slot of a name with hash h. Resolution calls it a few nodes
     /// ahead of each definition and of each read the neighbouring nodes do not answer: in a
@@ -119,6 +134,13 @@ private:
     /// The high bits of the hash above the index's bits (the probe starts from the low ones).
     uint32_t tag_of(uint64_t h) const noexcept { return static_cast<uint32_t>(h >> 32) & ~index_bits_; }
 
+    /// The index of the record named `name` among the first size_, or npos (a table without slots).
+    uint32_t scan(std::string_view name) const noexcept {
+        for (uint32_t i = 0; i < size_; ++i)
+            if (same_name(records_[i].name, name)) return i;
+        return npos;
+    }
+
     /// The index in a full slot whose tag is `tag` and whose record is named `name`, or npos.
     uint32_t match(Slot slot, uint32_t tag, std::string_view name) const noexcept {
         if ((slot.bits & ~index_bits_) != tag) return npos;
@@ -130,6 +152,7 @@ private:
     size_t mask_ = 0;
     uint32_t index_bits_ = 0;  ///< the mask of a slot's index bits
     size_t size_ = 0;
+    bool linear_ = false;  ///< no slots: scan() answers
     const Record* records_ = nullptr;
     HashKey key_;
 };

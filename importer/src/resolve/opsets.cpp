@@ -3,7 +3,8 @@
 
 namespace onnximport::detail {
 
-OpsetTable::OpsetTable(const List<OperatorSetId>& imports, const HashKey& key) : others_(8, NameHash{key}) {
+// No buckets until a domain other than the default one is imported: most models import none.
+OpsetTable::OpsetTable(const List<OperatorSetId>& imports, const HashKey& key) : others_(0, NameHash{key}) {
     for (const OperatorSetId& o : imports) {
         std::string_view d = canonical(o.domain);
         if (d.empty()) {
