@@ -122,6 +122,29 @@ BOOST_AUTO_TEST_CASE(a_list_filled_in_place_grows_without_moving_until_something
     BOOST_TEST((l.to_vector() == std::vector<std::string_view>{"a", "b", "c", "d", "e"}));
 }
 
+BOOST_AUTO_TEST_CASE(an_arena_fills_its_first_region_before_it_takes_a_block) {
+    alignas(16) std::byte region[256];
+    auto inside = [&](const void* p) { return p >= region && p < region + sizeof region; };
+    {
+        Arena a(BlockUse::Objects, nullptr, Arena::first_block, region);
+        BOOST_TEST(inside(a.allocate(200, 8)));
+        BOOST_TEST(a.block_count() == 0u);
+        BOOST_TEST(a.reserved() == 0u);  // the region is its owner's
+        BOOST_TEST(!inside(a.allocate(100, 8)));  // the 56 bytes left do not hold it
+        BOOST_TEST(a.block_count() == 1u);
+        BOOST_TEST(a.reserved() == Arena::first_block);
+    }  // the arena frees its block and leaves the region alone (ASan and memcheck would say)
+}
+
+BOOST_AUTO_TEST_CASE(a_small_model_takes_no_arena_block) {
+    // Its objects and edges fit in the bytes its Storage holds, and resolution's scratch in
+    // the stack's (docs/performance.md, "First bytes inside their owners").
+    auto m = import_model(chain_model(3), ImportOptions{});
+    BOOST_TEST(m.graph()->values.size() == 4u);
+    BOOST_TEST(arena_of(m).block_count() == 0u);
+    BOOST_TEST(ModelAccess::storage(m).node_edges.block_count() == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(allocations_are_aligned_and_large_blocks_are_huge_page_aligned) {
     Arena a;
     for (size_t align : {1, 2, 4, 8, 16, 64}) {

@@ -152,12 +152,16 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
 
 Model import_bytes(std::span<const uint8_t> bytes, std::string_view name, const ImportOptions& options) {
     check_options(options);
-    return import_input(std::string(name), detail::ModelInput::borrow(bytes, std::string(name)), options);
+    std::string owned(name);  // one copy of the name, for the input's check and the Model
+    auto input = detail::ModelInput::borrow(bytes, owned);
+    return import_input(std::move(owned), std::move(input), options);
 }
 
 Model import_bytes(std::vector<uint8_t>&& bytes, std::string_view name, const ImportOptions& options) {
     check_options(options);
-    return import_input(std::string(name), detail::ModelInput::take(std::move(bytes), std::string(name)), options);
+    std::string owned(name);
+    auto input = detail::ModelInput::take(std::move(bytes), owned);
+    return import_input(std::move(owned), std::move(input), options);
 }
 
 }  // namespace onnximport

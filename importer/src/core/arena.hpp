@@ -7,11 +7,13 @@
 
 #include <onnximport/list.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <span>
 #include <string_view>
 #include <type_traits>
 
@@ -22,9 +24,13 @@ public:
     /// `pool`: where blocks of pooled_block and more come from and go back to (a
     /// Workspace's), or null.
     /// `first_block_size`: resolution's scratch knows what it needs in advance.
+    /// `first_region`: bytes its owner holds (inside itself, or on the stack) that the arena
+    /// fills before it takes a block, so that a small model takes none (docs/performance.md,
+    /// "First bytes inside their owners"); its blocks then start at twice the region.
     explicit Arena(BlockUse use = BlockUse::Objects, std::shared_ptr<BlockPool> pool = nullptr,
-                   size_t first_block_size = first_block)
-        : next_block_(first_block_size), use_(use), pool_(std::move(pool)) {}
+                   size_t first_block_size = first_block, std::span<std::byte> first_region = {})
+        : cur_(reinterpret_cast<uintptr_t>(first_region.data())), end_(cur_ + first_region.size()),
+          next_block_(std::max(first_block_size, 2 * first_region.size())), use_(use), pool_(std::move(pool)) {}
     ~Arena();
     Arena(const Arena&) = delete;
     Arena& operator=(const Arena&) = delete;
@@ -60,16 +66,18 @@ public:
         return true;
     }
 
-    /// Bytes obtained from the heap so far (all blocks, used or not), and in how many blocks.
+    /// Bytes obtained from the heap so far (all blocks, used or not), and in how many blocks
+    /// (the first region is not counted: its owner holds it).
     size_t reserved() const noexcept { return reserved_; }
     size_t block_count() const noexcept { return block_count_; }
 
-private:
     // Blocks double from 4 KiB (a small model pays little) up to 16 MiB (a large one gets
     // few blocks; the unused tail of the last one is never touched, so never resident).
     // Blocks of pooled_block and more are reused through the pool if any (blocks.hpp).
     static constexpr size_t first_block = 4 * 1024;
     static constexpr size_t max_block = 16u << 20;
+
+private:
 
     [[gnu::noinline]] void* grow(size_t n, size_t align);
 

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstddef>
 #include <memory_resource>
+#include <span>
 #include <vector>
 
 namespace onnximport::detail {
@@ -19,8 +20,10 @@ public:
     /// Sized for a main graph of `nodes` nodes in file order: one block, rounded to whole
     /// large blocks rather than to a power of two (less room unused). Its blocks go back to
     /// the next import's scratch (BlockUse). Sorting and subgraphs take more as needed.
-    Scratch(size_t nodes, std::shared_ptr<BlockPool> pool)
-        : arena_(BlockUse::Scratch, std::move(pool), first_block_size(nodes)) {}
+    /// `first_region`: bytes of the caller's stack it fills first (Arena), which is all a
+    /// small graph needs.
+    Scratch(size_t nodes, std::shared_ptr<BlockPool> pool, std::span<std::byte> first_region = {})
+        : arena_(BlockUse::Scratch, std::move(pool), first_block_size(nodes), first_region) {}
 
 private:
     static size_t first_block_size(size_t nodes) {

@@ -24,8 +24,9 @@ namespace onnximport::detail {
 struct Storage {
     /// `key`: the import's own (core/hash.hpp), from its Workspace's reserve or drawn alone.
     Storage(std::string source, ModelInput in, std::shared_ptr<BlockPool> pool, HashKey key)
-        : source_name(std::move(source)), input(std::move(in)), pool(pool), arena(BlockUse::Objects, pool),
-          node_edges(BlockUse::NodeEdges, pool), hash_key(key) {}
+        : source_name(std::move(source)), input(std::move(in)), pool(pool),
+          arena(BlockUse::Objects, pool, Arena::first_block, first_objects),
+          node_edges(BlockUse::NodeEdges, pool, Arena::first_block, first_edges), hash_key(key) {}
 
     std::string source_name;
     ModelInput input;
@@ -59,6 +60,10 @@ struct Storage {
     /// Read from a .ort: refusals after the walk name fields in its schema (rule O13).
     bool from_ort = false;
 
+    /// The first bytes of `arena` and of `node_edges`: the objects of most small models fit
+    /// (docs/performance.md, "First bytes inside their owners"), so they take no block.
+    alignas(16) std::byte first_objects[4096];  // no more than new aligns: posix_memalign costs more
+    alignas(16) std::byte first_edges[1024];
     /// Every message object and List of the model (arena.hpp).
     Arena arena;
     /// The nodes' input and output lists, one after the other in file order: resolution
