@@ -488,6 +488,30 @@ BOOST_AUTO_TEST_CASE(nesting_limit_is_configurable_from_8_to_250) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_small_dimension_one_level_too_deep_is_malformed_too) {
+    // A dimension of one small dim_value is read without entering its message
+    // (read_type.cpp, read_small_dim_value): the nesting limit must hold for it all the same.
+    // Two sequences put the dimension at level 10, its shape at 9.
+    WireWriter dim = WireWriter().int_field(+proto::Dimension::dim_value, 3);
+    WireWriter tensor = WireWriter().int_field(1, 1).message(2, WireWriter().message(1, dim));
+    WireWriter type = WireWriter().message(1, tensor);
+    for (int k = 0; k < 2; ++k) type = WireWriter().message(4, WireWriter().message(1, type));
+    WireWriter input = WireWriter().bytes_field(1, "x").message(2, type);
+    const std::string m = model_graph_last(WireWriter().message(11, input).str());
+    ImportOptions o = parse_only();
+    o.max_nesting = 10;
+    auto ok = import_model(m, o);
+    const TypeProto* inner = ok.graph()->inputs[0].type.elem->elem;
+    BOOST_REQUIRE(inner);
+    BOOST_TEST(inner->shape.at(0).value() == 3);
+    o.max_nesting = 9;
+    const std::string dim_bytes = WireWriter().message(1, dim).str();
+    expect_model_error(m, ErrorKind::Malformed, m.rfind(dim_bytes),
+                       "ModelProto.graph.input[0].type.sequence_type.elem_type.sequence_type.elem_type.tensor_type"
+                       ".shape.dim[0]",
+                       o);
+}
+
 BOOST_AUTO_TEST_CASE(nesting_limit_outside_8_to_250_is_invalid_argument) {
     std::string m = base;
     for (int limit : {-1, 0, 7, 251, 1000}) {

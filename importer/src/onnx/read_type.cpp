@@ -32,6 +32,19 @@ void read_dimension(Context& c, Reader& r, TypeProto& t, Dimension& d) {
     }
 }
 
+/// A dimension that is one dim_value below 128 (the bytes 02 08 vv, the commonest dimension
+/// there is) read without entering its message: what read_dimension would set. Not when the
+/// message would be nested too deep, which read_message refuses (docs/performance.md, "Small dimensions").
+bool read_small_dim_value(const Context& c, Reader& r, Dimension& d) {
+    const uint8_t* p = r.cursor();
+    constexpr uint8_t dim_value_key = +proto::Dimension::dim_value << 3;  // wire type 0: varint
+    if (r.end() - p < 3 || p[0] != 2 || p[1] != dim_value_key || p[2] >= 0x80) return false;
+    if (c.path.size() > static_cast<size_t>(c.max_nesting)) return false;  // one more level is too deep
+    ModelAccess::set_value(d, p[2]);
+    r.bytes();
+    return true;
+}
+
 /// The dimensions grow in place (ListAccess::append_in_place): a dimension places nothing
 /// in the arena unless it has a denotation, so no pass over the shape counts them first.
 void read_shape(Context& c, Reader& r, TypeProto& t) {
@@ -42,6 +55,7 @@ void read_shape(Context& c, Reader& r, TypeProto& t) {
         }
         const auto index = static_cast<int64_t>(t.shape.size());
         Dimension& d = ListAccess::append_in_place(c.arena, t.shape);
+        if (read_small_dim_value(c, r, d)) continue;
         read_message(c, r, "dim", index, [&](Reader& sub, const uint8_t*) { read_dimension(c, sub, t, d); });
     }
 }
