@@ -38,14 +38,22 @@ inline bool same_name(std::string_view a, std::string_view b) noexcept {
     return a0 == b0 && a1 == b1;
 }
 
-/// True when every byte is below 0x80, eight at a time: ASCII is valid UTF-8 without the
-/// full check.
+/// True when every byte is below 0x80, sixteen at a time (half the loop's steps for the long
+/// names exporters write, docs/performance.md "Small dimensions"): ASCII is valid UTF-8
+/// without the full check.
 inline bool all_ascii(const uint8_t* p, const uint8_t* end) noexcept {
     uint64_t high = 0;
-    for (; end - p >= 8; p += 8) {
+    for (; end - p >= 16; p += 16) {
+        uint64_t w0, w1;
+        std::memcpy(&w0, p, 8);
+        std::memcpy(&w1, p + 8, 8);
+        high |= w0 | w1;
+    }
+    if (end - p >= 8) {
         uint64_t w;
         std::memcpy(&w, p, 8);
         high |= w;
+        p += 8;
     }
     high |= load_short(p, static_cast<size_t>(end - p));
     return (high & 0x8080808080808080ull) == 0;
