@@ -137,13 +137,15 @@ void for_each_node_ahead(const Graph& g, Prepare&& prepare, Visit&& visit) {
 /// An input of node f looked up in two steps: prepare_input a few nodes ahead of its use
 /// (NameIndex::prefetch_distance), so that the slot it needs is loading meanwhile, then
 /// find_input. Each name is compared with the neighbours' outputs and hashed once.
+/// No member initializers: resolution keeps 64 of them on the stack per graph, and zeroing
+/// them cost more than resolving a one-node graph's reads (docs/performance.md, "Small graphs
+/// without hashing"); prepare_input sets both.
 struct PreparedInput {
-    uint32_t value = no_producer;  ///< defined_next_to's answer
-    uint64_t hash = 0;             ///< when it had none: the value index's hash of the name
+    uint32_t value;  ///< defined_next_to's answer
+    uint64_t hash;   ///< when it had none: the value index's hash of the name (else 0)
 };
 inline PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name) {
-    PreparedInput p;
-    p.value = defined_next_to(s, f, name);
+    PreparedInput p{defined_next_to(s, f, name), 0};
     if (p.value == no_producer) {
         p.hash = s.index->hash(name);
         s.index->prefetch(p.hash);
@@ -165,8 +167,7 @@ struct HashMemo {
 
 /// prepare_input, hashing only a name other than the memo's.
 inline PreparedInput prepare_input(const Scope& s, uint32_t f, std::string_view name, HashMemo& memo) {
-    PreparedInput p;
-    p.value = defined_next_to(s, f, name, memo.after_first);
+    PreparedInput p{defined_next_to(s, f, name, memo.after_first), 0};
     if (p.value != no_producer) {
         memo.after_first = p.value >= s.node_values[f];  // node f + 1's values come after node f's
     } else {
