@@ -7,6 +7,8 @@
 
 #include <array>
 #include <functional>
+#include <optional>
+#include <vector>
 
 using namespace core_test;
 
@@ -367,6 +369,70 @@ BOOST_AUTO_TEST_CASE(type_proto_with_no_member_is_no_type) {
     // A value_info without a type field at all.
     auto n = import_model(model_graph_last(WireWriter().message(11, WireWriter().bytes_field(1, "x")).str()));
     BOOST_TEST(kind_code(input_type(n).kind) == kind_code(TypeProto::Kind::None));
+}
+
+BOOST_AUTO_TEST_CASE(a_plain_tensor_type_reads_as_the_same_type_written_any_other_way) {
+    // read_plain_tensor_type (read_type.cpp) reads the commonest encoding without entering
+    // its messages; the same type with an unknown field after it, or with the shape before
+    // the element type, takes the general path. Both must give the same type.
+    struct Case {
+        int32_t elem_type;
+        std::optional<std::vector<uint64_t>> dims;  // none: no shape field
+    };
+    std::vector<uint64_t> thirty(30);
+    for (size_t i = 0; i < thirty.size(); ++i) thirty[i] = i * 4;
+    const Case cases[] = {{1, std::nullopt}, {1, std::vector<uint64_t>{}}, {7, std::vector<uint64_t>{3}},
+                          {0, std::vector<uint64_t>{5}}, {127, std::vector<uint64_t>{0, 127, 1}},
+                          {128, std::vector<uint64_t>{2}}, {1, std::vector<uint64_t>{128, 3}}, {16, thirty}};
+    auto type_of = [](const Case& k, bool shape_first, bool trailing_field) {
+        WireWriter shape;
+        if (k.dims)
+            for (uint64_t d : *k.dims) shape.message(1, WireWriter().int_field(1, d));
+        WireWriter tensor;
+        if (shape_first && k.dims) tensor.message(2, shape);
+        tensor.int_field(1, static_cast<uint64_t>(k.elem_type));
+        if (!shape_first && k.dims) tensor.message(2, shape);
+        WireWriter type = WireWriter().message(1, tensor);
+        if (trailing_field) type.int_field(15, 0);  // no TypeProto field: skipped
+        return type;
+    };
+    auto same = [](const TypeProto& a, const TypeProto& b) {
+        bool equal = a.kind == b.kind && a.elem_type == b.elem_type && a.has_shape == b.has_shape &&
+                     a.shape.size() == b.shape.size() && !a.elem && !b.elem;
+        for (size_t i = 0; equal && i < a.shape.size(); ++i)
+            equal = a.shape[i].kind() == b.shape[i].kind() && a.shape[i].value() == b.shape[i].value();
+        return equal;
+    };
+    for (const Case& k : cases) {
+        BOOST_TEST_CONTEXT("elem_type " << k.elem_type << ", " << (k.dims ? k.dims->size() : 0) << " dims") {
+            auto plain = import_model(model_with_input_type(type_of(k, false, false)));
+            const TypeProto& t = input_type(plain);
+            BOOST_TEST(kind_code(t.kind) == kind_code(TypeProto::Kind::Tensor));
+            BOOST_TEST(t.elem_type == k.elem_type);
+            BOOST_TEST(t.has_shape == k.dims.has_value());
+            for (bool shape_first : {false, true}) {
+                auto other = import_model(model_with_input_type(type_of(k, shape_first, !shape_first)));
+                BOOST_TEST(same(t, input_type(other)));
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_plain_tensor_type_one_level_too_deep_is_malformed_too) {
+    // In a subgraph's input, the dimension of a plain tensor type is at level 9: graph, node,
+    // attribute, g, input, type, tensor_type, shape, dim.
+    WireWriter sub = WireWriter().message(11, tb::value_info("x", 1, {3}));
+    WireWriter attr = WireWriter().bytes_field(1, "then_branch").int_field(20, 5).message(6, sub);
+    WireWriter node = WireWriter().bytes_field(4, "If").message(5, attr);
+    const std::string m = model_graph_last(WireWriter().message(1, node).str());
+    ImportOptions o = parse_only();
+    o.max_nesting = 9;
+    auto ok = import_model(m, o);
+    BOOST_TEST(ok.graph()->nodes.at(0).attributes.at(0).g()->inputs.at(0).type.shape.at(0).value() == 3);
+    o.max_nesting = 8;
+    const std::string dim = WireWriter().message(1, WireWriter().int_field(1, 3)).str();
+    expect_model_error(m, ErrorKind::Malformed, m.rfind(dim),
+                       "ModelProto.graph.node[0].attribute[0].g.input[0].type.tensor_type.shape.dim[0]", o);
 }
 
 BOOST_AUTO_TEST_CASE(tensor_type_with_a_shape_field_has_a_shape_possibly_rank_0) {

@@ -97,6 +97,11 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n);
 void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a);
 void read_value_info(Context& c, Reader& r, const uint8_t* key_at, ValueInfo& v);
 void read_type(Context& c, Reader& r, TypeProto& t);
+/// The TypeProto field at r (its key read) when it is a tensor type of one-byte element type
+/// and dimensions, in the order exporters write them, read as read_type would without
+/// entering its messages (docs/performance.md, "Plain tensor types"). False, nothing read,
+/// for anything else, and when a dimension would be nested deeper than the limit.
+bool read_plain_tensor_type(const Context& c, Reader& r, TypeProto& t);
 void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t);
 void read_sparse_tensor(Context& c, Reader& r, const uint8_t* key_at, SparseTensor& t);
 void read_opset(Context& c, Reader& r, OperatorSetId& o);

@@ -35,7 +35,7 @@ void read_value_info(Context& c, Reader& r, const uint8_t* key_at, ValueInfo& v)
         switch (r.field_as<F>()) {
         case F::name: if (r.expect(WireType::Len)) v.name = read_string(c, r, "name"); break;
         case F::type:
-            if (!r.expect(WireType::Len)) break;
+            if (!r.expect(WireType::Len) || read_plain_tensor_type(c, r, v.type)) break;
             v.type = TypeProto{};  // singular messages are replaced, not merged
             read_message(c, r, "type", -1, [&](Reader& sub, const uint8_t*) { read_type(c, sub, v.type); });
             break;

@@ -132,6 +132,43 @@ void reset_member(TypeProto& t, TypeProto::Kind kind) {
 
 }  // namespace
 
+bool read_plain_tensor_type(const Context& c, Reader& r, TypeProto& t) {
+    // The field's length, then TypeProto { tensor_type (0a L) { elem_type (08 et), shape (12 L')
+    // { dim (0a 02) { dim_value (08 vv) } ... } } }: every length and value one byte.
+    constexpr uint8_t tensor_type_key = +proto::Type::tensor_type << 3 | 2;
+    constexpr uint8_t elem_type_key = +proto::TensorType::elem_type << 3;
+    constexpr uint8_t shape_key = +proto::TensorType::shape << 3 | 2;
+    constexpr uint8_t dim_key = +proto::Shape::dim << 3 | 2;
+    constexpr uint8_t dim_value_key = +proto::Dimension::dim_value << 3;
+    const uint8_t* p = r.cursor();
+    const auto left = static_cast<size_t>(r.end() - p);
+    if (left < 5 || p[0] < 4 || p[0] >= 0x80 || p[0] > left - 1) return false;
+    const uint8_t* q = p + 1;  // the TypeProto's fields, p[0] bytes
+    const size_t n = p[0];
+    if (q[0] != tensor_type_key || q[1] != n - 2 || q[2] != elem_type_key || q[3] >= 0x80) return false;
+    const uint8_t* shape = q + 4;
+    const size_t shape_bytes = n - 4;  // 0 (no shape), or its key, its length and its dims
+    size_t dims = 0;
+    if (shape_bytes != 0) {
+        if (shape_bytes < 2 || shape[0] != shape_key || shape[1] != shape_bytes - 2 || shape[1] % 4 != 0) return false;
+        dims = shape[1] / 4;
+        for (size_t i = 0; i < dims; ++i) {
+            const uint8_t* d = shape + 2 + 4 * i;
+            if (d[0] != dim_key || d[1] != 2 || d[2] != dim_value_key || d[3] >= 0x80) return false;
+        }
+    }
+    // type, tensor_type, shape and dim are entered three levels below this one.
+    if (c.path.size() + 3 > static_cast<size_t>(c.max_nesting)) return false;
+    t = TypeProto{};
+    t.kind = TypeProto::Kind::Tensor;
+    t.elem_type = q[3];
+    t.has_shape = shape_bytes != 0;
+    if (dims != 0) ListAccess::reserve(c.arena, t.shape, dims);
+    for (size_t i = 0; i < dims; ++i) ModelAccess::set_value(ListAccess::append(c.arena, t.shape), shape[5 + 4 * i]);
+    r.bytes();
+    return true;
+}
+
 void read_type(Context& c, Reader& r, TypeProto& t) {
     while (r.next()) {
         TypeProto::Kind kind;
