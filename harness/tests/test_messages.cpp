@@ -359,6 +359,58 @@ BOOST_AUTO_TEST_CASE(attribute_values_are_read_as_written) {
 
 // ---- Types ----------------------------------------------------------------------------
 
+BOOST_AUTO_TEST_CASE(a_plain_attribute_reads_as_the_same_attribute_written_any_other_way) {
+    // read_plain_scalar_attribute (read_attribute.cpp) reads a name, one float or small
+    // integer and its type without entering the message; the same attribute with an unknown
+    // field after it, or with the type first, takes the general path: the same attribute.
+    struct Case {
+        std::string name;
+        bool is_float;
+        float f;
+        uint64_t i;
+        uint64_t declared;
+    };
+    const Case cases[] = {{"alpha", true, 1.0f, 0, 1},          {"beta", true, -0.5f, 0, 1},
+                          {"", true, 0.0f, 0, 1},               {"transB", false, 0, 1, 2},
+                          {"axis", false, 0, 127, 2},           {"axis", false, 0, 128, 2},
+                          {"axis", false, 0, ~uint64_t{0}, 2},  {"mixed", true, 2.0f, 0, 2},
+                          {"caf\xC3\xA9", false, 0, 3, 2},    {std::string(100, 'n'), true, 3.0f, 0, 1},
+                          {std::string(125, 'n'), false, 0, 5, 2}};
+    auto attribute_of = [](const Case& k, bool type_first, bool trailing_field) {
+        WireWriter a;
+        if (type_first) a.int_field(20, k.declared);
+        a.bytes_field(1, k.name);
+        if (k.is_float) a.float_field(2, k.f);
+        else a.int_field(3, k.i);
+        if (!type_first) a.int_field(20, k.declared);
+        if (trailing_field) a.int_field(99, 0);  // no AttributeProto field: skipped
+        return a;
+    };
+    for (const Case& k : cases) {
+        BOOST_TEST_CONTEXT("attribute " << k.name.substr(0, 8) << ", declared " << k.declared) {
+            auto plain = import_model(model_with_attribute(attribute_of(k, false, false)));
+            const Attribute& a = only_attribute(plain);
+            BOOST_TEST(a.name == k.name);
+            BOOST_TEST(type_code(a) == static_cast<int>(k.declared));
+            BOOST_TEST(a.type_declared);
+            BOOST_TEST(a.f == (k.is_float ? k.f : 0.0f));
+            BOOST_TEST(a.i == static_cast<int64_t>(k.is_float ? 0 : k.i));
+            for (bool type_first : {false, true}) {
+                auto other = import_model(model_with_attribute(attribute_of(k, type_first, !type_first)));
+                const Attribute& b = only_attribute(other);
+                BOOST_TEST((b.name == a.name && b.type == a.type && b.type_declared && b.f == a.f && b.i == a.i));
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_plain_attribute_with_a_name_that_is_not_utf8_is_malformed) {
+    WireWriter attr = WireWriter().bytes_field(1, "a\xFF").float_field(2, 1.0f).int_field(20, 1);
+    const std::string m = model_with_attribute(attr);
+    expect_model_error(m, ErrorKind::Malformed, m.find("a\xFF") + 1,
+                       "ModelProto.graph.node[0].attribute[0].name");
+}
+
 BOOST_AUTO_TEST_CASE(type_proto_with_no_member_is_no_type) {
     auto m = import_model(model_with_input_type(WireWriter()));
     BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::None));

@@ -95,6 +95,11 @@ void read_message(Context& c, Reader& r, std::string_view field, int64_t index, 
 void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g);
 void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n);
 void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a);
+/// The AttributeProto field at r (its key read) when it is an ASCII name, one float or one
+/// integer below 128, and the matching declared type, in field-number order: read as
+/// read_attribute would without entering it (docs/performance.md, "Plain attributes").
+/// False, nothing read, for anything else, and when the attribute would be nested too deep.
+bool read_plain_scalar_attribute(const Context& c, Reader& r, Attribute& a);
 void read_value_info(Context& c, Reader& r, const uint8_t* key_at, ValueInfo& v);
 void read_type(Context& c, Reader& r, TypeProto& t);
 /// The TypeProto field at r (its key read) when it is a tensor type of one-byte element type

@@ -68,6 +68,7 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
             if (!r.expect(WireType::Len)) break;
             const auto index = static_cast<int64_t>(n.attributes.size());
             Attribute& a = ListAccess::append_in_place(c.arena, n.attributes);
+            if (read_plain_scalar_attribute(c, r, a)) break;
             read_message(c, r, "attribute", index, [&](Reader& sub, const uint8_t* at) {
                 read_attribute(c, sub, at, a);
                 if ((a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs)
