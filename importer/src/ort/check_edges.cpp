@@ -72,13 +72,15 @@ public:
     }
     size_t size() const noexcept { return direct_.size(); }
 
-private:
     static constexpr uint32_t absent = UINT32_MAX;
+    /// The position of the node of index `index`, or absent.
     uint32_t find(uint32_t index) const noexcept {
         if (index < direct_.size()) return direct_[index];
         const auto it = std::lower_bound(sparse_.begin(), sparse_.end(), std::pair{index, uint32_t{0}});
         return it != sparse_.end() && it->first == index ? it->second : absent;
     }
+
+private:
     [[noreturn]] void used_twice(uint32_t index, uint32_t i) const {
         c_.invalid(c_.fb.address(static_cast<uint32_t>(g_.nodes[i].offset)),
                    "node index " + std::to_string(index) + " is used twice");
@@ -98,6 +100,16 @@ struct EdgeEnd {
     int32_t src_arg_index;
     int32_t dst_arg_index;
 };
+
+/// Whether check_edge accepts the edge, without a refusal's message: what nearly every edge
+/// gets, with no path segment pushed for it.
+bool edge_holds(const EdgeEnd& e, const EdgeNode& src, const EdgeNode& dst) noexcept {
+    if (!in_range(e.src_arg_index, static_cast<uint32_t>(src.node->outputs.size())) ||
+        !in_range(e.dst_arg_index, dst.inputs()))
+        return false;
+    const std::string_view out = src.node->outputs[static_cast<uint32_t>(e.src_arg_index)];
+    return !out.empty() && same_name(out, dst.input(static_cast<uint32_t>(e.dst_arg_index)));
+}
 
 /// One edge from `src` output src_arg_index to `dst` input dst_arg_index.
 void check_edge(const OrtContext& c, const uint8_t* at, const EdgeEnd& e, const EdgeNode& src, const EdgeNode& dst) {
@@ -120,11 +132,16 @@ void check_edge(const OrtContext& c, const uint8_t* at, const EdgeEnd& e, const 
 void check_edges(OrtContext& c, const NodeTable& nodes, const FbVector& edges, std::string_view field,
                  const EdgeNode& self, bool inputs) {
     for (uint32_t j = 0; j < edges.count; ++j) {
-        PathScope at(c.path, field, j);
-        const uint8_t* pos = c.fb.address(edges.entry(j));
         // The struct EdgeEnd: node_index, src_arg_index, dst_arg_index (4 bytes each).
         const EdgeEnd end{c.fb.member_at<uint32_t>(edges, j, 0), c.fb.member_at<int32_t>(edges, j, 4),
                           c.fb.member_at<int32_t>(edges, j, 8)};
+        if (const uint32_t i = nodes.find(end.node_index); i != NodeTable::absent) {
+            const EdgeNode other = nodes.at_position(i);
+            if (inputs ? edge_holds(end, other, self) : edge_holds(end, self, other)) continue;
+        }
+        // Refused: the checks again, each with its message, at this edge's path.
+        PathScope at(c.path, field, j);
+        const uint8_t* pos = c.fb.address(edges.entry(j));
         const EdgeNode other = nodes.node(end.node_index, pos);
         if (inputs) check_edge(c, pos, end, other, self);
         else check_edge(c, pos, end, self, other);
