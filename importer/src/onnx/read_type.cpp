@@ -32,13 +32,19 @@ void read_dimension(Context& c, Reader& r, TypeProto& t, Dimension& d) {
     }
 }
 
-/// A dimension that is one dim_value below 128 (the bytes 02 08 vv, the commonest dimension
-/// there is) read without entering its message: what read_dimension would set. Not when the
-/// message would be nested too deep, which read_message refuses (docs/performance.md, "Small dimensions").
+/// A Dimension of one dim_value below 128, from its length on: the bytes 02 08 vv, the
+/// commonest dimension there is.
+bool is_small_dim_value(const uint8_t* p) noexcept {
+    constexpr uint8_t dim_value_key = +proto::Dimension::dim_value << 3;  // wire type 0: varint
+    return p[0] == 2 && p[1] == dim_value_key && p[2] < 0x80;
+}
+
+/// A small dimension (is_small_dim_value) read without entering its message: what
+/// read_dimension would set. Not when the message would be nested too deep, which
+/// read_message refuses (docs/performance.md, "Small dimensions").
 bool read_small_dim_value(const Context& c, Reader& r, Dimension& d) {
     const uint8_t* p = r.cursor();
-    constexpr uint8_t dim_value_key = +proto::Dimension::dim_value << 3;  // wire type 0: varint
-    if (r.end() - p < 3 || p[0] != 2 || p[1] != dim_value_key || p[2] >= 0x80) return false;
+    if (r.end() - p < 3 || !is_small_dim_value(p)) return false;
     if (c.path.size() > static_cast<size_t>(c.max_nesting)) return false;  // one more level is too deep
     ModelAccess::set_value(d, p[2]);
     r.bytes();
@@ -134,12 +140,11 @@ void reset_member(TypeProto& t, TypeProto::Kind kind) {
 
 bool read_plain_tensor_type(const Context& c, Reader& r, TypeProto& t) {
     // The field's length, then TypeProto { tensor_type (0a L) { elem_type (08 et), shape (12 L')
-    // { dim (0a 02) { dim_value (08 vv) } ... } } }: every length and value one byte.
+    // { dim (0a 02 08 vv) ... } } }: every length and value one byte.
     constexpr uint8_t tensor_type_key = +proto::Type::tensor_type << 3 | 2;
     constexpr uint8_t elem_type_key = +proto::TensorType::elem_type << 3;
     constexpr uint8_t shape_key = +proto::TensorType::shape << 3 | 2;
     constexpr uint8_t dim_key = +proto::Shape::dim << 3 | 2;
-    constexpr uint8_t dim_value_key = +proto::Dimension::dim_value << 3;
     const uint8_t* p = r.cursor();
     const auto left = static_cast<size_t>(r.end() - p);
     if (left < 5 || p[0] < 4 || p[0] >= 0x80 || p[0] > left - 1) return false;
@@ -154,7 +159,7 @@ bool read_plain_tensor_type(const Context& c, Reader& r, TypeProto& t) {
         dims = shape[1] / 4;
         for (size_t i = 0; i < dims; ++i) {
             const uint8_t* d = shape + 2 + 4 * i;
-            if (d[0] != dim_key || d[1] != 2 || d[2] != dim_value_key || d[3] >= 0x80) return false;
+            if (d[0] != dim_key || !is_small_dim_value(d + 1)) return false;
         }
     }
     // type, tensor_type, shape and dim are entered three levels below this one.
