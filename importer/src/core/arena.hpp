@@ -78,7 +78,6 @@ public:
     static constexpr size_t max_block = 16u << 20;
 
 private:
-
     [[gnu::noinline]] void* grow(size_t n, size_t align);
 
     /// The start of every block, linking it to the next: no list of the blocks is allocated

@@ -24,6 +24,11 @@ struct Context : Refusal {
     int max_nesting;  ///< the nesting depth is the field path's (read_message)
     PassedPages passed_pages;  ///< large raw_data payloads behind the reader
 
+    /// Whether `levels` messages, one inside the other, entered from here stay within the
+    /// nesting limit: what a fast path checks before it reads them without entering them
+    /// (read_message refuses the first one too deep).
+    bool may_nest(size_t levels) const noexcept { return path.size() + levels - 1 <= static_cast<size_t>(max_nesting); }
+
     /// Copies a string made by the importer (not a view of the input) into the arena.
     std::string_view keep(std::string_view s) { return arena.copy(s); }
 };

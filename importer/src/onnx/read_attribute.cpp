@@ -124,11 +124,15 @@ bool read_plain_scalar_attribute(const Context& c, Reader& r, Attribute& a) {
     const auto declared = static_cast<AttributeType>(type[2]);
     if (declared != (is_float ? AttributeType::Float : AttributeType::Int)) return false;
     if (!all_ascii(name, value)) return false;  // the general path checks UTF-8
-    if (c.path.size() > static_cast<size_t>(c.max_nesting)) return false;  // entering it would be too deep
+    if (!c.may_nest(1)) return false;
     a.name = as_view({name, value});
-    if (is_float) a.f = std::bit_cast<float>(uint32_t{value[1]} | uint32_t{value[2]} << 8 | uint32_t{value[3]} << 16 |
-                                             uint32_t{value[4]} << 24);
-    else a.i = value[1];
+    if (is_float) {
+        uint32_t bits;
+        std::memcpy(&bits, value + 1, 4);  // little-endian hosts only, as Reader::fixed32
+        a.f = std::bit_cast<float>(bits);
+    } else {
+        a.i = value[1];
+    }
     a.type = declared;
     a.type_declared = true;
     r.bytes();

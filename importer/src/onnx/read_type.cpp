@@ -45,7 +45,7 @@ bool is_small_dim_value(const uint8_t* p) noexcept {
 bool read_small_dim_value(const Context& c, Reader& r, Dimension& d) {
     const uint8_t* p = r.cursor();
     if (r.end() - p < 3 || !is_small_dim_value(p)) return false;
-    if (c.path.size() > static_cast<size_t>(c.max_nesting)) return false;  // one more level is too deep
+    if (!c.may_nest(1)) return false;
     ModelAccess::set_value(d, p[2]);
     r.bytes();
     return true;
@@ -162,8 +162,7 @@ bool read_plain_tensor_type(const Context& c, Reader& r, TypeProto& t) {
             if (d[0] != dim_key || !is_small_dim_value(d + 1)) return false;
         }
     }
-    // type, tensor_type, shape and dim are entered three levels below this one.
-    if (c.path.size() + 3 > static_cast<size_t>(c.max_nesting)) return false;
+    if (!c.may_nest(4)) return false;  // type, tensor_type, shape and dim
     t = TypeProto{};
     t.kind = TypeProto::Kind::Tensor;
     t.elem_type = q[3];
