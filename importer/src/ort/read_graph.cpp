@@ -88,7 +88,7 @@ private:
     /// so the budget (rule O15) does not depend on the sharing.
     void read_type(const FbTable& type, TypeProto& t) {
         if (type.at == last_type_at_) {
-            t = last_type_;
+            ModelAccess::copy(last_type_, t);
             c_.fb.charge(last_type_work_, type.at);
             return;
         }
@@ -96,7 +96,7 @@ private:
         const uint64_t before = c_.fb.used();
         read_ort_type(c_, type, t);
         last_type_at_ = type.at;
-        last_type_ = t;
+        ModelAccess::copy(t, last_type_);
         last_type_work_ = c_.fb.used() - before;
     }
 

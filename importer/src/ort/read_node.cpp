@@ -113,18 +113,29 @@ void read_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
         ModelAccess::fields_in(c.arena, a).doc_string = doc;
 }
 
+/// Whether an attribute holds subgraphs, which the node then records.
+bool holds_subgraphs(const Attribute& a) noexcept {
+    return (a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs;
+}
+
 /// A scalar attribute (no rare field) read before at the same depth is copied: the same
-/// bytes read the same, and the copy charges the same work (rule O15).
-void read_shared_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
-    if (fa.vtable_size > A::VT_S) return read_attribute(c, fa, a);
+/// bytes read the same, and the copy charges the same work (rule O15). Returns whether
+/// the attribute holds subgraphs, asked of the source: `a` was just stored, and in a large
+/// graph its line is not in cache (docs/performance.md, ".ort attributes copied").
+bool read_shared_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
+    if (fa.vtable_size > A::VT_S) {
+        read_attribute(c, fa, a);
+        return holds_subgraphs(a);
+    }
     if (const ReadAttributes::Entry* e = c.read_attributes.find(fa.at, c.depth)) {
-        a = e->value;
+        ModelAccess::copy(e->value, a);
         c.fb.charge(e->work, fa.at);
-        return;
+        return holds_subgraphs(e->value);
     }
     const uint64_t before = c.fb.used();
     read_attribute(c, fa, a);
     c.read_attributes.add({fa.at, c.depth, c.fb.used() - before, a});
+    return holds_subgraphs(a);
 }
 
 void read_attributes(OrtContext& c, const FbTable& fn, Node& n) {
@@ -133,10 +144,7 @@ void read_attributes(OrtContext& c, const FbTable& fn, Node& n) {
     for (uint32_t i = 0; i < v.count; ++i) {
         const FbTable fa = c.fb.table_at(v, i, "attributes");
         PathScope at(c.path, "attributes", i);
-        read_shared_attribute(c, fa, n.attributes[i]);
-        const Attribute& a = n.attributes[i];
-        if ((a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs)
-            ModelAccess::has_subgraphs(n) = true;
+        if (read_shared_attribute(c, fa, n.attributes[i])) ModelAccess::has_subgraphs(n) = true;
     }
 }
 
