@@ -90,6 +90,9 @@ struct OrtModelSpec {
     std::vector<std::pair<std::string, std::string>> metadata{};  ///< Model.metadata_props, key and value
     bool has_graph = true;
     OrtGraphSpec graph{};
+    /// Every string written once per content (FlatBuffers' CreateSharedString), as our writer
+    /// and ONNX Runtime's place names: equal names are then one string of the buffer.
+    bool share_strings = false;
 };
 
 /// X -> Relu -> Y, both FLOAT [2], and an initializer W (FLOAT [2], unused).
@@ -118,6 +121,7 @@ inline OrtModelSpec chain_model() {
 class OrtBuilder {
 public:
     std::vector<uint8_t> build(const OrtModelSpec& m) {
+        share_strings_ = m.share_strings;
         flatbuffers::Offset<ortfb::Model> model;
         if (m.has_model) model = build_model(m);
         auto version = m.ort_version ? fbb_.CreateString(*m.ort_version) : flatbuffers::Offset<flatbuffers::String>();
@@ -131,8 +135,9 @@ public:
 private:
     using Str = flatbuffers::Offset<flatbuffers::String>;
     flatbuffers::FlatBufferBuilder fbb_;
+    bool share_strings_ = false;
 
-    Str str(const std::string& s) { return fbb_.CreateString(s); }
+    Str str(const std::string& s) { return share_strings_ ? fbb_.CreateSharedString(s) : fbb_.CreateString(s); }
     flatbuffers::Offset<flatbuffers::Vector<Str>> strs(const std::vector<std::string>& v) {
         std::vector<Str> o;
         for (const auto& s : v) o.push_back(str(s));

@@ -381,6 +381,32 @@ BOOST_AUTO_TEST_CASE(edges_must_join_existing_nodes_and_the_same_value) {
            "InferenceSession.model.graph.node_edges[2].node_index");  // the second entry for node 0
 }
 
+BOOST_AUTO_TEST_CASE(an_edge_whose_ends_are_one_shared_string_holds_unless_the_name_is_empty) {
+    // ort/check_edges.cpp accepts an edge whose two ends are one string of the buffer without
+    // reading either node; an empty name joins nothing, shared or not.
+    auto shared = tb::chain_model();
+    shared.share_strings = true;
+    BOOST_TEST(tb::build_ort(shared).size() < tb::build_ort(tb::chain_model()).size());  // shared indeed
+    BOOST_TEST(import_ort(tb::build_ort(shared)).graph()->nodes.size() == 2u);
+    auto wrong = shared;
+    wrong.graph.nodes[1].inputs = {"X"};  // the edge says T
+    expect(tb::build_ort(wrong), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.node_edges[0].output_edges[0]");
+    auto src = shared;
+    src.graph.edges[0].src_arg = 1;  // past node 0's one output: node 1's input T, the same string
+    expect(tb::build_ort(src), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.node_edges[0].output_edges[0].src_arg_index");
+    auto empty = shared;
+    empty.graph.nodes[0].outputs = {"T", ""};
+    empty.graph.nodes[1].inputs = {"T", ""};
+    empty.graph.edges[0] = {0, true, 1, 1, 1};  // from the empty output to the empty input
+    expect(tb::build_ort(empty), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.node_edges[0].output_edges[0]");
+    empty.share_strings = false;
+    expect(tb::build_ort(empty), ErrorKind::InvalidModel, std::nullopt,
+           "InferenceSession.model.graph.node_edges[0].output_edges[0]");
+}
+
 BOOST_AUTO_TEST_CASE(the_first_entry_in_error_is_refused_though_later_entries_are_read_before_its_checks) {
     // ort/check_edges.cpp reads node_edges entries a few ahead of their edges' checks.
     auto spec = tb::chain_model();

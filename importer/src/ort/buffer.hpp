@@ -51,7 +51,8 @@ class FbReader {
 public:
     FbReader(const Refusal& refusal, const uint8_t* base, uint32_t size, bool check_alignment,
              uint64_t budget) noexcept
-        : r_(refusal), base_(base), size_(size), check_alignment_(check_alignment), budget_(budget) {}
+        : r_(refusal), base_(base), size_(size), plain_size_(size > 8 ? size : 0), check_alignment_(check_alignment),
+          budget_(budget) {}
 
     /// The root InferenceSession (identifier ORTM, root offset).
     FbTable root();
@@ -103,6 +104,8 @@ public:
         if (used_ > budget_) over_budget(at);
     }
     uint64_t used() const noexcept { return used_; }
+    /// Whether `units` more work stays within the budget.
+    bool affords(uint64_t units) const noexcept { return used_ + units <= budget_; }
 
     const uint8_t* address(uint32_t at) const noexcept { return base_ + at; }
     uint32_t size() const noexcept { return size_; }
@@ -116,12 +119,21 @@ private:
     }
     /// FlatBuffers' Verify(elem, len): len < size and elem <= size - len.
     bool fits(uint64_t at, uint64_t length) const noexcept { return length < size_ && at <= size_ - length; }
+    /// Whether `width` (at most 8) bytes at `at` are inside and aligned to `width`, as in every
+    /// well-formed buffer: true only where fits and aligned are, whatever the alignment option.
+    /// The reads below test this first and the checks one by one, for their refusal, only when
+    /// it fails (docs/performance.md, ".ort checks in one test").
+    bool plain(uint32_t at, uint32_t width) const noexcept {
+        return (at & (width - 1)) == 0 && uint64_t{at} + width <= plain_size_;  // 64 bits: no wrap
+    }
     bool aligned(uint64_t at, uint32_t alignment) const noexcept {
         return !check_alignment_ || (at & (alignment - 1)) == 0;
     }
     /// Where field `vt`'s entry of the table's vtable is: what placed a field badly.
     static uint32_t entry_of(const FbTable& t, uint16_t vt) noexcept { return t.vtable + vt; }
     void check_scalar(uint32_t at, uint32_t width, FbName name, uint32_t anchor) const {
+        if (plain(at, width)) [[likely]]
+            return;
         if (!aligned(at, width) || !fits(at, width)) [[unlikely]]
             bad_scalar(at, width, name, anchor);
     }
@@ -157,6 +169,7 @@ private:
     const Refusal& r_;
     const uint8_t* base_;
     uint32_t size_;
+    uint32_t plain_size_;  ///< size_, or 0 below 9 bytes, where plain() must not judge widths up to 8
     bool check_alignment_;
     uint64_t budget_;
     uint64_t used_ = 0;
@@ -169,11 +182,12 @@ inline FbTable FbReader::table_start(uint32_t at, FbName name) {
     charge(32, at);
     check_scalar(at, 4, name, at);  // `at` is inside: its offset was checked
     const uint64_t vtable = uint64_t{at} - static_cast<int64_t>(read<int32_t>(at));  // a vtable may follow
-    if (!aligned(vtable, 2) || !fits(vtable, 2)) [[unlikely]]
-        bad_vtable_place(at, vtable, name);
+    if (vtable > UINT32_MAX || !plain(static_cast<uint32_t>(vtable), 2)) [[unlikely]]
+        if (!aligned(vtable, 2) || !fits(vtable, 2)) bad_vtable_place(at, vtable, name);
     const auto vsize = read<uint16_t>(static_cast<uint32_t>(vtable));
-    if ((vsize & 1) != 0 || !fits(vtable, vsize)) [[unlikely]]
-        bad_vtable_size(at, vtable, vsize, name);
+    // vtable + vsize < size: fits(vtable, vsize) (an end exactly at the buffer's end takes the checks).
+    if ((vsize & 1) != 0 || vtable + vsize >= size_) [[unlikely]]
+        if ((vsize & 1) != 0 || !fits(vtable, vsize)) bad_vtable_size(at, vtable, vsize, name);
     return {at, static_cast<uint32_t>(vtable), vsize};
 }
 
@@ -181,15 +195,16 @@ inline FbVector FbReader::vector_start(uint32_t at, uint32_t element_size, FbNam
     check_scalar(at, 4, name, at);
     const auto count = read<uint32_t>(at);
     const uint64_t bytes = 4 + uint64_t{count} * element_size;  // count < 2^32, size <= 12: no wrap
-    if (count >= 0x7FFFFFFFu / element_size || !fits(at, bytes)) [[unlikely]]
-        bad_vector(at, count, element_size, name);
+    // at + bytes < size < 2^31 - 1 (read_session.cpp): both checks hold.
+    if (at + bytes >= size_) [[unlikely]]
+        if (count >= 0x7FFFFFFFu / element_size || !fits(at, bytes)) bad_vector(at, count, element_size, name);
     return {at, count, element_size};
 }
 
 inline std::string_view FbReader::string_start(uint32_t at, FbName name, bool utf8) {
     const FbVector v = vector_start(at, 1, name);
     const uint32_t end = v.data() + v.count;
-    if (!fits(end, 1) || base_[end] != 0) [[unlikely]]
+    if (end >= size_ || base_[end] != 0) [[unlikely]]  // end < size: fits(end, 1), as the vector fits
         unterminated(at, name);
     charge(16 + v.count, at);
     const uint8_t* bytes = base_ + v.data();

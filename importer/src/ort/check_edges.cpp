@@ -19,15 +19,23 @@ namespace {
 using NE = fb::NodeEdge;
 
 /// A node as the edges see it: its outputs, and its inputs followed by its implicit
-/// inputs (how ONNX Runtime numbers an edge's destination).
+/// inputs (how ONNX Runtime numbers an edge's destination). Its facts are read only for an
+/// index past the explicit inputs: a far node's entry is one more cache miss.
 struct EdgeNode {
     const Node* node;
-    const std::string_view* implicit;
-    uint32_t implicit_count;
+    const OrtNodeFacts::Entry* facts;
+    const std::string_view* implicit_inputs;  ///< the graph's, from facts->implicit_begin
 
-    uint32_t inputs() const noexcept { return static_cast<uint32_t>(node->inputs.size()) + implicit_count; }
+    uint32_t explicit_inputs() const noexcept { return static_cast<uint32_t>(node->inputs.size()); }
+    uint32_t inputs() const noexcept { return explicit_inputs() + facts->implicit_count; }
+    bool has_input(int32_t k) const noexcept {
+        if (k < 0) return false;
+        const auto i = static_cast<uint32_t>(k);
+        return i < explicit_inputs() || i - explicit_inputs() < facts->implicit_count;
+    }
     std::string_view input(uint32_t k) const noexcept {
-        return k < node->inputs.size() ? node->inputs[k] : implicit[k - node->inputs.size()];
+        if (k < explicit_inputs()) return node->inputs[k];
+        return implicit_inputs[facts->implicit_begin + (k - explicit_inputs())];
     }
 };
 
@@ -67,8 +75,7 @@ public:
     }
     EdgeNode node(uint32_t index, const uint8_t* at) const { return at_position(position(index, at)); }
     EdgeNode at_position(uint32_t i) const noexcept {
-        const OrtNodeFacts::Entry& e = facts_.nodes[i];
-        return {&g_.nodes[i], facts_.implicit_inputs.data() + e.implicit_begin, e.implicit_count};
+        return {&g_.nodes[i], &facts_.nodes[i], facts_.implicit_inputs.data()};
     }
     size_t size() const noexcept { return direct_.size(); }
 
@@ -101,11 +108,22 @@ struct EdgeEnd {
     int32_t dst_arg_index;
 };
 
+/// Whether the edge's two ends are the same string of the buffer, by the facts' dense arrays
+/// alone: how the edges of a file whose writer shares strings hold (ONNX Runtime's does, and
+/// ours). An edge that fails this may still hold by the names' bytes (edge_holds).
+bool same_place(const OrtNodeFacts& facts, uint32_t src, uint32_t dst, const EdgeEnd& e) noexcept {
+    const OrtNodeFacts::Values& s = facts.values[src];
+    const OrtNodeFacts::Values& d = facts.values[dst];
+    if (!in_range(e.src_arg_index, s.outputs) || !in_range(e.dst_arg_index, d.inputs)) return false;
+    const uint32_t out = facts.places[s.first + s.inputs + static_cast<uint32_t>(e.src_arg_index)];
+    return out != 0 && out == facts.places[d.first + static_cast<uint32_t>(e.dst_arg_index)];
+}
+
 /// Whether check_edge accepts the edge, without a refusal's message: what nearly every edge
 /// gets, with no path segment pushed for it.
 bool edge_holds(const EdgeEnd& e, const EdgeNode& src, const EdgeNode& dst) noexcept {
     if (!in_range(e.src_arg_index, static_cast<uint32_t>(src.node->outputs.size())) ||
-        !in_range(e.dst_arg_index, dst.inputs()))
+        !dst.has_input(e.dst_arg_index))
         return false;
     const std::string_view out = src.node->outputs[static_cast<uint32_t>(e.src_arg_index)];
     return !out.empty() && same_name(out, dst.input(static_cast<uint32_t>(e.dst_arg_index)));
@@ -129,22 +147,24 @@ void check_edge(const OrtContext& c, const uint8_t* at, const EdgeEnd& e, const 
 
 /// The edges of one vector, their work charged already; `self` is their destination (input
 /// edges) or source.
-void check_edges(OrtContext& c, const NodeTable& nodes, const FbVector& edges, std::string_view field,
-                 const EdgeNode& self, bool inputs) {
+void check_edges(OrtContext& c, const NodeTable& nodes, const OrtNodeFacts& facts, const FbVector& edges,
+                 std::string_view field, uint32_t self, bool inputs) {
     for (uint32_t j = 0; j < edges.count; ++j) {
         // The struct EdgeEnd: node_index, src_arg_index, dst_arg_index (4 bytes each).
         const EdgeEnd end{c.fb.member_at<uint32_t>(edges, j, 0), c.fb.member_at<int32_t>(edges, j, 4),
                           c.fb.member_at<int32_t>(edges, j, 8)};
         if (const uint32_t i = nodes.find(end.node_index); i != NodeTable::absent) {
-            const EdgeNode other = nodes.at_position(i);
-            if (inputs ? edge_holds(end, other, self) : edge_holds(end, self, other)) continue;
+            const uint32_t src = inputs ? i : self, dst = inputs ? self : i;
+            if (same_place(facts, src, dst, end) ||
+                edge_holds(end, nodes.at_position(src), nodes.at_position(dst)))
+                continue;
         }
         // Refused: the checks again, each with its message, at this edge's path.
         PathScope at(c.path, field, j);
         const uint8_t* pos = c.fb.address(edges.entry(j));
         const EdgeNode other = nodes.node(end.node_index, pos);
-        if (inputs) check_edge(c, pos, end, other, self);
-        else check_edge(c, pos, end, self, other);
+        if (inputs) check_edge(c, pos, end, other, nodes.at_position(self));
+        else check_edge(c, pos, end, nodes.at_position(self), other);
     }
 }
 
@@ -170,10 +190,7 @@ EdgesEntry read_entry(OrtContext& c, const NodeTable& nodes, const FbVector& v, 
     if (described[e.self])
         c.invalid(index_at, "node index " + std::to_string(index) + " has a node_edges entry already", "node_index");
     described[e.self] = true;
-    for (const FbVector* edges : {&e.ins, &e.outs}) {
-        c.fb.charge(uint64_t{edges->count} * 16, edges->at);
-        for (uint32_t j = 0; j < edges->count; ++j) nodes.prefetch(c.fb.member_at<uint32_t>(*edges, j, 0));
-    }
+    for (const FbVector* edges : {&e.ins, &e.outs}) c.fb.charge(uint64_t{edges->count} * 16, edges->at);
     return e;
 }
 
@@ -207,8 +224,8 @@ void check_ort_node_graph(OrtContext& c, const FbTable& fg, const Graph& g, cons
         const EdgesEntry e = ring[i % ahead];  // a copy: read_next() fills its slot again
         read_next();
         PathScope at(c.path, "node_edges", i);
-        check_edges(c, nodes, e.ins, "input_edges", nodes.at_position(e.self), true);
-        check_edges(c, nodes, e.outs, "output_edges", nodes.at_position(e.self), false);
+        check_edges(c, nodes, facts, e.ins, "input_edges", e.self, true);
+        check_edges(c, nodes, facts, e.outs, "output_edges", e.self, false);
     }
 }
 

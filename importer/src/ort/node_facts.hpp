@@ -17,11 +17,28 @@ struct OrtNodeFacts {
         uint32_t implicit_begin;  ///< its implicit inputs in `implicit_inputs`
         uint32_t implicit_count;
     };
-    explicit OrtNodeFacts(Scratch& scratch) : nodes(&scratch), implicit_inputs(&scratch) {}
+    /// A node's values in `places`: its inputs and implicit inputs (numbered as the edges
+    /// number a destination), then its outputs.
+    struct Values {
+        uint32_t first;
+        uint32_t inputs;  ///< with the implicit inputs
+        uint32_t outputs;
+    };
+    explicit OrtNodeFacts(Scratch& scratch)
+        : nodes(&scratch), implicit_inputs(&scratch), values(&scratch), places(&scratch) {}
+
+    /// Where the string a node's value names is in the buffer; 0 for an empty name (no string
+    /// starts at 0). Two ends at the same place name the same value: an edge checked so reads
+    /// these dense arrays, not the nodes (docs/performance.md, ".ort edges by place").
+    static uint32_t place(std::string_view name, const uint8_t* base) noexcept {
+        return name.empty() ? 0 : static_cast<uint32_t>(reinterpret_cast<const uint8_t*>(name.data()) - base);
+    }
 
     uint32_t max_node_index = 0;
     ScratchVector<Entry> nodes;  ///< in file order, one per node
     ScratchVector<std::string_view> implicit_inputs;
+    ScratchVector<Values> values;  ///< in file order, one per node
+    ScratchVector<uint32_t> places;
 };
 
 }  // namespace onnximport::detail

@@ -167,6 +167,7 @@ void read_nodes(OrtContext& c, const FbTable& fg, Graph& g, NodeArgs& args, OrtN
     const FbVector v = c.fb.vector(fg, G::VT_NODES, 4, "nodes");
     ListAccess::view(g.nodes, ListAccess::make_array<Node>(c.arena, v.count), v.count);
     facts.nodes.reserve(v.count);
+    facts.values.reserve(v.count);
     for (uint32_t i = 0; i < v.count; ++i) {
         const FbTable fn = c.fb.table_at(v, i, "nodes");
         PathScope at(c.path, "nodes", i);

@@ -118,33 +118,39 @@ bool holds_subgraphs(const Attribute& a) noexcept {
     return (a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs;
 }
 
-/// A scalar attribute (no rare field) read before at the same depth is copied: the same
-/// bytes read the same, and the copy charges the same work (rule O15). Returns whether
-/// the attribute holds subgraphs, asked of the source: `a` was just stored, and in a large
-/// graph its line is not in cache (docs/performance.md, ".ort attributes copied").
-bool read_shared_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
-    if (fa.vtable_size > A::VT_S) {
-        read_attribute(c, fa, a);
-        return holds_subgraphs(a);
-    }
-    if (const ReadAttributes::Entry* e = c.read_attributes.find(fa.at, c.depth)) {
-        ModelAccess::copy(e->value, a);
-        c.fb.charge(e->work, fa.at);
-        return holds_subgraphs(e->value);
-    }
+/// The scalar attribute (no rare field) read before from table `fa` at the same depth, or null.
+const ReadAttributes::Entry* read_before(const OrtContext& c, const FbTable& fa) noexcept {
+    return fa.vtable_size > A::VT_S ? nullptr : c.read_attributes.find(fa.at, c.depth);
+}
+
+/// Reads attribute `fa`; a scalar one is kept for the nodes after. Whether it holds subgraphs.
+bool read_new_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
     const uint64_t before = c.fb.used();
     read_attribute(c, fa, a);
-    c.read_attributes.add({fa.at, c.depth, c.fb.used() - before, a});
+    if (fa.vtable_size <= A::VT_S) c.read_attributes.add({fa.at, c.depth, c.fb.used() - before, a});
     return holds_subgraphs(a);
 }
 
+/// An attribute read before is copied: the same bytes read the same, and the copy charges the
+/// same work (rule O15). A copy refuses nothing else, so it pushes no path segment unless its
+/// charge is refused. Subgraphs are asked of the source: `a` was just stored, and in a large
+/// graph its line is not in cache (docs/performance.md, ".ort copies").
 void read_attributes(OrtContext& c, const FbTable& fn, Node& n) {
     const FbVector v = c.fb.vector(fn, N::VT_ATTRIBUTES, 4, "attributes");
     ListAccess::view(n.attributes, ListAccess::make_array<Attribute>(c.arena, v.count), v.count);
     for (uint32_t i = 0; i < v.count; ++i) {
         const FbTable fa = c.fb.table_at(v, i, "attributes");
+        Attribute& a = n.attributes[i];
+        const ReadAttributes::Entry* e = read_before(c, fa);
+        if (e && c.fb.affords(e->work)) {
+            ModelAccess::copy(e->value, a);
+            c.fb.charge(e->work, fa.at);
+            if (holds_subgraphs(e->value)) ModelAccess::has_subgraphs(n) = true;
+            continue;
+        }
         PathScope at(c.path, "attributes", i);
-        if (read_shared_attribute(c, fa, n.attributes[i])) ModelAccess::has_subgraphs(n) = true;
+        if (e) c.fb.charge(e->work, fa.at);  // over the budget: refused here, at the attribute's path
+        if (read_new_attribute(c, fa, a)) ModelAccess::has_subgraphs(n) = true;
     }
 }
 
@@ -166,8 +172,9 @@ void check_arg_counts(OrtContext& c, const FbTable& fn, const Node& n) {
                   "input_arg_counts");
 }
 
-/// What only the node-graph checks use: the index and the implicit inputs.
-void gather_facts(OrtContext& c, const FbTable& fn, OrtNodeFacts& facts) {
+/// What only the node-graph checks use: the index, the implicit inputs, and the places of
+/// the strings its values name.
+void gather_facts(OrtContext& c, const FbTable& fn, const Node& n, OrtNodeFacts& facts) {
     const auto index = c.fb.scalar<uint32_t>(fn, N::VT_INDEX, 0, "index");
     const FbVector implicit = c.fb.vector(fn, N::VT_IMPLICIT_INPUTS, 4, "implicit_inputs");
     const auto begin = static_cast<uint32_t>(facts.implicit_inputs.size());
@@ -175,6 +182,15 @@ void gather_facts(OrtContext& c, const FbTable& fn, OrtNodeFacts& facts) {
         facts.implicit_inputs.push_back(c.fb.string_at(implicit, i, "implicit_inputs"));
     const uint8_t* index_at = c.at(fn, N::VT_INDEX);
     facts.nodes.push_back({index, static_cast<uint32_t>(index_at - c.base), begin, implicit.count});
+
+    const auto first = static_cast<uint32_t>(facts.places.size());
+    for (const std::string_view name : n.inputs) facts.places.push_back(OrtNodeFacts::place(name, c.base));
+    for (uint32_t i = 0; i < implicit.count; ++i)
+        facts.places.push_back(OrtNodeFacts::place(facts.implicit_inputs[begin + i], c.base));
+    for (const std::string_view name : n.outputs) facts.places.push_back(OrtNodeFacts::place(name, c.base));
+    // Each count is below 2^29 (a vector of 4-byte offsets in a buffer under 2 GiB): no wrap.
+    facts.values.push_back({first, static_cast<uint32_t>(n.inputs.size()) + implicit.count,
+                            static_cast<uint32_t>(n.outputs.size())});
 }
 
 }  // namespace
@@ -199,7 +215,7 @@ void read_ort_node(OrtContext& c, const FbTable& fn, Node& n, OrtNodeFacts& fact
     read_names(c, c.node_edges, c.fb.vector(fn, N::VT_OUTPUTS, 4, "outputs"), "outputs", n.outputs);
     read_attributes(c, fn, n);
     check_arg_counts(c, fn, n);
-    gather_facts(c, fn, facts);
+    gather_facts(c, fn, n, facts);
 }
 
 }  // namespace onnximport::detail
