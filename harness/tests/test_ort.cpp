@@ -407,8 +407,8 @@ BOOST_AUTO_TEST_CASE(an_edge_whose_ends_are_one_shared_string_holds_unless_the_n
            "InferenceSession.model.graph.node_edges[0].output_edges[0]");
 }
 
-BOOST_AUTO_TEST_CASE(the_first_entry_in_error_is_refused_though_later_entries_are_read_before_its_checks) {
-    // ort/check_edges.cpp reads node_edges entries a few ahead of their edges' checks.
+BOOST_AUTO_TEST_CASE(the_first_node_edges_entry_in_error_is_the_one_refused) {
+    // Whether its reading or one of its edges fails.
     auto spec = tb::chain_model();
     spec.graph.edges[0].src_arg = 1;                  // entry 0's edge names an output node 0 lacks
     spec.graph.edges.push_back(spec.graph.edges[1]);  // entry 2 describes node 1 again: its reading fails

@@ -86,6 +86,13 @@ public:
     /// Entry i of a vector of tables or strings: a zero offset is refused (InvalidModel),
     /// as ONNX Runtime's loader refuses it (the Verifier lets one through).
     FbTable table_at(const FbVector& v, uint32_t i, std::string_view name);
+    /// table_at in two steps: where entry i's table starts, then its start checked (charged
+    /// `table_work`). A walk that has read the table at that place before may copy what it read.
+    uint32_t table_place(const FbVector& v, uint32_t i, std::string_view name) const {
+        return entry_target(v, i, name, false);
+    }
+    FbTable table_at_place(uint32_t at, std::string_view name, uint32_t i) { return table_start(at, FbName(name, i)); }
+    static constexpr uint64_t table_work = 32;  ///< what reading a table's start charges (rule O15)
     std::string_view string_at(const FbVector& v, uint32_t i, std::string_view name, bool utf8 = true);
     template <class T>
     T scalar_at(const FbVector& v, uint32_t i) const noexcept {
@@ -179,7 +186,7 @@ private:
 // refusals stay out of line (docs/performance.md, ".ort reads").
 
 inline FbTable FbReader::table_start(uint32_t at, FbName name) {
-    charge(32, at);
+    charge(table_work, at);
     check_scalar(at, 4, name, at);  // `at` is inside: its offset was checked
     const uint64_t vtable = uint64_t{at} - static_cast<int64_t>(read<int32_t>(at));  // a vtable may follow
     if (vtable > UINT32_MAX || !plain(static_cast<uint32_t>(vtable), 2)) [[unlikely]]

@@ -8,8 +8,6 @@
 #include "ort/reader.hpp"
 
 #include <algorithm>
-#include <array>
-#include <exception>
 #include <utility>
 
 namespace onnximport::detail {
@@ -68,10 +66,6 @@ public:
         const uint32_t i = find(index);
         if (i == absent) c_.invalid(at, "edge names node index " + std::to_string(index) + ", which no node has");
         return i;
-    }
-    /// Starts loading the node of index `index`, if there is one.
-    void prefetch(uint32_t index) const noexcept {
-        if (index < direct_.size() && direct_[index] != absent) __builtin_prefetch(&g_.nodes[direct_[index]]);
     }
     EdgeNode node(uint32_t index, const uint8_t* at) const { return at_position(position(index, at)); }
     EdgeNode at_position(uint32_t i) const noexcept {
@@ -175,7 +169,7 @@ struct EdgesEntry {
 };
 
 /// Reads node_edges entry i: its node must exist and have no entry before; the work of its
-/// edges is charged. The nodes its edges name start loading.
+/// edges is charged.
 EdgesEntry read_entry(OrtContext& c, const NodeTable& nodes, const FbVector& v, uint32_t i,
                       ScratchVector<bool>& described) {
     const FbTable ne = c.fb.table_at(v, i, "node_edges");
@@ -200,29 +194,8 @@ void check_ort_node_graph(OrtContext& c, const FbTable& fg, const Graph& g, cons
     const NodeTable nodes(c, g, facts);
     const FbVector v = c.fb.vector(fg, fb::Graph::VT_NODE_EDGES, 4, "node_edges");
     ScratchVector<bool> described(nodes.size(), false, &c.scratch);
-    // Each entry is read `ahead` entries before its edges are checked, so that the nodes they
-    // name, often far away in the file, have loaded by then (docs/performance.md, ".ort's edge
-    // checks"). A refusal of the reading waits for the checks of the entries before it: the
-    // first refusal is that of the first entry in error, and an entry's reading, the work of
-    // its edges charged, comes before its checks.
-    constexpr uint32_t ahead = 8;
-    std::array<EdgesEntry, ahead> ring;  // entry k at k % ahead
-    uint32_t read_end = 0;  // entries [0, read_end) are read
-    std::exception_ptr refused;
-    auto read_next = [&] {
-        if (refused || read_end == v.count) return;
-        try {
-            ring[read_end % ahead] = read_entry(c, nodes, v, read_end, described);
-            ++read_end;
-        } catch (...) {
-            refused = std::current_exception();
-        }
-    };
-    for (uint32_t k = 0; k < ahead; ++k) read_next();
     for (uint32_t i = 0; i < v.count; ++i) {
-        if (i == read_end) std::rethrow_exception(refused);
-        const EdgesEntry e = ring[i % ahead];  // a copy: read_next() fills its slot again
-        read_next();
+        const EdgesEntry e = read_entry(c, nodes, v, i, described);
         PathScope at(c.path, "node_edges", i);
         check_edges(c, nodes, facts, e.ins, "input_edges", e.self, true);
         check_edges(c, nodes, facts, e.outs, "output_edges", e.self, false);

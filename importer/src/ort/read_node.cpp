@@ -118,12 +118,8 @@ bool holds_subgraphs(const Attribute& a) noexcept {
     return (a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs;
 }
 
-/// The scalar attribute (no rare field) read before from table `fa` at the same depth, or null.
-const ReadAttributes::Entry* read_before(const OrtContext& c, const FbTable& fa) noexcept {
-    return fa.vtable_size > A::VT_S ? nullptr : c.read_attributes.find(fa.at, c.depth);
-}
-
-/// Reads attribute `fa`; a scalar one is kept for the nodes after. Whether it holds subgraphs.
+/// Reads attribute `fa`; a scalar one (no rare field) is kept for the nodes after. Whether it
+/// holds subgraphs.
 bool read_new_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
     const uint64_t before = c.fb.used();
     read_attribute(c, fa, a);
@@ -131,23 +127,26 @@ bool read_new_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
     return holds_subgraphs(a);
 }
 
-/// An attribute read before is copied: the same bytes read the same, and the copy charges the
-/// same work (rule O15). A copy refuses nothing else, so it pushes no path segment unless its
-/// charge is refused. Subgraphs are asked of the source: `a` was just stored, and in a large
-/// graph its line is not in cache (docs/performance.md, ".ort copies").
+/// A scalar attribute read before from the same place at the same depth is copied, its
+/// table's start not checked again: the same bytes read the same, and the copy charges the
+/// same work, the start's included (rule O15). A copy refuses nothing else, so it pushes no
+/// path segment unless its charge is refused. Subgraphs are asked of the source: `a` was
+/// just stored, and in a large graph its line is not in cache (docs/performance.md, ".ort
+/// copies").
 void read_attributes(OrtContext& c, const FbTable& fn, Node& n) {
     const FbVector v = c.fb.vector(fn, N::VT_ATTRIBUTES, 4, "attributes");
     ListAccess::view(n.attributes, ListAccess::make_array<Attribute>(c.arena, v.count), v.count);
     for (uint32_t i = 0; i < v.count; ++i) {
-        const FbTable fa = c.fb.table_at(v, i, "attributes");
+        const uint32_t place = c.fb.table_place(v, i, "attributes");
         Attribute& a = n.attributes[i];
-        const ReadAttributes::Entry* e = read_before(c, fa);
-        if (e && c.fb.affords(e->work)) {
+        const ReadAttributes::Entry* e = c.read_attributes.find(place, c.depth);
+        if (e && c.fb.affords(FbReader::table_work + e->work)) {
             ModelAccess::copy(e->value, a);
-            c.fb.charge(e->work, fa.at);
+            c.fb.charge(FbReader::table_work + e->work, place);
             if (holds_subgraphs(e->value)) ModelAccess::has_subgraphs(n) = true;
             continue;
         }
+        const FbTable fa = c.fb.table_at_place(place, "attributes", i);
         PathScope at(c.path, "attributes", i);
         if (e) c.fb.charge(e->work, fa.at);  // over the budget: refused here, at the attribute's path
         if (read_new_attribute(c, fa, a)) ModelAccess::has_subgraphs(n) = true;
