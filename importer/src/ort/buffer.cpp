@@ -17,7 +17,8 @@ std::string at_text(uint64_t at) { return std::to_string(at); }
 }  // namespace
 
 std::string FbName::str() const {
-    return index < 0 ? std::string(field) : std::string(field) + "[" + std::to_string(index) + "]";
+    const std::string field(data, size);
+    return index < 0 ? field : field + "[" + std::to_string(index) + "]";
 }
 
 void FbReader::malformed(uint64_t at, const std::string& message, FbName name) const {

@@ -20,15 +20,21 @@
 namespace onnximport::detail {
 
 /// What a refusal calls a field, or entry `index` of it ("nodes[3]"). Formatted only when a
-/// refusal is made: the walk names every object it reads, and almost none is refused.
+/// refusal is made: the walk names every object it reads, and almost none is refused. Sixteen
+/// bytes, so that it is passed in registers: a larger one was stored to the stack at every read,
+/// ready for a refusal that does not come (docs/performance.md, ".ort checks in one test").
 struct FbName {
-    FbName(const char* field) noexcept : field(field) {}  // NOLINT: names are passed as literals
-    FbName(std::string_view field, int64_t index = -1) noexcept : field(field), index(index) {}  // NOLINT
+    FbName(const char* field) noexcept : FbName(std::string_view(field)) {}  // NOLINT: names are passed as literals
+    // An index is below 2^29: a vector of 4-byte entries in a buffer under 2 GiB.
+    FbName(std::string_view field, int64_t index = -1) noexcept  // NOLINT
+        : data(field.data()), size(static_cast<uint32_t>(field.size())), index(static_cast<int32_t>(index)) {}
     std::string str() const;
 
-    std::string_view field;
-    int64_t index = -1;
+    const char* data;
+    uint32_t size;  ///< of the field's name
+    int32_t index;  ///< -1: the field itself
 };
+static_assert(sizeof(FbName) == 16);
 
 /// A table whose start and vtable were checked. `at` 0: the field was absent.
 struct FbTable {
