@@ -17,6 +17,7 @@
 //                 large ones (docs/performance.md, "Mid-size graphs")
 #include "model_gen.hpp"
 
+#include <numbered.hpp>
 #include <onnx_builders.hpp>
 #include <onnx_fields.hpp>
 #include <wire_writer.hpp>
@@ -35,16 +36,10 @@ namespace {
 
 using onnximport::testing::WireWriter;
 using onnximport::testing::LEN;
+using onnximport::testing::numbered;
 namespace testing = onnximport::testing;
 namespace P = onnximport::proto;
 using onnximport::proto::operator+;
-
-/// "v12" for ("v", 12). Not "v" + std::to_string(12): GCC 12's -Wrestrict misfires on it at -O3.
-std::string numbered(std::string_view prefix, int i) {
-    std::string s(prefix);
-    s += std::to_string(i);
-    return s;
-}
 
 /// Bump when a generator changes: the stamp makes `make bench` regenerate.
 constexpr const char* generator_version = "gauntlet-bench-models v4";

@@ -5,6 +5,7 @@
 #include "core/arena.hpp"
 #include "model/access.hpp"
 
+#include <numbered.hpp>
 #include <onnximport/dump.hpp>
 #include <onnximport/workspace.hpp>
 
@@ -31,9 +32,9 @@ namespace {
 std::string chain_model(int n) {
     WireWriter g;
     for (int i = 0; i < n; ++i)
-        g.message(1, node("Relu", {"c" + std::to_string(i)}, {"c" + std::to_string(i + 1)}));
-    g.bytes_field(2, "chain").message(11, value_info("c0")).message(12, value_info("c" + std::to_string(n)));
-    for (int i = 1; i < n; ++i) g.message(13, value_info("c" + std::to_string(i)));
+        g.message(1, node("Relu", {numbered("c", i)}, {numbered("c", i + 1)}));
+    g.bytes_field(2, "chain").message(11, value_info("c0")).message(12, value_info(numbered("c", n)));
+    for (int i = 1; i < n; ++i) g.message(13, value_info(numbered("c", i)));
     return model(g).str();
 }
 
@@ -42,12 +43,12 @@ std::string chain_model(int n) {
 std::string gemm_model(int n) {
     WireWriter g;
     for (int i = 0; i < n; ++i) {
-        WireWriter nd = node("Gemm", {"g" + std::to_string(i)}, {"g" + std::to_string(i + 1)});
+        WireWriter nd = node("Gemm", {numbered("g", i)}, {numbered("g", i + 1)});
         nd.message(5, WireWriter().bytes_field(1, "alpha").float_field(2, 1.0f).int_field(20, 1));
         nd.message(5, WireWriter().bytes_field(1, "transB").int_field(3, i & 1).int_field(20, 2));
         g.message(1, nd);
     }
-    g.bytes_field(2, "gemm").message(11, value_info("g0")).message(12, value_info("g" + std::to_string(n)));
+    g.bytes_field(2, "gemm").message(11, value_info("g0")).message(12, value_info(numbered("g", n)));
     return model(g).str();
 }
 

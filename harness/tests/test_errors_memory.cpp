@@ -6,6 +6,8 @@
 #include "model/access.hpp"
 #include "wire/reader.hpp"
 
+#include <numbered.hpp>
+
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -20,6 +22,7 @@
 #include <thread>
 #include <unistd.h>
 
+using onnximport::testing::numbered;
 using namespace core_test;
 
 namespace {
@@ -127,7 +130,7 @@ BOOST_AUTO_TEST_CASE(missing_file_is_io_without_offset_or_path) {
 
 BOOST_AUTO_TEST_CASE(a_fifo_as_the_model_path_is_io_at_once) {
     // Opening a FIFO for reading would block until a writer comes: it is refused first.
-    const auto path = std::filesystem::temp_directory_path() / ("gauntlet-fifo-" + std::to_string(::getpid()));
+    const auto path = std::filesystem::temp_directory_path() / numbered("gauntlet-fifo-", ::getpid());
     BOOST_REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
     auto e = refusal_of([&] { import_file(path, parse_only()); });
     std::filesystem::remove(path);
@@ -139,7 +142,7 @@ BOOST_AUTO_TEST_CASE(a_fifo_as_the_model_path_is_never_opened) {
     // A writer opening a FIFO blocks until a reader opens it: had the import opened the FIFO
     // (even non-blocking, even to refuse it at once), the writer's open would have returned.
     // Rule D8 (io/input.cpp): the path is checked with stat first.
-    const auto path = std::filesystem::temp_directory_path() / ("gauntlet-fifo-w-" + std::to_string(::getpid()));
+    const auto path = std::filesystem::temp_directory_path() / numbered("gauntlet-fifo-w-", ::getpid());
     BOOST_REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
     std::atomic<bool> writer_opened{false};
     std::thread writer([&] {
@@ -358,9 +361,9 @@ BOOST_AUTO_TEST_CASE(large_payloads_of_a_mapped_file_read_back_exactly_and_the_f
     WireWriter g = tb::minimal_graph();
     for (int i = 0; i < count; ++i) {
         std::string raw = payload(i);
-        WireWriter t = tb::tensor_raw("w" + std::to_string(i), 2, {static_cast<int64_t>(raw.size())}, raw);
+        WireWriter t = tb::tensor_raw(numbered("w", i), 2, {static_cast<int64_t>(raw.size())}, raw);
         // After the payload: a string the Model views.
-        t.message(16, WireWriter().bytes_field(1, "k").bytes_field(2, "after " + std::to_string(i)));
+        t.message(16, WireWriter().bytes_field(1, "k").bytes_field(2, numbered("after ", i)));
         g.message(5, t);
     }
     const std::string bytes = tb::model(g).str();
@@ -377,9 +380,9 @@ BOOST_AUTO_TEST_CASE(large_payloads_of_a_mapped_file_read_back_exactly_and_the_f
         for (int i = 0; i < count; ++i) {
             const TensorView& t = m.graph()->initializers[static_cast<size_t>(i)];
             const std::string want = payload(i);
-            BOOST_TEST(t.name == "w" + std::to_string(i));
+            BOOST_TEST(t.name == numbered("w", i));
             BOOST_TEST(std::memcmp(t.bytes().data(), want.data(), want.size()) == 0, "tensor " << i);
-            BOOST_TEST(t.metadata_props.at(0).value == "after " + std::to_string(i));
+            BOOST_TEST(t.metadata_props.at(0).value == numbered("after ", i));
         }
         BOOST_TEST(m.graph()->nodes.at(0).op_type == "Identity");
         BOOST_TEST((file_bytes() == bytes));
@@ -387,7 +390,7 @@ BOOST_AUTO_TEST_CASE(large_payloads_of_a_mapped_file_read_back_exactly_and_the_f
         m.close();
         for (int i = 0; i < count; ++i)
             BOOST_TEST(m.graph()->initializers[static_cast<size_t>(i)].metadata_props.at(0).value ==
-                       "after " + std::to_string(i));
+                       numbered("after ", i));
     }
     BOOST_TEST((file_bytes() == bytes));
 }

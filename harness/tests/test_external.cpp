@@ -12,6 +12,8 @@
 #include "external/safe_open.hpp"
 #include "model/access.hpp"
 
+#include <numbered.hpp>
+
 #include <boost/test/unit_test.hpp>
 
 #include <cerrno>
@@ -42,6 +44,7 @@ inline std::ostream& operator<<(std::ostream& os, OpenOutcome::Status s) {
 }
 }  // namespace onnximport::detail
 
+using onnximport::testing::numbered;
 using namespace core_test;
 using temp_tree::Tree;
 using temp_tree::kernel_has_openat2;
@@ -855,9 +858,9 @@ BOOST_AUTO_TEST_CASE(three_hundred_mapped_files_need_no_more_than_a_few_descript
     Tree tree;
     std::vector<WireWriter> tensors;
     for (int i = 0; i < 300; ++i) {
-        const std::string name = "w" + std::to_string(i) + ".bin";
+        const std::string name = numbered("w", i) + ".bin";
         Tree::write(tree.dir / name, data16);
-        tensors.push_back(external_tensor("T" + std::to_string(i), {{"location", name}}));
+        tensors.push_back(external_tensor(numbered("T", i), {{"location", name}}));
     }
     const fs::path model = tree.model(model_of(tensors));
     rlimit old{};

@@ -9,6 +9,7 @@
 #include "core/pool.hpp"
 #include "io/payloads.hpp"
 
+#include <numbered.hpp>
 #include <onnximport/dump.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 #include <vector>
 
+using onnximport::testing::numbered;
 using namespace core_test;
 using onnximport::detail::ByteRange;
 using onnximport::detail::Interval;
@@ -70,9 +72,9 @@ std::string model_with_weights(int count, int64_t floats) {
     for (int i = 0; i < count; ++i) {
         std::string raw(static_cast<size_t>(floats) * 4, '\0');
         for (size_t j = 0; j < raw.size(); ++j) raw[j] = static_cast<char>((j * 131 + static_cast<size_t>(i) * 7) >> 3);
-        const std::string marker = "payload of w" + std::to_string(i) + ":";  // where a test finds it in the file
+        const std::string marker = numbered("payload of w", i) + ":";  // where a test finds it in the file
         raw.replace(0, marker.size(), marker);
-        g.message(proto::Graph::initializer, tb::tensor_raw("w" + std::to_string(i), 1, {floats}, raw));
+        g.message(proto::Graph::initializer, tb::tensor_raw(numbered("w", i), 1, {floats}, raw));
     }
     g.message(proto::Graph::input, tb::value_info("X")).message(proto::Graph::output, tb::value_info("Y"));
     return tb::model(g).str();
@@ -81,7 +83,7 @@ std::string model_with_weights(int count, int64_t floats) {
 struct ModelFile {
     fs::path path;
     explicit ModelFile(const std::string& bytes) {
-        path = fs::temp_directory_path() / ("gauntlet-parallel-" + std::to_string(::getpid()) + ".onnx");
+        path = fs::temp_directory_path() / (numbered("gauntlet-parallel-", ::getpid()) + ".onnx");
         std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     }
     ~ModelFile() { fs::remove(path); }
@@ -95,14 +97,14 @@ struct ExternalModel {
     std::string data;
     ExternalModel(int count, int64_t floats, std::optional<uint64_t> stride = std::nullopt) {
         const uint64_t step = stride.value_or(static_cast<uint64_t>(floats) * 4);
-        dir = fs::temp_directory_path() / ("gauntlet-parallel-ext-" + std::to_string(::getpid()));
+        dir = fs::temp_directory_path() / numbered("gauntlet-parallel-ext-", ::getpid());
         fs::create_directories(dir);
         WireWriter g;
         g.bytes_field(proto::Graph::name, "g");
         for (int i = 0; i < count; ++i) {
             WireWriter t;
             t.int_field(proto::Tensor::dims, static_cast<uint64_t>(floats)).int_field(proto::Tensor::data_type, 1);
-            t.bytes_field(proto::Tensor::name, "w" + std::to_string(i));
+            t.bytes_field(proto::Tensor::name, numbered("w", i));
             for (auto [k, v] : {std::pair<std::string, std::string>{"location", "w.bin"},
                                 {"offset", std::to_string(i * step)}})
                 t.message(proto::Tensor::external_data, WireWriter().bytes_field(1, k).bytes_field(2, v));
@@ -165,7 +167,7 @@ BOOST_AUTO_TEST_CASE(the_lowest_failing_share_is_rethrown_after_all_have_ended) 
                 std::lock_guard<std::mutex> lock(m);
                 ++ended;
             }
-            if (k >= 1) throw std::runtime_error("share " + std::to_string(k));
+            if (k >= 1) throw std::runtime_error(numbered("share ", k));
         });
         BOOST_FAIL("no exception");
     } catch (const std::runtime_error& e) {

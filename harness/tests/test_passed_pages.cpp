@@ -9,6 +9,7 @@
 #include "io/passed_pages.hpp"
 #include "ort/reader.hpp"
 
+#include <numbered.hpp>
 #include <ort_builder.hpp>
 #include <sanitizers.hpp>
 
@@ -26,6 +27,7 @@
 #include <unistd.h>
 #include <vector>
 
+using onnximport::testing::numbered;
 using namespace onnximport;
 namespace tb = onnximport::testing;
 namespace fs = std::filesystem;
@@ -58,7 +60,7 @@ long present_pages(const void* begin, size_t size) {
 struct File {
     fs::path path;
     File(const void* bytes, size_t size, const char* ext) {
-        path = fs::temp_directory_path() / ("onnx-gauntlet-pages-" + std::to_string(::getpid()) + ext);
+        path = fs::temp_directory_path() / (numbered("onnx-gauntlet-pages-", ::getpid()) + ext);
         std::ofstream(path, std::ios::binary)
             .write(static_cast<const char*>(bytes), static_cast<std::streamsize>(size));
     }
@@ -78,7 +80,7 @@ tb::OrtModelSpec heavy_ort() {
     m.graph.initializers.clear();
     m.graph.node_args.pop_back();
     for (int i = 0; i < weight_count; ++i) {
-        const std::string name = "w" + std::to_string(i);
+        const std::string name = numbered("w", i);
         m.graph.node_args.push_back({name});
         m.graph.initializers.push_back({.name = name,
                                         .data_type = 2,
@@ -92,7 +94,7 @@ std::string heavy_onnx() {
     tb::WireWriter g = tb::minimal_graph();
     for (int i = 0; i < weight_count; ++i)
         g.message(5,
-                  tb::tensor_raw("w" + std::to_string(i), 2, {int64_t{mib}}, std::string(mib, static_cast<char>(i))));
+                  tb::tensor_raw(numbered("w", i), 2, {int64_t{mib}}, std::string(mib, static_cast<char>(i))));
     return tb::model(g).str();
 }
 
@@ -101,7 +103,7 @@ std::string heavy_external_onnx(const std::string& location) {
     tb::WireWriter g = tb::minimal_graph();
     for (int i = 0; i < weight_count; ++i) {
         tb::WireWriter t;
-        t.int_field(1, mib).int_field(2, 2).bytes_field(8, "w" + std::to_string(i));
+        t.int_field(1, mib).int_field(2, 2).bytes_field(8, numbered("w", i));
         for (const auto& [key, value] : {std::pair<std::string, std::string>{"location", location},
                                          {"offset", std::to_string(i * mib)}, {"length", std::to_string(mib)}})
             t.message(13, tb::WireWriter().bytes_field(1, key).bytes_field(2, value));
@@ -202,7 +204,7 @@ BOOST_AUTO_TEST_CASE(a_mapped_import_leaves_no_weight_page_resident) {
 /// Writes `m` with every writer to a file, on 1 and 2 threads, its weights made resident before
 /// each, and checks that no more of them are resident after it than after an import.
 void check_every_writer_drops_the_weights(const Model& m) {
-    const fs::path dir = fs::temp_directory_path() / ("onnx-gauntlet-pages-out-" + std::to_string(::getpid()));
+    const fs::path dir = fs::temp_directory_path() / numbered("onnx-gauntlet-pages-out-", ::getpid());
     fs::create_directories(dir);
     const auto onnx_writer = [&m](std::string external_data) {
         return [&m, external_data](const fs::path& p, unsigned threads) {
@@ -292,7 +294,7 @@ BOOST_AUTO_TEST_CASE(the_inline_ort_file_writer_never_makes_the_tensor_bytes_of_
     const std::string onnx = heavy_onnx();
     File in(onnx.data(), onnx.size(), ".onnx");
     const fs::path out =
-        fs::temp_directory_path() / ("onnx-gauntlet-pages-inline-" + std::to_string(::getpid()) + ".ort");
+        fs::temp_directory_path() / (numbered("onnx-gauntlet-pages-inline-", ::getpid()) + ".ort");
     Model m = import_file(in.path, mapped());
     for (unsigned threads : {1u, 2u}) {
         BOOST_TEST_INFO("on " << threads << " thread(s)");

@@ -6,6 +6,7 @@
 #include "core/strings.hpp"
 #include "model/access.hpp"
 #include "model/value_index.hpp"
+#include <numbered.hpp>
 #include <onnx_builders.hpp>
 #include <wire_writer.hpp>
 
@@ -22,6 +23,7 @@
 
 namespace resolve_test {
 
+using onnximport::testing::numbered;
 using namespace onnximport;
 using onnximport::detail::ValueIndex;
 using onnximport::testing::WireWriter;
@@ -798,9 +800,9 @@ BOOST_AUTO_TEST_CASE(reversed_chain_of_200000_nodes_resolves) {
     g.in("v0");
     for (uint32_t k = 0; k < n; ++k) {
         uint32_t i = n - 1 - k;
-        g.node("Relu", {"v" + std::to_string(i)}, {"v" + std::to_string(i + 1)});
+        g.node("Relu", {numbered("v", i)}, {numbered("v", i + 1)});
     }
-    g.out("v" + std::to_string(n));
+    g.out(numbered("v", n));
     Loaded m = load(model_of(g));
     const Graph& gr = m.graph();
     BOOST_TEST(gr.nodes_were_reordered);
@@ -816,7 +818,7 @@ BOOST_AUTO_TEST_CASE(reversed_chain_of_200000_nodes_resolves) {
 
 BOOST_AUTO_TEST_CASE(value_index_finds_every_name_in_a_table_sized_once) {
     std::vector<std::string> keys;
-    for (int i = 0; i < 5000; ++i) keys.push_back("name" + std::to_string(i * 7919));
+    for (int i = 0; i < 5000; ++i) keys.push_back(numbered("name", i * 7919));
     std::vector<Value> values(keys.size());
     for (size_t i = 0; i < keys.size(); ++i) values[i].name = keys[i];
     std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(keys.size()));
@@ -845,7 +847,7 @@ BOOST_AUTO_TEST_CASE(value_index_keeps_every_index_whole_beside_its_tag_at_every
     bool all_found = true;
     for (size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 2047, 2048, 2049, 65536}) {
         std::vector<std::string> names;
-        for (size_t i = 0; i < n; ++i) names.push_back("v" + std::to_string(i));
+        for (size_t i = 0; i < n; ++i) names.push_back(numbered("v", i));
         std::vector<Value> values(n);
         for (size_t i = 0; i < n; ++i) values[i].name = names[i];
         std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(n));
@@ -854,7 +856,7 @@ BOOST_AUTO_TEST_CASE(value_index_keeps_every_index_whole_beside_its_tag_at_every
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.try_emplace(names[i], i).second;
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.find(names[i]) == i;
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.try_emplace(names[i], 0) == std::pair{i, false};
-        all_found = all_found && index.find("v" + std::to_string(n)) == ValueIndex::npos;
+        all_found = all_found && index.find(numbered("v", n)) == ValueIndex::npos;
     }
     BOOST_TEST(all_found);
 }
@@ -939,8 +941,8 @@ BOOST_AUTO_TEST_CASE(import_times_add_each_step_taken_and_leave_the_others) {
     constexpr uint32_t n = 20000;
     G g;
     g.in("v0");
-    for (uint32_t k = 0; k < n; ++k) g.node("Relu", {"v" + std::to_string(n - 1 - k)}, {"v" + std::to_string(n - k)});
-    g.out("v" + std::to_string(n));
+    for (uint32_t k = 0; k < n; ++k) g.node("Relu", {numbered("v", n - 1 - k)}, {numbered("v", n - k)});
+    g.out(numbered("v", n));
     const std::string bytes = model_of(g);
     ImportTimes t;
     ImportOptions o;

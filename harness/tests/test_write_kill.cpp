@@ -11,6 +11,7 @@
 #include "write/ort/write_ort.hpp"
 #include "write/write_onnx.hpp"
 
+#include <numbered.hpp>
 #include <onnximport/dump.hpp>
 #include <onnximport/write.hpp>
 #include <onnximport/write_ort.hpp>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 #include <vector>
 
+using onnximport::testing::numbered;
 using namespace core_test;
 using namespace write_test;
 using onnximport::detail::WriteFaults;
@@ -45,8 +47,8 @@ std::string filled(size_t bytes, int seed) {
 Model weights_model(int seed) {
     using G = P::Graph;
     WireWriter g;
-    g.message(G::node, tb::node("Add", {"X", "W"}, {"B"}, "first " + std::to_string(seed)));
-    g.message(G::node, tb::node("Add", {"B", "V"}, {"Y"}, "second " + std::to_string(seed)));
+    g.message(G::node, tb::node("Add", {"X", "W"}, {"B"}, numbered("first ", seed)));
+    g.message(G::node, tb::node("Add", {"B", "V"}, {"Y"}, numbered("second ", seed)));
     g.message(G::initializer, tb::tensor_raw("W", 1, {500}, filled(2000, seed)));
     g.message(G::initializer, tb::tensor_raw("V", 1, {500}, filled(2000, seed + 1)));
     g.message(G::input, tb::value_info("X", 1, {500}));

@@ -13,6 +13,7 @@
 #include "write/ort/assembly.hpp"
 #include "write/ort/write_ort.hpp"
 
+#include <numbered.hpp>
 #include <onnximport/dump.hpp>
 #include <onnximport/write_ort.hpp>
 
@@ -30,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+using onnximport::testing::numbered;
 using namespace core_test;
 using namespace write_test;
 namespace fb = onnximport::ortfb;
@@ -125,7 +127,9 @@ std::vector<std::string> resolver_of(const std::vector<uint8_t>& b) {
     for (const fb::OpIdKernelTypeStrArgsEntry* op : *r->op_kernel_type_str_args()) {
         std::string line = op->op_id()->str();
         for (const fb::KernelTypeStrArgsEntry* s : *op->kernel_type_str_args()) {
-            line += " " + s->kernel_type_str()->str() + "=";
+            line += ' ';
+            line += s->kernel_type_str()->str();
+            line += '=';
             for (const fb::ArgTypeAndIndex* a : *s->args())
                 line += std::string(line.back() == '=' ? "" : ",") +
                         (a->arg_type() == fb::ArgType::OUTPUT ? "o" : "i") + std::to_string(a->index());
@@ -305,8 +309,8 @@ std::vector<uint8_t> relu_chain(int n, bool declared) {
     const WireWriter type = WireWriter().message(P::Type::tensor_type, elem);
     WireWriter g;
     for (int i = 0; i < n; ++i) {
-        const std::string in = i == 0 ? "X" : "V" + std::to_string(i);
-        const std::string out = i + 1 == n ? "Y" : "V" + std::to_string(i + 1);
+        const std::string in = i == 0 ? "X" : numbered("V", i);
+        const std::string out = i + 1 == n ? "Y" : numbered("V", i + 1);
         g.message(P::Graph::node, tb::node("Relu", {in}, {out}));
         if (declared && i + 1 < n)
             g.message(P::Graph::value_info,
@@ -640,9 +644,9 @@ BOOST_AUTO_TEST_CASE(a_graph_of_200000_nodes_is_written_beyond_the_table_limit_a
     WireWriter g;
     constexpr int nodes = 200'000;
     for (int i = 0; i < nodes; ++i)
-        g.message(P::Graph::node, tb::node("Identity", {"v" + std::to_string(i)}, {"v" + std::to_string(i + 1)}));
+        g.message(P::Graph::node, tb::node("Identity", {numbered("v", i)}, {numbered("v", i + 1)}));
     g.message(P::Graph::input, tb::value_info("v0", 1, {2}));
-    g.message(P::Graph::output, tb::value_info("v" + std::to_string(nodes), 1, {2}));
+    g.message(P::Graph::output, tb::value_info(numbered("v", nodes), 1, {2}));
     const Model m = import_onnx(tb::model(g).str());
     std::vector<std::string> reported;
     OrtWriteOptions o;
