@@ -271,6 +271,24 @@ BOOST_AUTO_TEST_CASE(value_and_operator_names_are_written_once_and_read_back_as_
     BOOST_TEST(domains.size() == 1u);
 }
 
+namespace {
+
+/// X -> LeakyRelu (alpha 0.5) -> LeakyRelu (0.5) -> LeakyRelu (0.25) -> Add (with X) -> Z.
+std::vector<uint8_t> leaky_chain() {
+    using A = P::Attribute;
+    auto leaky = [](const std::string& in, const std::string& out, float alpha) {
+        const WireWriter a = WireWriter().bytes_field(A::name, "alpha").float_field(A::f, alpha).int_field(A::type, 1);
+        return tb::node("LeakyRelu", {in}, {out}).message(P::Node::attribute, a);
+    };
+    WireWriter g;
+    g.message(P::Graph::node, leaky("X", "Y1", 0.5f)).message(P::Graph::node, leaky("Y1", "Y2", 0.5f));
+    g.message(P::Graph::node, leaky("Y2", "Y3", 0.25f)).message(P::Graph::node, tb::node("Add", {"Y3", "X"}, {"Z"}));
+    g.message(P::Graph::input, tb::value_info("X", 1, {4})).message(P::Graph::output, tb::value_info("Z", 1, {4}));
+    return ort_of(import_onnx(tb::model(g).str()));
+}
+
+}  // namespace
+
 BOOST_AUTO_TEST_CASE(equal_types_and_plain_attributes_are_written_once) {
     const auto b = ort_of(import_onnx(ort_rich_model()));
     std::map<std::string, const void*> type_of;
@@ -282,22 +300,29 @@ BOOST_AUTO_TEST_CASE(equal_types_and_plain_attributes_are_written_once) {
     BOOST_TEST(type_of.at("X") == type_of.at("W_two"));
     BOOST_TEST(type_of.at("X") != type_of.at("W_raw"));  // float [500]
     BOOST_TEST(type_of.at("X") != type_of.at("C"));      // a map
-    using A = P::Attribute;
-    auto leaky = [](const std::string& in, const std::string& out, float alpha) {
-        const WireWriter a = WireWriter().bytes_field(A::name, "alpha").float_field(A::f, alpha).int_field(A::type, 1);
-        return tb::node("LeakyRelu", {in}, {out}).message(P::Node::attribute, a);
-    };
-    WireWriter g;
-    g.message(P::Graph::node, leaky("X", "Y1", 0.5f)).message(P::Graph::node, leaky("Y1", "Y2", 0.5f));
-    g.message(P::Graph::node, leaky("Y2", "Y3", 0.25f));
-    g.message(P::Graph::input, tb::value_info("X", 1, {4})).message(P::Graph::output, tb::value_info("Y3", 1, {4}));
-    const auto chain = ort_of(import_onnx(tb::model(g).str()));
+    const auto chain = leaky_chain();
     const auto* nodes = session_of(chain)->model()->graph()->nodes();
     BOOST_TEST(nodes->Get(0)->attributes()->Get(0) == nodes->Get(1)->attributes()->Get(0));
     BOOST_TEST(nodes->Get(0)->attributes()->Get(0) != nodes->Get(2)->attributes()->Get(0));
     const Model back = reimport(chain);
     BOOST_TEST(back.graph()->nodes[1].attributes[0].f == 0.5f);
     BOOST_TEST(back.graph()->nodes[2].attributes[0].f == 0.25f);
+}
+
+BOOST_AUTO_TEST_CASE(equal_attribute_lists_input_counts_and_implicit_inputs_are_written_once) {
+    const auto chain = leaky_chain();
+    const auto* nodes = session_of(chain)->model()->graph()->nodes();
+    const fb::Node* add = nodes->Get(3);
+    BOOST_TEST(nodes->Get(0)->attributes() == nodes->Get(1)->attributes());  // alpha 0.5 both
+    BOOST_TEST(nodes->Get(0)->attributes() != nodes->Get(2)->attributes());  // alpha 0.25
+    BOOST_TEST(nodes->Get(0)->input_arg_counts() == nodes->Get(2)->input_arg_counts());  // [1]
+    BOOST_TEST(nodes->Get(0)->input_arg_counts() != add->input_arg_counts());
+    BOOST_TEST(add->input_arg_counts()->size() == 2u);
+    BOOST_TEST(nodes->Get(0)->implicit_inputs() == add->implicit_inputs());  // none
+    BOOST_TEST(add->attributes()->size() == 0u);
+    const Model back = reimport(chain);  // each node reads its own
+    BOOST_TEST(back.graph()->nodes[1].attributes.size() == 1u);
+    BOOST_TEST(back.graph()->nodes[3].attributes.size() == 0u);
 }
 
 namespace {

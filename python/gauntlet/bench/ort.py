@@ -69,8 +69,9 @@ def time_process(cmd: list) -> dict:
             "rc": os.waitstatus_to_exitcode(status), "stderr": err[-300:]}
 
 
-def fresh(dst: str, src: str) -> bool:
-    return os.path.exists(dst) and os.path.getmtime(dst) >= os.path.getmtime(src)
+def fresh(dst: str, *sources: str) -> bool:
+    """dst exists and is no older than any of `sources` (the model it was made of, the program that made it)."""
+    return os.path.exists(dst) and all(os.path.getmtime(dst) >= os.path.getmtime(s) for s in sources)
 
 
 def prepare(out: str, build: str, log) -> tuple:
@@ -85,12 +86,13 @@ def prepare(out: str, build: str, log) -> tuple:
     else:
         reasons["big-ort"] = "ONNX Runtime did not write big.ort"
     ext_path = os.path.join(out, "big-external.ort")
-    if not fresh(ext_path, big):
-        r = time_process([os.path.join(build, "bin", "onnximport"), "convert", big, ext_path, "--external-data",
+    cli = os.path.join(build, "bin", "onnximport")
+    if not fresh(ext_path, big, cli):
+        r = time_process([cli, "convert", big, ext_path, "--external-data",
                           "big-external.ort.data", "--threshold", "4096", "--alignment", "4096"])
         if r["rc"] != 0:
             reasons["big-ort-external"] = "onnximport convert to an external .ort failed: " + r["stderr"].strip()
-    if fresh(ext_path, big):
+    if fresh(ext_path, big, cli):
         paths["big-ort-external"] = ext_path
     for name, why in reasons.items():
         log(f"{name}: not timed: {why}")
@@ -105,7 +107,7 @@ def twins(out: str, cli: str, ort_paths: dict, models: list, log) -> dict:
     found = {"big": ort_paths["big-ort"]} if "big-ort" in ort_paths else {}
     for name in (m for m in TWINNED if m in models):
         src, dst = os.path.join(out, name + ".onnx"), os.path.join(out, name + ".ort")
-        if not fresh(dst, src):
+        if not fresh(dst, src, cli):  # a twin of an older writer is written again
             r = time_process([cli, "convert", src, dst])
             if r["rc"] != 0:
                 log(f"{name}: no .ort twin: onnximport convert failed: {r['stderr'].strip()}")

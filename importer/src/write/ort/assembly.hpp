@@ -70,6 +70,7 @@ struct OrtAssembly {
     bool uses_float8 = false;  ///< an element type of format version 6 was written
     StringPool names;          ///< value, operator and attribute names, each written once
     TablePool tables;          ///< NodeArg types and plain attributes, each written once
+    TablePool vectors;         ///< nodes' attributes, input_arg_counts and implicit_inputs, each vector once
 
     /// What the format cannot hold, at the current field path.
     [[noreturn]] void unsupported(const std::string& message, std::string_view leaf = {}) const {

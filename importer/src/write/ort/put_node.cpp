@@ -8,6 +8,7 @@
 
 #include "core/hash.hpp"
 
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -16,6 +17,26 @@ namespace onnximport::detail {
 namespace {
 
 std::string_view ort_domain(std::string_view d) noexcept { return d == "ai.onnx" ? std::string_view() : d; }
+
+// A node's attributes, implicit inputs and input_arg_counts repeat from node to node: each
+// such vector is written once per content and shared (docs/ort.md, "Shared vectors"). A
+// vector of offsets is keyed by the objects it points to (an Offset is an object's place,
+// unique in the buffer), so equal keys mean equal vectors; `kind` keeps the kinds apart.
+template <class T>
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<T>>> shared_vector(
+    OrtAssembly& a, char kind, const std::vector<flatbuffers::Offset<T>>& items) {
+    std::string key(1, kind);
+    for (const auto& item : items) key.append(reinterpret_cast<const char*>(&item.o), sizeof item.o);
+    return a.vectors.get(key, [&] { return a.fbb.CreateVector(items).o; });
+}
+
+/// input_arg_counts: one per input, each 1 (the header says why).
+flatbuffers::Offset<flatbuffers::Vector<int32_t>> ones(OrtAssembly& a, size_t inputs) {
+    return a.vectors.get("c" + std::to_string(inputs), [&] {
+        const std::vector<int32_t> items(inputs, 1);
+        return a.fbb.CreateVector(items).o;
+    });
+}
 
 flatbuffers::Offset<fb::Node> put_node(OrtAssembly& a, const PlannedNode& p, uint32_t index) {
     const Node& n = *p.node;
@@ -26,15 +47,14 @@ flatbuffers::Offset<fb::Node> put_node(OrtAssembly& a, const PlannedNode& p, uin
     }
     a.refuse_if(p.refused);  // after the attributes: their refusals come first
     if (p.appended) attribute_items.push_back(put_attribute(a, *p.appended));
-    const auto attributes = a.fbb.CreateVector(attribute_items);
+    const auto attributes = shared_vector(a, 'a', attribute_items);
     const auto input_items = put_strings(a, p.inputs);
     const auto inputs = a.fbb.CreateVector(input_items);
     const auto output_items = put_strings(a, {n.outputs.data(), n.outputs.size()});
     const auto outputs = a.fbb.CreateVector(output_items);
     const auto implicit_items = put_strings(a, p.implicit_inputs);
-    const auto implicit = a.fbb.CreateVector(implicit_items);
-    const std::vector<int32_t> ones(p.inputs.size(), 1);
-    const auto counts = a.fbb.CreateVector(ones);
+    const auto implicit = shared_vector(a, 'i', implicit_items);
+    const auto counts = ones(a, p.inputs.size());
     const auto name = a.fbb.CreateString(n.name.data(), n.name.size());
     const auto domain = a.names.get(ort_domain(n.domain));
     const auto op_type = a.names.get(p.op_type);
