@@ -103,8 +103,8 @@ struct EdgeEnd {
 };
 
 /// Whether the edge's two ends are the same string of the buffer, by the facts' dense arrays
-/// alone: how the edges of a file whose writer shares strings hold (ONNX Runtime's does, and
-/// ours). An edge that fails this may still hold by the names' bytes (edge_holds).
+/// alone: how the edges of a file whose writer shares strings hold (ours does: docs/ort.md,
+/// "Shared strings"). An edge that fails this may still hold by the names' bytes (edge_holds).
 bool same_place(const OrtNodeFacts& facts, uint32_t src, uint32_t dst, const EdgeEnd& e) noexcept {
     const OrtNodeFacts::Values& s = facts.values[src];
     const OrtNodeFacts::Values& d = facts.values[dst];
