@@ -168,6 +168,9 @@ void read_nodes(OrtContext& c, const FbTable& fg, Graph& g, NodeArgs& args, OrtN
     ListAccess::view(g.nodes, ListAccess::make_array<Node>(c.arena, v.count), v.count);
     facts.nodes.reserve(v.count);
     facts.values.reserve(v.count);
+    // At least a value read and one defined per node in most graphs: one growth or none. The
+    // scratch arena keeps what a vector outgrows until the walk ends.
+    facts.places.reserve(2 * size_t{v.count});
     for (uint32_t i = 0; i < v.count; ++i) {
         const FbTable fn = c.fb.table_at(v, i, "nodes");
         PathScope at(c.path, "nodes", i);
