@@ -38,6 +38,10 @@ struct ModelAccess {
     }
 
     static bool& has_subgraphs(Node& n) noexcept { return n.has_subgraphs_; }
+    /// Whether an attribute holds subgraphs, which its node then records (has_subgraphs).
+    static bool holds_subgraphs(const Attribute& a) noexcept {
+        return (a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs;
+    }
     static bool has_subgraphs(const Node& n) noexcept { return n.has_subgraphs_; }
     static uint32_t& node_input_count(Graph& g) noexcept { return g.node_input_count_; }
     static uint32_t& node_output_count(Graph& g) noexcept { return g.node_output_count_; }

@@ -71,8 +71,7 @@ void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n) {
             if (read_plain_scalar_attribute(c, r, a)) break;
             read_message(c, r, "attribute", index, [&](Reader& sub, const uint8_t* at) {
                 read_attribute(c, sub, at, a);
-                if ((a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs)
-                    ModelAccess::has_subgraphs(n) = true;
+                if (ModelAccess::holds_subgraphs(a)) ModelAccess::has_subgraphs(n) = true;
             });
             break;
         }

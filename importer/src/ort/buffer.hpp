@@ -25,7 +25,8 @@ namespace onnximport::detail {
 /// ready for a refusal that does not come (docs/performance.md, ".ort checks in one test").
 struct FbName {
     FbName(const char* field) noexcept : FbName(std::string_view(field)) {}  // NOLINT: names are passed as literals
-    // An index is below 2^29: a vector of 4-byte entries in a buffer under 2 GiB.
+    // An index fits in 32 bits: read_ort_model refuses a buffer too large for that
+    // (docs/performance.md, ".ort checks in one test").
     FbName(std::string_view field, int64_t index = -1) noexcept  // NOLINT
         : data(field.data()), size(static_cast<uint32_t>(field.size())), index(static_cast<int32_t>(index)) {}
     std::string str() const;

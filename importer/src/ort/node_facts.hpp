@@ -27,17 +27,13 @@ struct OrtNodeFacts {
     explicit OrtNodeFacts(Scratch& scratch)
         : nodes(&scratch), implicit_inputs(&scratch), values(&scratch), places(&scratch) {}
 
-    /// Where the string a node's value names is in the buffer; 0 for an empty name (no string
-    /// starts at 0). Two ends at the same place name the same value: an edge checked so reads
-    /// these dense arrays, not the nodes (docs/performance.md, ".ort edges by place").
-    static uint32_t place(std::string_view name, const uint8_t* base) noexcept {
-        return name.empty() ? 0 : static_cast<uint32_t>(reinterpret_cast<const uint8_t*>(name.data()) - base);
-    }
-
     uint32_t max_node_index = 0;
     ScratchVector<Entry> nodes;  ///< in file order, one per node
     ScratchVector<std::string_view> implicit_inputs;
     ScratchVector<Values> values;  ///< in file order, one per node
+    /// Where in the buffer the string each value names is; 0 for an empty name (no string
+    /// starts at 0). Two ends at the same place name the same value: an edge checked so reads
+    /// these dense arrays, not the nodes (docs/performance.md, ".ort edges by place").
     ScratchVector<uint32_t> places;
 };
 

@@ -113,18 +113,13 @@ void read_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
         ModelAccess::fields_in(c.arena, a).doc_string = doc;
 }
 
-/// Whether an attribute holds subgraphs, which the node then records.
-bool holds_subgraphs(const Attribute& a) noexcept {
-    return (a.type == AttributeType::Graph && a.g()) || a.type == AttributeType::Graphs;
-}
-
 /// Reads attribute `fa`; a scalar one (no rare field) is kept for the nodes after. Whether it
 /// holds subgraphs.
 bool read_new_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
     const uint64_t before = c.fb.used();
     read_attribute(c, fa, a);
     if (fa.vtable_size <= A::VT_S) c.read_attributes.add({fa.at, c.depth, c.fb.used() - before, a});
-    return holds_subgraphs(a);
+    return ModelAccess::holds_subgraphs(a);
 }
 
 /// A scalar attribute read before from the same place at the same depth is copied, its
@@ -143,7 +138,7 @@ void read_attributes(OrtContext& c, const FbTable& fn, Node& n) {
         if (e && c.fb.affords(FbReader::table_work + e->work)) {
             ModelAccess::copy(e->value, a);
             c.fb.charge(FbReader::table_work + e->work, place);
-            if (holds_subgraphs(e->value)) ModelAccess::has_subgraphs(n) = true;
+            if (ModelAccess::holds_subgraphs(e->value)) ModelAccess::has_subgraphs(n) = true;
             continue;
         }
         const FbTable fa = c.fb.table_at_place(place, "attributes", i);
@@ -182,12 +177,15 @@ void gather_facts(OrtContext& c, const FbTable& fn, const Node& n, OrtNodeFacts&
     const uint8_t* index_at = c.at(fn, N::VT_INDEX);
     facts.nodes.push_back({index, static_cast<uint32_t>(index_at - c.base), begin, implicit.count});
 
+    // Places and counts fit in 32 bits: read_ort_model refuses a buffer too large for them
+    // (docs/performance.md, ".ort edges by place").
+    auto place = [&](std::string_view name) {
+        return name.empty() ? uint32_t{0} : static_cast<uint32_t>(c.offset_of(address_of(name.data())));
+    };
     const auto first = static_cast<uint32_t>(facts.places.size());
-    for (const std::string_view name : n.inputs) facts.places.push_back(OrtNodeFacts::place(name, c.base));
-    for (uint32_t i = 0; i < implicit.count; ++i)
-        facts.places.push_back(OrtNodeFacts::place(facts.implicit_inputs[begin + i], c.base));
-    for (const std::string_view name : n.outputs) facts.places.push_back(OrtNodeFacts::place(name, c.base));
-    // Each count is below 2^29 (a vector of 4-byte offsets in a buffer under 2 GiB): no wrap.
+    for (const std::string_view name : n.inputs) facts.places.push_back(place(name));
+    for (uint32_t i = 0; i < implicit.count; ++i) facts.places.push_back(place(facts.implicit_inputs[begin + i]));
+    for (const std::string_view name : n.outputs) facts.places.push_back(place(name));
     facts.values.push_back({first, static_cast<uint32_t>(n.inputs.size()) + implicit.count,
                             static_cast<uint32_t>(n.outputs.size())});
 }
