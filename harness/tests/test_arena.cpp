@@ -285,6 +285,21 @@ BOOST_AUTO_TEST_CASE(a_kept_block_is_unaddressable_under_valgrind,
     BOOST_TEST(addressable_under_valgrind(&again.graph()->nodes[20000]));
 }
 
+BOOST_AUTO_TEST_CASE(a_pool_counts_the_pages_a_kept_block_holds_not_its_size) {
+    // A large block's pages past the written ones go back to the kernel (blocks.cpp), so the
+    // limit counts the written huge pages: a mostly unwritten block fits a smaller limit.
+    BlockPool pool(2 * large_block);
+    const PoolBlock b = allocate_pool_block(8 * large_block, BlockUse::Scratch);
+    pool.give_back(b, large_block + 1);  // into its second huge page
+    BOOST_TEST(pool.kept_bytes() == 2 * large_block);
+    const PoolBlock again = pool.take(8 * large_block, BlockUse::Scratch);
+    BOOST_TEST(again.data == b.data);
+    BOOST_TEST(pool.kept_bytes() == 0u);
+    pool.give_back(again, 2 * large_block + 1);  // three huge pages: over the limit, freed
+    BOOST_TEST(pool.kept_bytes() == 0u);
+    BOOST_TEST(!pool.take(large_block, BlockUse::Scratch).data);
+}
+
 BOOST_AUTO_TEST_CASE(a_kept_block_goes_back_to_the_same_kind_of_arena) {
     BlockPool pool(size_t{64} << 20);
     const PoolBlock objects = allocate_pool_block(large_block, BlockUse::Objects);

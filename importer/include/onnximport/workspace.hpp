@@ -29,15 +29,16 @@ public:
     /// Room for the blocks of a graph of a few hundred thousand nodes.
     static constexpr size_t default_keep_bytes = size_t{256} << 20;
 
-    /// Keeps at most `keep_bytes` of blocks; kept large blocks (of huge pages) are marked free
-    /// to the kernel (MADV_FREE), which may take their pages back under memory pressure, and
-    /// the others stay resident.
+    /// Keeps blocks whose resident pages add up to at most `keep_bytes`: a kept large block
+    /// (of huge pages) counts the pages an import wrote, which are marked free to the kernel
+    /// (MADV_FREE) so that it may take them back under memory pressure; its pages past those
+    /// are given back. Smaller blocks count whole and stay resident.
     explicit Workspace(size_t keep_bytes = default_keep_bytes);
     ~Workspace();
     Workspace(const Workspace&) = delete;
     Workspace& operator=(const Workspace&) = delete;
 
-    /// Bytes of blocks kept now.
+    /// The resident bytes of the blocks kept now, as the limit counts them.
     size_t kept_bytes() const noexcept;
 
 private:

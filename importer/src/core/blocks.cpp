@@ -12,6 +12,7 @@
 #define VALGRIND_MAKE_MEM_UNDEFINED(addr, len) ((void)0)
 #endif
 
+#include <algorithm>
 #include <new>
 
 namespace onnximport::detail {
@@ -55,7 +56,7 @@ PoolBlock BlockPool::take(size_t min_size, BlockUse use) noexcept {
     if (best == blocks_.end()) return {};
     PoolBlock b = *best;
     blocks_.erase(best);
-    bytes_ -= b.size;
+    bytes_ -= b.held;
     ASAN_UNPOISON_MEMORY_REGION(b.data, b.size);
     // Its bytes are an earlier import's: memcheck reports a read of one not written again.
     VALGRIND_MAKE_MEM_UNDEFINED(b.data, b.size);
@@ -70,26 +71,28 @@ namespace {
 /// MADV_FREE: the kernel may take them under memory pressure. Only for large blocks: a block
 /// of small pages would then miss the TLB and set each page's dirty bit again when reused,
 /// which cost mid-size graphs more than they gained (docs/performance.md, "Mid-size graphs").
-void advise_kept(PoolBlock b, size_t used) noexcept {
-    const size_t written = (used + large_block - 1) & ~(large_block - 1);
+/// Returns the bytes left resident: the written huge pages.
+size_t advise_kept(PoolBlock b, size_t used) noexcept {
+    const size_t written = std::min((used + large_block - 1) & ~(large_block - 1), b.size);
     auto* bytes = static_cast<char*>(b.data);
     ::madvise(bytes, written, MADV_FREE);
     if (written < b.size) ::madvise(bytes + written, b.size - written, MADV_DONTNEED);
+    return written;
 }
 
 }  // namespace
 
 void BlockPool::give_back(PoolBlock b, size_t used) noexcept {
-    if (b.size >= large_block) advise_kept(b, used);
+    b.held = b.size >= large_block ? advise_kept(b, used) : b.size;
     // A kept block reads as freed memory: a view that outlives its Model is still reported.
     ASAN_POISON_MEMORY_REGION(b.data, b.size);
     VALGRIND_MAKE_MEM_NOACCESS(b.data, b.size);
     {
         std::lock_guard lock(mutex_);
-        if (bytes_ + b.size <= limit_) {
+        if (bytes_ + b.held <= limit_) {
             try {
                 blocks_.push_back(b);
-                bytes_ += b.size;
+                bytes_ += b.held;
                 return;
             } catch (const std::bad_alloc&) {
             }

@@ -28,6 +28,7 @@ struct PoolBlock {
     void* data = nullptr;
     size_t size = 0;
     BlockUse use = BlockUse::Objects;
+    size_t held = 0;  ///< kept: the bytes of its pages that stay resident (BlockPool's limit counts these)
 };
 
 /// A fresh block of `size` bytes (pooled_block or more; from large_block on, a multiple of
@@ -49,6 +50,8 @@ public:
     PoolBlock take(size_t min_size, BlockUse use) noexcept;
     /// Keeps b (its first `used` bytes were written) if the limit allows, else frees it.
     void give_back(PoolBlock b, size_t used) noexcept;
+    /// The bytes the kept blocks hold resident: a large block's pages past its written ones
+    /// are given back to the kernel (blocks.cpp, advise_kept), so they count for nothing.
     size_t kept_bytes() const noexcept;
 
 private:
