@@ -94,12 +94,23 @@ void read_message(Context& c, Reader& r, std::string_view field, int64_t index, 
 // Message readers (one per onnx.proto message); each reads the fields of one message.
 void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g);
 void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n);
+/// The node field at r (its key read) when it holds only input, output, name, op_type and
+/// domain strings of one-byte lengths in ASCII and plain scalar attributes: appended to
+/// `nodes` as read_repeated_message with read_node would, and returned (docs/performance.md,
+/// "Plain nodes"). Null, nothing read, for anything else, and when it would nest too deep.
+Node* read_plain_node(Context& c, Reader& r, List<Node>& nodes);
 void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a);
 /// The AttributeProto field at r (its key read) when it is an ASCII name, one float or one
 /// integer below 128, and the matching declared type, in field-number order: read as
 /// read_attribute would without entering it (docs/performance.md, "Plain attributes").
 /// False, nothing read, for anything else, and when the attribute would be nested too deep.
 bool read_plain_scalar_attribute(const Context& c, Reader& r, Attribute& a);
+/// Where the plain scalar attribute (read_plain_scalar_attribute) whose length byte is at p
+/// ends, or null when the bytes from p to `end` do not start with one.
+const uint8_t* plain_scalar_attribute_end(const uint8_t* p, const uint8_t* end) noexcept;
+/// Reads the plain scalar attribute whose length byte is at p (plain_scalar_attribute_end
+/// said it is one) into a, a fresh Attribute.
+void read_plain_scalar_attribute_at(const uint8_t* p, Attribute& a) noexcept;
 void read_value_info(Context& c, Reader& r, const uint8_t* key_at, ValueInfo& v);
 void read_type(Context& c, Reader& r, TypeProto& t);
 /// The TypeProto field at r (its key read) when it is a tensor type of one-byte element type
@@ -125,6 +136,13 @@ T* read_singular(Context& c, Reader& r, std::string_view field, Read&& read) {
 }
 Graph* read_singular_graph(Context& c, Reader& r, std::string_view field);
 
+/// At the first occurrence of a repeated message field (r at its key): room in `list` for
+/// the occurrences present in the rest of the message.
+template <class T>
+void reserve_repeated(Context& c, Reader& r, List<T>& list) {
+    if (ListAccess::capacity(list) == 0) ListAccess::reserve(c.arena, list, r.count_len_fields(r.field()));
+}
+
 /// Reads one repeated message field and appends to the list. At the first occurrence the
 /// list is sized to the occurrences present in the rest of the message (one cheap scan of
 /// the keys), so a large graph's lists are not grown and copied again and again. Tensors
@@ -134,9 +152,7 @@ Graph* read_singular_graph(Context& c, Reader& r, std::string_view field);
 template <class T, class Read>
 void read_repeated_message(Context& c, Reader& r, std::string_view field, List<T>& list, Read&& read) {
     if (!r.expect(WireType::Len)) return;
-    if constexpr (!std::is_same_v<T, TensorView>) {
-        if (ListAccess::capacity(list) == 0) ListAccess::reserve(c.arena, list, r.count_len_fields(r.field()));
-    }
+    if constexpr (!std::is_same_v<T, TensorView>) reserve_repeated(c, r, list);
     const auto index = static_cast<int64_t>(list.size());
     T& item = ListAccess::append(c.arena, list);
     read_message(c, r, field, index, [&](Reader& sub, const uint8_t* key_at) { read(sub, key_at, item); });

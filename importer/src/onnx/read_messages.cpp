@@ -111,7 +111,15 @@ void read_graph_fields(Context& c, Reader& r, Graph& g, const GraphCounts& count
     auto sparse_tensor = [&](Reader& sub, const uint8_t* at, SparseTensor& t) { read_sparse_tensor(c, sub, at, t); };
     while (r.next()) {
         switch (r.field_as<F>()) {
-        case F::node: presize(g.nodes); read_repeated_message(c, r, "node", g.nodes, node); break;
+        case F::node:
+            presize(g.nodes);
+            if (const Node* n = read_plain_node(c, r, g.nodes)) {
+                ModelAccess::node_input_count(g) += n->inputs.size();
+                ModelAccess::node_output_count(g) += n->outputs.size();
+            } else {
+                read_repeated_message(c, r, "node", g.nodes, node);
+            }
+            break;
         case F::name: if (r.expect(WireType::Len)) g.name = read_string(c, r, "name"); break;
         case F::initializer: read_repeated_message(c, r, "initializer", g.initializers, tensor); break;
         case F::doc_string: if (r.expect(WireType::Len)) g.doc_string = read_string(c, r, "doc_string"); break;
@@ -159,7 +167,9 @@ void read_function(Context& c, Reader& r, const uint8_t* key_at, Function& f) {
         case F::input: read_repeated_string(c, r, "input", f.inputs); break;
         case F::output: read_repeated_string(c, r, "output", f.outputs); break;
         case F::attribute: read_repeated_string(c, r, "attribute", f.attributes); break;
-        case F::node: read_repeated_message(c, r, "node", f.nodes, node); break;
+        case F::node:
+            if (!read_plain_node(c, r, f.nodes)) read_repeated_message(c, r, "node", f.nodes, node);
+            break;
         case F::doc_string: if (r.expect(WireType::Len)) f.doc_string = read_string(c, r, "doc_string"); break;
         case F::opset_import: read_repeated_message(c, r, "opset_import", f.opset_import, opset); break;
         case F::domain: if (r.expect(WireType::Len)) f.domain = read_string(c, r, "domain"); break;

@@ -1,0 +1,135 @@
+// Suite `plain_node`: read_plain_node (importer/src/onnx/read_plain_node.cpp) reads a node
+// of short ASCII strings and plain scalar attributes in two scans of its bytes. Every node
+// must read as the general path reads it, and every refusal must be the general path's.
+#include "core_support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace core_test;
+using N = onnximport::proto::Node;
+
+namespace {
+
+/// A node's fields in the order written; an attribute is a plain scalar one (name, value, type).
+struct Field {
+    N number;
+    std::string text;  ///< a string field, or an attribute's name
+    bool is_float = false;
+    uint64_t i = 0;
+};
+
+WireWriter node_of(const std::vector<Field>& fields, bool trailing_field) {
+    WireWriter n;
+    for (const Field& f : fields) {
+        if (f.number != N::attribute) {
+            n.bytes_field(f.number, f.text);
+            continue;
+        }
+        WireWriter a;
+        a.bytes_field(1, f.text);
+        if (f.is_float) a.float_field(2, 0.5f);
+        else a.int_field(3, f.i);
+        a.int_field(20, f.is_float ? 1 : 2);
+        n.message(N::attribute, a);
+    }
+    if (trailing_field) n.int_field(99, 0);  // no NodeProto field: the general path skips it
+    return n;
+}
+
+/// The node inside `depth` If nodes, each holding the next in its then_branch graph.
+WireWriter wrapped(const WireWriter& node, int depth) {
+    WireWriter inner = node;
+    for (int i = 0; i < depth; ++i) {
+        const WireWriter graph = WireWriter().message(onnximport::proto::Graph::node, inner);
+        const WireWriter branch = WireWriter().bytes_field(1, "then_branch").int_field(20, 5).message(6, graph);
+        inner = WireWriter().bytes_field(N::op_type, "If").message(N::attribute, branch);
+    }
+    return inner;
+}
+
+std::string model_of(const WireWriter& node) {
+    return model_graph_last(WireWriter().message(onnximport::proto::Graph::node, node).str());
+}
+
+bool same_strings(const List<std::string_view>& a, const List<std::string_view>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
+bool same_node(const Node& a, const Node& b) {
+    bool same = same_strings(a.inputs, b.inputs) && same_strings(a.outputs, b.outputs) && a.name == b.name &&
+                a.op_type == b.op_type && a.domain == b.domain && a.offset == b.offset &&
+                a.attributes.size() == b.attributes.size() && a.doc_string() == b.doc_string();
+    for (size_t i = 0; same && i < a.attributes.size(); ++i) {
+        const Attribute &x = a.attributes[i], &y = b.attributes[i];
+        same = x.name == y.name && x.type == y.type && x.type_declared == y.type_declared && x.f == y.f && x.i == y.i;
+    }
+    return same;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(plain_node)
+
+BOOST_AUTO_TEST_CASE(a_plain_node_reads_as_the_same_node_written_any_other_way) {
+    // Each case once as written and once with an unknown field at its end, which only the
+    // general path reads. Some are not plain as written either (a long or non-ASCII string, a
+    // two-byte length): they check that the fast path leaves them alone.
+    const std::string long_name(127, 'n'), longer_name(128, 'n');
+    const std::vector<std::vector<Field>> cases = {
+        {{N::input, "c0"}, {N::output, "c1"}, {N::op_type, "Relu"}},
+        {{N::input, "v5"}, {N::input, "v3"}, {N::input, "bias"}, {N::output, "v6"}, {N::name, "gemm_6"},
+         {N::op_type, "Gemm"}, {N::attribute, "alpha", true}, {N::attribute, "transB", false, 1}},
+        {},
+        {{N::input, ""}, {N::input, "x"}, {N::output, ""}, {N::domain, "ai.onnx.ml"}, {N::op_type, "Op"}},
+        {{N::name, "first"}, {N::op_type, "A"}, {N::name, "last"}, {N::op_type, "B"}, {N::domain, "d"}},
+        {{N::name, long_name}, {N::op_type, "Op"}},
+        {{N::name, longer_name}, {N::op_type, "Op"}},
+        {{N::input, "caf\xC3\xA9"}, {N::op_type, "Op"}},
+        {{N::attribute, "axis", false, 128}, {N::op_type, "Op"}},
+        {{N::input, long_name}, {N::input, long_name}, {N::output, "y"}, {N::op_type, "Op"}},
+    };
+    for (size_t k = 0; k < cases.size(); ++k) {
+        BOOST_TEST_CONTEXT("case " << k) {
+            auto as_written = import_model(model_of(node_of(cases[k], false)));
+            auto general = import_model(model_of(node_of(cases[k], true)));
+            const Node& a = as_written.graph()->nodes.at(0);
+            BOOST_TEST(same_node(a, general.graph()->nodes.at(0)));
+            size_t inputs = 0;
+            for (const Field& f : cases[k]) inputs += f.number == N::input;
+            BOOST_TEST(a.inputs.size() == inputs);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_plain_node_string_that_is_not_utf8_is_malformed_at_its_field) {
+    const std::string m = model_of(node_of({{N::input, "a\xFF"}, {N::op_type, "Op"}}, false));
+    expect_model_error(m, ErrorKind::Malformed, m.find("a\xFF") + 1, "ModelProto.graph.node[0].input");
+}
+
+BOOST_AUTO_TEST_CASE(a_plain_node_nested_too_deep_is_malformed_where_the_general_path_says) {
+    // Wrapped twice, the node is at level 8 (graph, node, attribute, g, node, attribute, g,
+    // node) and its attribute at 9; wrapped three times, the node is at 11.
+    const WireWriter bare = node_of({{N::op_type, "Op"}}, false);
+    const WireWriter with_attribute = node_of({{N::op_type, "Op"}, {N::attribute, "axis", false, 1}}, false);
+    const std::string wrap = ".node[0].attribute[0].g";
+    ImportOptions o = parse_only();
+    o.max_nesting = 8;
+    BOOST_TEST(import_model(model_of(wrapped(bare, 2)), o).graph()->nodes.size() == 1u);
+    const std::string m = model_of(wrapped(with_attribute, 2));
+    const std::string axis = WireWriter().bytes_field(1, "axis").int_field(3, 1).int_field(20, 2).str();
+    const size_t attribute_key = m.rfind(axis) - 2;  // its key and one-byte length
+    expect_model_error(m, ErrorKind::Malformed, attribute_key, "ModelProto.graph" + wrap + wrap + ".node[0].attribute[0]",
+                       o);
+    o.max_nesting = 10;
+    const std::string b = model_of(wrapped(bare, 3));
+    expect_model_error(b, ErrorKind::Malformed, b.rfind("\x0a\x04\x22\x02Op"),
+                       "ModelProto.graph" + wrap + wrap + wrap + ".node[0]", o);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
