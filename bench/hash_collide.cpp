@@ -150,13 +150,27 @@ std::vector<std::string> std_hash_colliding(size_t count, uint64_t rng_seed) {
     return out;
 }
 
-std::vector<std::string> ordinary_names(size_t count, uint64_t rng_seed) {
+std::vector<std::string> ordinary_names(size_t count, uint64_t rng_seed, size_t length) {
     SplitMix rng{rng_seed};
     std::vector<std::string> out;
     std::unordered_set<std::string> seen;
     while (out.size() < count) {
-        std::string name = two_blocks(random_block(rng), random_block(rng));
+        std::string name = two_blocks(random_block(rng), random_block(rng)).substr(0, length);
         if (seen.insert(name).second) out.push_back(std::move(name));
+    }
+    return out;
+}
+
+std::vector<std::string> high_bytes_only_names(size_t count) {
+    static constexpr char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef";
+    if (count > 32 * 32 * 32) throw std::logic_error("high_bytes_only_names: at most 2^15 names");
+    std::vector<std::string> out;
+    for (size_t i = 0; i < count; ++i) {
+        std::string name = "value___output_";
+        name[5] = chars[i % 32];
+        name[6] = chars[i / 32 % 32];
+        name[7] = chars[i / 1024];
+        out.push_back(std::move(name));
     }
     return out;
 }

@@ -19,8 +19,9 @@ public:
     HashKey take();
 
 private:
-    /// getrandom returns up to 256 bytes whole (it is not cut short by a signal).
-    static constexpr size_t batch = 256 / sizeof(HashKey);
+    /// Keys drawn with one system call (fill_random's loop takes more only when a signal
+    /// cuts one short): 4 KiB.
+    static constexpr size_t batch = 64;
     std::mutex mutex_;  ///< a Workspace may serve imports on several threads
     std::array<HashKey, batch> keys_{};
     size_t left_ = 0;

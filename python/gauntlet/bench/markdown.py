@@ -114,8 +114,9 @@ def flood_table(res: dict) -> list:
     flood = res["models"].get("flood", {}).get("rows")
     if not flood:
         return []
-    lines = ["", "Hash flooding: 2^15 names of 16 bytes, crafted to share one std::hash value vs ordinary "
-             "random names of the same length.", "",
+    lines = ["", "Hash flooding: 2^15 names of 16 bytes, crafted to share one std::hash value (short value "
+             "names: 15 bytes, equal but for the high bytes of their first word) vs ordinary random names of "
+             "the same length.", "",
              "| names | crafted ms | ordinary ms | crafted / ordinary |", "| --- | --- | --- | --- |"]
     for kind, row in flood.items():
         if "ratio" in row:
