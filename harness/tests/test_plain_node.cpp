@@ -124,8 +124,8 @@ BOOST_AUTO_TEST_CASE(a_plain_node_nested_too_deep_is_malformed_where_the_general
     const std::string m = model_of(wrapped(with_attribute, 2));
     const std::string axis = WireWriter().bytes_field(1, "axis").int_field(3, 1).int_field(20, 2).str();
     const size_t attribute_key = m.rfind(axis) - 2;  // its key and one-byte length
-    expect_model_error(m, ErrorKind::Malformed, attribute_key, "ModelProto.graph" + wrap + wrap + ".node[0].attribute[0]",
-                       o);
+    const std::string attribute_path = "ModelProto.graph" + wrap + wrap + ".node[0].attribute[0]";
+    expect_model_error(m, ErrorKind::Malformed, attribute_key, attribute_path, o);
     o.max_nesting = 10;
     const std::string b = model_of(wrapped(bare, 3));
     expect_model_error(b, ErrorKind::Malformed, b.rfind("\x0a\x04\x22\x02Op"),
