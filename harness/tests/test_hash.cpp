@@ -227,16 +227,19 @@ BOOST_AUTO_TEST_CASE(the_key_decides_the_hash_and_every_import_draws_its_own) {
 }
 
 BOOST_AUTO_TEST_CASE(a_reserve_hands_out_each_key_once_across_its_batches) {
-    // Three batches and more: a reserve that handed a key out twice, or refilled wrongly at a
-    // batch's end, gives a repeat (or zero keys, which an erased slot would hold).
+    // Three batches of 64 and more: a reserve that handed a key out twice, or refilled wrongly
+    // at a batch's end, gives a repeat (or zero keys, which an erased slot would hold).
     HashKeyReserve reserve;
-    std::set<std::pair<uint64_t, uint64_t>> seen;
-    for (int i = 0; i < 50; ++i) {
+    std::set<std::pair<uint64_t, uint64_t>> seen, short_keys;
+    for (int i = 0; i < 200; ++i) {
         const HashKey k = reserve.take();
         BOOST_TEST((k.k0 != 0 || k.k1 != 0));
+        BOOST_TEST((k.short_key[0] != 0 || k.short_key[5] != 0));
         seen.insert({k.k0, k.k1});
+        short_keys.insert({k.short_key[0], k.short_key[5]});
     }
-    BOOST_TEST(seen.size() == 50u);
+    BOOST_TEST(seen.size() == 200u);
+    BOOST_TEST(short_keys.size() == 200u);
 }
 
 BOOST_AUTO_TEST_CASE(imports_with_one_workspace_each_get_their_own_key) {
