@@ -824,7 +824,7 @@ BOOST_AUTO_TEST_CASE(value_index_finds_every_name_in_a_table_sized_once) {
     std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(keys.size()));
     BOOST_TEST(slots.size() >= 2 * keys.size());  // at most half full: probes end
     ValueIndex index;
-    index.attach(slots.data(), slots.size(), values.data(), {0x5EED, 0xF00D});
+    index.attach(slots.data(), slots.size(), values.data(), onnximport::detail::random_hash_key());
     BOOST_TEST(index.find("name0") == ValueIndex::npos);
     for (uint32_t i = 0; i < keys.size(); ++i) BOOST_TEST_REQUIRE(index.try_emplace(keys[i], i).second);
     BOOST_TEST(index.size() == keys.size());
@@ -852,7 +852,7 @@ BOOST_AUTO_TEST_CASE(value_index_keeps_every_index_whole_beside_its_tag_at_every
         for (size_t i = 0; i < n; ++i) values[i].name = names[i];
         std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(n));
         ValueIndex index;
-        index.attach(slots.data(), slots.size(), values.data(), {0x5EED, 0xF00D});
+        index.attach(slots.data(), slots.size(), values.data(), onnximport::detail::random_hash_key());
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.try_emplace(names[i], i).second;
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.find(names[i]) == i;
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.try_emplace(names[i], 0) == std::pair{i, false};
@@ -873,7 +873,7 @@ BOOST_AUTO_TEST_CASE(value_index_of_a_small_graph_has_no_slots_and_hashes_no_nam
     std::vector<Value> values(n);
     for (size_t i = 0; i < n; ++i) values[i].name = names[i];
     ValueIndex index;
-    index.attach(nullptr, 0, values.data(), {0x5EED, 0xF00D});
+    index.attach(nullptr, 0, values.data(), onnximport::detail::random_hash_key());
     BOOST_TEST(index.hash("a") == 0u);
     BOOST_TEST(index.find("a") == ValueIndex::npos);
     bool all_new = true, all_found = true, repeats_refused = true;
@@ -917,7 +917,7 @@ BOOST_AUTO_TEST_CASE(names_differing_in_any_one_byte_are_different_names) {
     for (size_t i = 0; i < names.size(); ++i) values[i].name = names[i];
     std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(names.size()));
     ValueIndex index;
-    index.attach(slots.data(), slots.size(), values.data(), {0x5EED, 0xF00D});
+    index.attach(slots.data(), slots.size(), values.data(), onnximport::detail::random_hash_key());
     bool all_new = true, all_found = true;
     for (uint32_t i = 0; i < names.size(); ++i) all_new = all_new && index.try_emplace(names[i], i).second;
     for (uint32_t i = 0; i < names.size(); ++i) all_found = all_found && index.find(names[i]) == i;

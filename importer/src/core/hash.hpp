@@ -22,6 +22,8 @@
 
 namespace onnximport::detail {
 
+/// A key drawn whole (random_hash_key, HashKeyReserve): with its words zero, every short name
+/// would hash alike.
 struct HashKey {
     uint64_t k0 = 0;  ///< SipHash's key
     uint64_t k1 = 0;
@@ -132,8 +134,10 @@ inline uint64_t hash_name(std::string_view s, const HashKey& key) noexcept {
     return s.size() < short_name_limit ? hash_short_name(s, key) : siphash13(s, key);
 }
 
-/// The hasher of every std::unordered_map keyed by input bytes.
+/// The hasher of every std::unordered_map keyed by input bytes. Made from a key only: a
+/// default one would hash every short name alike.
 struct NameHash {
+    explicit NameHash(const HashKey& k) noexcept : key(k) {}
     HashKey key;
     size_t operator()(std::string_view s) const noexcept { return static_cast<size_t>(hash_name(s, key)); }
 };
