@@ -134,10 +134,10 @@ inline uint64_t hash_name(std::string_view s, const HashKey& key) noexcept {
     return s.size() < short_name_limit ? hash_short_name(s, key) : siphash13(s, key);
 }
 
-/// The hasher of every std::unordered_map keyed by input bytes. Made from a key only: a
-/// default one would hash every short name alike.
+/// The hasher of every std::unordered_map keyed by input bytes, made with the import's key
+/// (a default one would hash every short name alike). An aggregate on purpose: a constructor
+/// of its own changes how GCC inlines resolution (docs/performance.md, "Short names").
 struct NameHash {
-    explicit NameHash(const HashKey& k) noexcept : key(k) {}
     HashKey key;
     size_t operator()(std::string_view s) const noexcept { return static_cast<size_t>(hash_name(s, key)); }
 };

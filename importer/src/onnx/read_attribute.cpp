@@ -100,14 +100,19 @@ void check_value(const Context& c, const Attribute& a, const uint8_t* key_at) {
 
 }  // namespace
 
+namespace {
+
+// A plain scalar attribute is the field's length, then name (0a Ln ...), f (15 and four bytes)
+// or i (18 vv), and type (a0 01 and 1 or 2), in field-number order as protobuf writes them.
+constexpr uint8_t name_key = +proto::Attribute::name << 3 | 2;
+constexpr uint8_t f_key = +proto::Attribute::f << 3 | 5;
+constexpr uint8_t i_key = +proto::Attribute::i << 3;
+constexpr uint32_t type_key = +proto::Attribute::type << 3;  // a varint of two bytes
+static_assert(type_key >= 0x80 && type_key < 0x4000);
+
+}  // namespace
+
 const uint8_t* plain_scalar_attribute_end(const uint8_t* p, const uint8_t* end) noexcept {
-    // The field's length, then name (0a Ln ...), f (15 and four bytes) or i (18 vv), and type
-    // (a0 01 and 1 or 2), in field-number order as protobuf writes them.
-    constexpr uint8_t name_key = +proto::Attribute::name << 3 | 2;
-    constexpr uint8_t f_key = +proto::Attribute::f << 3 | 5;
-    constexpr uint8_t i_key = +proto::Attribute::i << 3;
-    constexpr uint32_t type_key = +proto::Attribute::type << 3;  // a varint of two bytes
-    static_assert(type_key >= 0x80 && type_key < 0x4000);
     const auto left = static_cast<size_t>(end - p);
     if (left < 1 || p[0] >= 0x80 || p[0] > left - 1) return nullptr;
     const uint8_t* q = p + 1;
@@ -130,7 +135,7 @@ void read_plain_scalar_attribute_at(const uint8_t* p, Attribute& a) noexcept {
     const uint8_t* name = p + 3;
     const uint8_t* value = name + p[2];
     a.name = as_view({name, value});
-    if (value[0] == (+proto::Attribute::f << 3 | 5)) {
+    if (value[0] == f_key) {
         uint32_t bits;
         std::memcpy(&bits, value + 1, 4);  // little-endian hosts only, as Reader::fixed32
         a.f = std::bit_cast<float>(bits);
