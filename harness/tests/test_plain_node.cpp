@@ -112,6 +112,19 @@ BOOST_AUTO_TEST_CASE(a_plain_node_string_that_is_not_utf8_is_malformed_at_its_fi
     expect_model_error(m, ErrorKind::Malformed, m.find("a\xFF") + 1, "ModelProto.graph.node[0].input");
 }
 
+BOOST_AUTO_TEST_CASE(a_node_longer_than_its_graph_is_malformed_though_the_bytes_after_look_plain) {
+    // The node's length runs 4 bytes past its graph, into the model's producer_name field,
+    // which read as a node field would be an output: the length is checked against the graph.
+    const std::string node = WireWriter().bytes_field(N::op_type, "Op").str();
+    const std::string graph = "\x0a" + std::string(1, static_cast<char>(node.size() + 4)) + node;
+    const std::string m = WireWriter()
+                              .int_field(onnximport::proto::Model::ir_version, 9)
+                              .bytes_field(onnximport::proto::Model::graph, graph)
+                              .bytes_field(onnximport::proto::Model::producer_name, "xy")
+                              .str();
+    expect_model_error(m, ErrorKind::Malformed, m.find(graph) + 1, "ModelProto.graph");  // at the node's length
+}
+
 BOOST_AUTO_TEST_CASE(a_plain_node_nested_too_deep_is_malformed_where_the_general_path_says) {
     // Wrapped twice, the node is at level 8 (graph, node, attribute, g, node, attribute, g,
     // node) and its attribute at 9; wrapped three times, the node is at 11.

@@ -20,7 +20,7 @@ public:
 
 private:
     /// Keys drawn with one system call (fill_random's loop takes more only when a signal
-    /// cuts one short): 4 KiB.
+    /// cuts one short), so that one call serves many imports (docs/performance.md, "Short names").
     static constexpr size_t batch = 64;
     std::mutex mutex_;  ///< a Workspace may serve imports on several threads
     std::array<HashKey, batch> keys_{};

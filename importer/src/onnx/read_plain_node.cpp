@@ -16,22 +16,6 @@ struct PlainNodeShape {
     uint32_t attributes = 0;
 };
 
-/// The length of the message whose length varint is at p (one or two bytes, inside `end`),
-/// and where its bytes start; false for anything else, which the general path reads.
-bool message_bytes(const uint8_t* p, const uint8_t* end, const uint8_t*& body, size_t& size) noexcept {
-    const auto left = static_cast<size_t>(end - p);
-    if (left >= 1 && p[0] < 0x80) {
-        size = p[0];
-        body = p + 1;
-    } else if (left >= 2 && p[1] < 0x80) {
-        size = (p[0] & 0x7fu) | size_t{p[1]} << 7;
-        body = p + 2;
-    } else {
-        return false;
-    }
-    return size <= static_cast<size_t>(end - body);
-}
-
 /// Whether [p, end) holds only input, output, name, op_type and domain strings of one-byte
 /// lengths, all ASCII, and plain scalar attributes; counts the lists' elements.
 bool plain_node_shape(const uint8_t* p, const uint8_t* end, PlainNodeShape& shape) noexcept {
@@ -82,9 +66,9 @@ void read_plain_fields(Context& c, const uint8_t* p, const uint8_t* end, const P
 
 Node* read_plain_node(Context& c, Reader& r, List<Node>& nodes) {
     if (!r.is(WireType::Len)) return nullptr;
-    const uint8_t* body = nullptr;
-    size_t size = 0;
-    if (!message_bytes(r.cursor(), r.end(), body, size)) return nullptr;
+    const uint8_t* body = r.cursor();
+    uint64_t size = 0;
+    if (!r.peek_varint(body, size) || size > static_cast<uint64_t>(r.end() - body)) return nullptr;
     PlainNodeShape shape;
     if (!plain_node_shape(body, body + size, shape)) return nullptr;
     if (!c.may_nest(shape.attributes ? 2 : 1)) return nullptr;  // read_message refuses it

@@ -170,6 +170,22 @@ public:
         refusal_->fail(ErrorKind::Malformed, at, message);
     }
 
+    /// The same rules as varint(), without failing: false for a cut-off or overlong value.
+    bool peek_varint(const uint8_t*& p, uint64_t& value) const noexcept {
+        if (p < end_ && *p < 0x80) [[likely]] {
+            value = *p++;
+            return true;
+        }
+        value = 0;
+        for (unsigned i = 0; i < 10 && p < end_; ++i) {
+            const uint8_t b = *p++;
+            if (i == 9 && b > 1) return false;
+            value |= static_cast<uint64_t>(b & 0x7F) << (7 * i);
+            if (b < 0x80) return true;
+        }
+        return false;
+    }
+
 private:
     bool set_key(uint64_t key) {
         // Wire types 0, 1, 2 and 5 are read: bit w of 0b100111 is set for those.
@@ -224,22 +240,6 @@ private:
             if (b < 0x80) return value;
         }
         return value;  // unreachable: the tenth byte is 0 or 1
-    }
-
-    /// The same rules as varint(), without failing: false for a cut-off or overlong value.
-    bool peek_varint(const uint8_t*& p, uint64_t& value) const noexcept {
-        if (p < end_ && *p < 0x80) [[likely]] {
-            value = *p++;
-            return true;
-        }
-        value = 0;
-        for (unsigned i = 0; i < 10 && p < end_; ++i) {
-            const uint8_t b = *p++;
-            if (i == 9 && b > 1) return false;
-            value |= static_cast<uint64_t>(b & 0x7F) << (7 * i);
-            if (b < 0x80) return true;
-        }
-        return false;
     }
 
     const Refusal* refusal_;
