@@ -243,18 +243,44 @@ BOOST_AUTO_TEST_CASE(a_reserve_hands_out_each_key_once_across_its_batches) {
 }
 
 BOOST_AUTO_TEST_CASE(imports_with_one_workspace_each_get_their_own_key) {
-    // The reserve is what saves the system call; the policy (a fresh key per import) stays.
-    const std::vector<uint8_t> model{0x08, 0x08, 0x3a, 0x00};  // ir_version 8 and an empty graph
+    // The reserve is what saves the system call; the policy (a fresh key per import that
+    // hashes) stays. 17 graph inputs: more than a table compares without hashing.
+    std::vector<uint8_t> graph;
+    for (int i = 0; i < 17; ++i) {
+        const std::vector<uint8_t> input{0x5a, 0x04, 0x0a, 0x02, 'v', static_cast<uint8_t>('a' + i)};
+        graph.insert(graph.end(), input.begin(), input.end());
+    }
+    BOOST_TEST_REQUIRE(graph.size() < 0x80u);
+    std::vector<uint8_t> model{0x08, 0x08, 0x3a, static_cast<uint8_t>(graph.size())};
+    model.insert(model.end(), graph.begin(), graph.end());
     onnximport::Workspace ws;
     onnximport::ImportOptions o;
     o.workspace = &ws;
     std::set<std::pair<uint64_t, uint64_t>> seen;
     for (int i = 0; i < 20; ++i) {
-        const onnximport::Model m = onnximport::import_bytes(std::span<const uint8_t>(model), "m", o);
-        const HashKey k = ModelAccess::storage_of(m)->hash_key;
+        onnximport::Model m = onnximport::import_bytes(std::span<const uint8_t>(model), "m", o);
+        BOOST_TEST_REQUIRE(m.graph()->values.size() == 17u);
+        BOOST_TEST_REQUIRE(ModelAccess::storage_of(m)->hash_key.drawn());
+        const HashKey& k = ModelAccess::storage_of(m)->hash_key.drawn_key();
         seen.insert({k.k0, k.k1});
     }
     BOOST_TEST(seen.size() == 20u);
+}
+
+BOOST_AUTO_TEST_CASE(an_import_that_hashes_no_name_draws_no_key) {
+    // Three values: compared, not hashed (model/value_index.hpp, linear_records).
+    const std::vector<uint8_t> model{
+        0x08, 0x08,                                                                  // ir_version 8
+        0x3a, 0x11,                                                                  // graph
+        0x0a, 0x0a, 0x0a, 0x01, 'x', 0x12, 0x01, 'y', 0x22, 0x02, 'I', 'd',          //   node x -> Id -> y
+        0x5a, 0x03, 0x0a, 0x01, 'x',                                                 //   input x
+        0x42, 0x02, 0x10, 0x0d};                                                     // opset_import 13
+    onnximport::Workspace ws;
+    onnximport::ImportOptions o;
+    o.workspace = &ws;
+    onnximport::Model m = onnximport::import_bytes(std::span<const uint8_t>(model), "m", o);
+    BOOST_TEST_REQUIRE(m.graph()->nodes.size() == 1u);
+    BOOST_TEST(!ModelAccess::storage_of(m)->hash_key.drawn());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

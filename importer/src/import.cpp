@@ -116,6 +116,7 @@ Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, con
         clock.lap(&ImportTimes::external);
         if (o.resolve) resolve(*s, o.times);
         make_payloads_resident(*s, o.threads);
+        s->hash_key.forget_reserve();
     } catch (const std::bad_alloc&) {
         // The graph grows with what the input holds (never with a declared length), but a
         // large input of tiny messages can still need more memory than there is.
@@ -127,7 +128,7 @@ Model read_model(std::unique_ptr<detail::Storage> s, const ImportOptions& o, con
 
 std::unique_ptr<detail::Storage> storage_for(std::string name, detail::ModelInput input, const ImportOptions& o) {
     return std::make_unique<detail::Storage>(std::move(name), std::move(input), detail::pool_of(o.workspace),
-                                             detail::hash_key_for(o.workspace));
+                                             detail::ImportHashKey(detail::key_reserve_of(o.workspace)));
 }
 
 /// Bytes have no directory and no file name: only the options name them.

@@ -16,12 +16,11 @@ class Workspace;
 namespace detail {
 class BlockPool;
 class HashKeyReserve;
-struct HashKey;
 /// The pool of a Workspace (null for none): Models imported with it share it, and may
 /// outlive the Workspace (the pool lives until the last of them is gone).
 std::shared_ptr<BlockPool> pool_of(const Workspace* workspace) noexcept;
-/// A fresh hash key for one import: from the Workspace's reserve, or drawn alone for none.
-HashKey hash_key_for(Workspace* workspace);
+/// Where the imports of a Workspace draw their hash keys (null for none: each draws alone).
+HashKeyReserve* key_reserve_of(Workspace* workspace) noexcept;
 }  // namespace detail
 
 class Workspace {
@@ -43,7 +42,7 @@ public:
 
 private:
     friend std::shared_ptr<detail::BlockPool> detail::pool_of(const Workspace*) noexcept;
-    friend detail::HashKey detail::hash_key_for(Workspace*);
+    friend detail::HashKeyReserve* detail::key_reserve_of(Workspace*) noexcept;
     std::shared_ptr<detail::BlockPool> pool_;
     std::unique_ptr<detail::HashKeyReserve> keys_;
 };

@@ -9,7 +9,7 @@
 
 namespace onnximport::detail {
 
-/// The keys of one Workspace's imports: each import still takes a fresh key of its own from
+/// The keys of one Workspace's imports: each import that hashes takes a fresh key of its own from
 /// the operating system's source, but they are drawn a batch at a time, so an import does
 /// not pay a system call for it (a fifth of a small model's import: docs/performance.md,
 /// "Opening the model file and the hash key"). A key is erased from the reserve when taken.
@@ -25,6 +25,38 @@ private:
     std::mutex mutex_;  ///< a Workspace may serve imports on several threads
     std::array<HashKey, batch> keys_{};
     size_t left_ = 0;
+};
+
+/// The key of one import, drawn when a table over names first needs it: a graph of a few
+/// values compares names instead of hashing them (model/value_index.hpp), so most small
+/// models draw none (docs/performance.md, "The key drawn when a table needs it"). Tables are
+/// made on the importing thread only, so the draw needs no lock of its own.
+class ImportHashKey {
+public:
+    /// `reserve`: the Workspace's, which must outlive the import; null to draw alone.
+    explicit ImportHashKey(HashKeyReserve* reserve) noexcept : reserve_(reserve) {}
+
+    /// The key; the first call draws it.
+    const HashKey& get() {
+        if (!drawn_) {
+            key_ = reserve_ ? reserve_->take() : random_hash_key();
+            drawn_ = true;
+        }
+        return key_;
+    }
+
+    bool drawn() const noexcept { return drawn_; }
+    /// The key get() drew (all zeros before).
+    const HashKey& drawn_key() const noexcept { return key_; }
+
+    /// At the end of the import: a later draw (none is made today) takes a key of its own,
+    /// since the Workspace may be gone by then.
+    void forget_reserve() noexcept { reserve_ = nullptr; }
+
+private:
+    HashKeyReserve* reserve_;
+    bool drawn_ = false;
+    HashKey key_;
 };
 
 }  // namespace onnximport::detail

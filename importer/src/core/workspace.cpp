@@ -18,7 +18,7 @@ std::shared_ptr<BlockPool> pool_of(const Workspace* workspace) noexcept {
     return workspace ? workspace->pool_ : nullptr;
 }
 
-HashKey hash_key_for(Workspace* workspace) { return workspace ? workspace->keys_->take() : random_hash_key(); }
+HashKeyReserve* key_reserve_of(Workspace* workspace) noexcept { return workspace ? workspace->keys_.get() : nullptr; }
 
 }  // namespace detail
 

@@ -53,7 +53,7 @@ SpanFailure read_spans(const std::vector<Interval>& at, const SpanReads& spans, 
 
 ExternalFiles::ExternalFiles(Storage& s, const ImportOptions& options, const std::filesystem::path* dir,
                              std::string_view leaf)
-    : s_(s), options_(options), dir_(dir), leaf_(leaf), by_location_(8, NameHash{s.hash_key}) {}
+    : s_(s), options_(options), dir_(dir), leaf_(leaf), by_location_(8, NameHash{s.hash_key.get()}) {}
 
 ExternalFiles::~ExternalFiles() {
     for (auto& [id, file] : s_.external_files) file->close_descriptor();

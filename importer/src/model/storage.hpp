@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/arena.hpp"
-#include "core/hash.hpp"
+#include "core/hash_key_reserve.hpp"
 #include "io/file_id.hpp"
 #include "io/input.hpp"
 #include "io/mapped_file.hpp"
@@ -22,8 +22,8 @@
 namespace onnximport::detail {
 
 struct Storage {
-    /// `key`: the import's own (core/hash.hpp), from its Workspace's reserve or drawn alone.
-    Storage(std::string source, ModelInput in, std::shared_ptr<BlockPool> pool, HashKey key)
+    /// `key`: the import's own (core/hash.hpp), drawn when first needed.
+    Storage(std::string source, ModelInput in, std::shared_ptr<BlockPool> pool, ImportHashKey key)
         : source_name(std::move(source)), input(std::move(in)), pool(pool),
           arena(BlockUse::Objects, pool, Arena::first_block, first_objects),
           node_edges(BlockUse::NodeEdges, pool, Arena::first_block, first_edges), hash_key(key) {}
@@ -70,7 +70,7 @@ struct Storage {
     /// walks them node by node, and so reads one stream.
     Arena node_edges;
     /// The key of every hash table over names of this import (core/hash.hpp).
-    HashKey hash_key;
+    ImportHashKey hash_key;
 
     ModelProto proto;
 

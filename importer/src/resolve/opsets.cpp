@@ -3,15 +3,15 @@
 
 namespace onnximport::detail {
 
-// No buckets until a domain other than the default one is imported: most models import none.
-OpsetTable::OpsetTable(const List<OperatorSetId>& imports, const HashKey& key) : others_(0, NameHash{key}) {
+OpsetTable::OpsetTable(const List<OperatorSetId>& imports, ImportHashKey& key) {
     for (const OperatorSetId& o : imports) {
         std::string_view d = canonical(o.domain);
         if (d.empty()) {
             has_default_ = true;
             default_version_ = o.version;
         } else {
-            others_.insert_or_assign(d, o.version);
+            if (!others_) others_.emplace(0, NameHash{key.get()});
+            others_->insert_or_assign(d, o.version);
         }
     }
 }
@@ -19,8 +19,9 @@ OpsetTable::OpsetTable(const List<OperatorSetId>& imports, const HashKey& key) :
 const int64_t* OpsetTable::find_named(std::string_view domain) const {
     std::string_view d = canonical(domain);
     if (d.empty()) return has_default_ ? &default_version_ : nullptr;
-    auto it = others_.find(d);
-    return it == others_.end() ? nullptr : &it->second;
+    if (!others_) return nullptr;
+    auto it = others_->find(d);
+    return it == others_->end() ? nullptr : &it->second;
 }
 
 }  // namespace onnximport::detail

@@ -2,11 +2,12 @@
 // model imports for the node's domain, with ai.onnx and the empty domain the same.
 #pragma once
 
-#include "core/hash.hpp"
+#include "core/hash_key_reserve.hpp"
 
 #include <onnximport/model.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -17,7 +18,7 @@ class OpsetTable {
 public:
     /// A domain imported more than once takes the last version listed, as a protobuf
     /// map field would; the spec does not refuse repeats.
-    OpsetTable(const List<OperatorSetId>& imports, const HashKey& key);
+    OpsetTable(const List<OperatorSetId>& imports, ImportHashKey& key);
 
     /// The version imported for `domain`, or nullptr when the model does not import it.
     /// Inline for the default domain, which most nodes use: one test per node.
@@ -36,8 +37,9 @@ private:
     // Most nodes are in the default domain: answered without hashing.
     bool has_default_ = false;
     int64_t default_version_ = 0;
-    /// Keyed by input bytes: hashed with the import's key (core/hash.hpp).
-    std::unordered_map<std::string_view, int64_t, NameHash> others_;
+    /// Keyed by input bytes: hashed with the import's key (core/hash.hpp). Made for the
+    /// first domain other than the default one: most models import none.
+    std::optional<std::unordered_map<std::string_view, int64_t, NameHash>> others_;
 };
 
 }  // namespace onnximport::detail

@@ -49,7 +49,7 @@ public:
         const size_t slots = ValueIndex::slots_for(total);
         s.index = arena_.make<ValueIndex>();
         s.index->attach(ListAccess::make_array<ValueIndex::Slot>(arena_, slots), slots, g_.values.data(),
-                        s.storage.hash_key);
+                        slots ? s.storage.hash_key.get() : HashKey{});  // no slots: no hashing
         ModelAccess::value_index(g_) = s.index;
         s.producer.reserve(total);
     }
@@ -176,11 +176,12 @@ ValueRef find_value(Scope& s, std::string_view name) {
 
 ValueRef find_outside(Scope& s, std::string_view name) {
     if (!s.outer) return {};
-    if (auto it = s.captured.find(name); it != s.captured.end()) return it->second;
+    if (!s.captured) s.captured.emplace(0, NameHash{s.storage.hash_key.get()});
+    if (auto it = s.captured->find(name); it != s.captured->end()) return it->second;
     // Recursion depth is the graph nesting depth, bounded by the reader's nesting limit.
     ValueRef found = find_value(*s.outer, name);
     if (found.scope) {
-        s.captured.emplace(name, found);
+        s.captured->emplace(name, found);
         ListAccess::push_back(s.storage.arena, s.graph.captures, name);
         s.capture_refs.push_back(found);
     }

@@ -14,6 +14,7 @@
 #include <onnximport/options.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -37,7 +38,7 @@ inline constexpr uint32_t no_producer = UINT32_MAX;
 struct Scope {
     Scope(Graph& g, Scope* enclosing, Storage& storage, Scratch& scratch)
         : graph(g), outer(enclosing), storage(storage), scratch(scratch), producer(&scratch), node_values(&scratch),
-          captured(0, NameHash{storage.hash_key}), capture_refs(&scratch) {}
+          capture_refs(&scratch) {}
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 
@@ -54,9 +55,10 @@ struct Scope {
     ScratchVector<uint32_t> node_values;
     /// Outer names already read in this graph. Both the cache that keeps a repeated outer
     /// read from walking the scopes again and the set that keeps Graph::captures unique.
-    /// Keyed by input bytes: hashed with the import's key (core/hash.hpp). Made with no
-    /// buckets, so a graph that reads nothing outside (every main graph) allocates none.
-    std::unordered_map<std::string_view, ValueRef, NameHash> captured;
+    /// Keyed by input bytes: hashed with the import's key (core/hash.hpp). Made at the first
+    /// outer read, so a graph that reads nothing outside (every main graph) neither allocates
+    /// nor draws the key.
+    std::optional<std::unordered_map<std::string_view, ValueRef, NameHash>> captured;
     /// Parallel to graph.captures: where each captured value lives.
     ScratchVector<ValueRef> capture_refs;
     /// The main graph's: where its steps' times go (ImportOptions::times), or null.
