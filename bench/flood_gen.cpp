@@ -13,6 +13,8 @@
 //                   not valid UTF-8, so an importer refuses the model before hashing a name
 //   short-values-*  values-* with 15-byte names, which the importer hashes by multiply-shift:
 //                   equal but for the high bytes of their first word, or random
+//   medium-values-* values-* with 39-byte names, which the importer hashes by NH: twins with
+//                   their first two words swapped (swapped_word_names), or random
 #include "flood_gen.hpp"
 
 #include "hash_collide.hpp"
@@ -35,7 +37,7 @@ namespace P = onnximport::proto;
 using onnximport::proto::operator+;
 
 /// Bump when a generator changes: the stamp makes `make bench` regenerate.
-constexpr const char* flood_version = "gauntlet-flood-models v3";
+constexpr const char* flood_version = "gauntlet-flood-models v4";
 constexpr int32_t float_type = 1, bool_type = 9;  // TensorProto.FLOAT, BOOL
 constexpr int old_hash_bits = 15;                 // 2^15 names colliding under the old hash
 
@@ -115,7 +117,7 @@ std::vector<std::filesystem::path> generate_flood_models(const std::filesystem::
         dir / "external-crafted" / "model.onnx", dir / "external-ordinary" / "model.onnx",
         dir / "values-oldhash.onnx", dir / "external-14-crafted" / "model.onnx",
         dir / "external-14-ordinary" / "model.onnx", dir / "short-values-crafted.onnx",
-        dir / "short-values-ordinary.onnx"};
+        dir / "short-values-ordinary.onnx", dir / "medium-values-crafted.onnx", dir / "medium-values-ordinary.onnx"};
     const auto stamp = dir / "flood.stamp";
     if (!force) {
         std::ifstream in(stamp);
@@ -148,6 +150,8 @@ std::vector<std::filesystem::path> generate_flood_models(const std::filesystem::
     write_external(paths[10].parent_path(), half(ordinary));
     write_file(paths[11], values_model(high_bytes_only_names(flood_names)));
     write_file(paths[12], values_model(ordinary_names(flood_names, 0x5eed0004, 15)));
+    write_file(paths[13], values_model(swapped_word_names(flood_names)));
+    write_file(paths[14], values_model(ordinary_names(flood_names, 0x5eed0005, 39)));
     std::ofstream(stamp) << flood_version << '\n';
     return paths;
 }

@@ -155,7 +155,9 @@ std::vector<std::string> ordinary_names(size_t count, uint64_t rng_seed, size_t 
     std::vector<std::string> out;
     std::unordered_set<std::string> seen;
     while (out.size() < count) {
-        std::string name = two_blocks(random_block(rng), random_block(rng)).substr(0, length);
+        std::string name;
+        while (name.size() < length) name += two_blocks(random_block(rng), random_block(rng));
+        name.resize(length);
         if (seen.insert(name).second) out.push_back(std::move(name));
     }
     return out;
@@ -171,6 +173,22 @@ std::vector<std::string> high_bytes_only_names(size_t count) {
         name[6] = chars[i / 32 % 32];
         name[7] = chars[i / 1024];
         out.push_back(std::move(name));
+    }
+    return out;
+}
+
+std::vector<std::string> swapped_word_names(size_t count) {
+    static constexpr char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef";
+    if (count > 2 * 32 * 32 * 32 || count % 2) throw std::logic_error("swapped_word_names: an even count up to 2^16");
+    std::vector<std::string> out;
+    for (size_t i = 0; i < count / 2; ++i) {
+        std::string first = "AAAAA___";
+        first[5] = chars[i % 32];
+        first[6] = chars[i / 32 % 32];
+        first[7] = chars[i / 1024];
+        const std::string second = "BBBBBBBB", rest = "_expanded_function_out_";
+        out.push_back(first + second + rest);
+        out.push_back(second + first + rest);
     }
     return out;
 }

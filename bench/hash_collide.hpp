@@ -26,8 +26,7 @@ bool name_char(unsigned char c) noexcept;
 /// against the standard library's own). Deterministic for a given rng_seed.
 std::vector<std::string> std_hash_colliding(size_t count, uint64_t rng_seed);
 
-/// `count` distinct random names of `length` bytes (at most 16) from the same characters: the
-/// ordinary twins.
+/// `count` distinct random names of `length` bytes from the same characters: the ordinary twins.
 std::vector<std::string> ordinary_names(size_t count, uint64_t rng_seed, size_t length = 16);
 
 /// `count` (at most 2^15) distinct 15-byte names, equal but for bytes 5 to 7, each one of 32
@@ -35,6 +34,13 @@ std::vector<std::string> ordinary_names(size_t count, uint64_t rng_seed, size_t 
 /// hash read from its low bits never sees, so under one they all share a value. The importer
 /// hashes names under 16 bytes by multiply-shift (core/hash.hpp).
 std::vector<std::string> high_bytes_only_names(size_t count);
+
+/// `count` (even, at most 2^16) distinct 39-byte names in twins whose first two 8-byte words
+/// are swapped, equal otherwise but for bytes 5 to 7 of the word that varies: a sum of word
+/// products without a key word per word (NH's, core/hash.hpp) gives twins one value, and a
+/// multiply read from its low bits sees none of the rest. The importer hashes names of 16 to
+/// 112 bytes by NH, then multiply-shift.
+std::vector<std::string> swapped_word_names(size_t count);
 
 /// 2^bits distinct names of 8 * (bits + 1) bytes with the same old_hash_name for every
 /// seed: a difference in bit 63 of a word passes the multiply unchanged, and the shift

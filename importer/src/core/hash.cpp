@@ -35,6 +35,8 @@ HashKey random_hash_key() {
     key.k0 = word();
     key.k1 = word();
     for (uint64_t& w : key.short_key) w = word();
+    for (uint64_t& w : key.length_key) w = word();
+    for (uint64_t& w : key.nh_key) w = word();
     return key;
 }
 

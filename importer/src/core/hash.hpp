@@ -1,15 +1,18 @@
 // The importer's one hashing policy for names read from the input (docs/performance.md,
-// "Hash flooding" and "Short names"): every table keyed by input bytes hashes with a keyed
-// hash whose key is drawn per import, so names crafted to collide cannot be prepared in advance.
+// "Hash flooding", "Short names" and "Medium names"): every table keyed by input bytes hashes
+// with a keyed hash whose key is drawn per import, so names crafted to collide cannot be
+// prepared in advance.
 //
-// Names of 16 bytes and more hash with SipHash-1-3 (a keyed pseudorandom function built for
-// hash tables fed by attackers). Shorter names, most of a graph's, hash with vector
-// multiply-shift under 128-bit random multipliers, which is strongly universal: for any two
-// different names, fixed before the key is drawn, their hashes are independent and uniform,
-// so no set of names collides more often than chance (docs/performance.md, "Short names").
-// A multiply-and-shift hash with a 64-bit seed, as the project had, has no such bound: its
-// differences survive the seed (a flipped top bit passes any odd multiply unchanged), so its
-// collisions can be built without knowing it.
+// Names under 16 bytes, most of a graph's, hash with vector multiply-shift under 128-bit
+// random multipliers, which is strongly universal: for any two different names, fixed before
+// the key is drawn, their hashes are independent and uniform, so no set of names collides
+// more often than chance (docs/performance.md, "Short names"). Names of 16 to 112 bytes (an
+// expanded function's, a layer's path) first pass through NH, whose two words collide for two
+// different names with probability at most 2^-64, then through the same multiply-shift with
+// the length as a third word. Longer names hash with SipHash-1-3 (a keyed pseudorandom
+// function built for hash tables fed by attackers). A multiply-and-shift hash with a 64-bit
+// seed, as the project had, has no such bound: its differences survive the seed (a flipped
+// top bit passes any odd multiply unchanged), so its collisions can be built without knowing it.
 #pragma once
 
 
@@ -29,6 +32,10 @@ struct HashKey {
     uint64_t k1 = 0;
     /// The short names' key, as low and high words: two 128-bit multipliers, then the addend.
     uint64_t short_key[6] = {};
+    /// Medium names' (hash_medium_name): the length's 128-bit multiplier, low word first,
+    /// and NH's key, a word for each word of the longest medium name.
+    uint64_t length_key[2] = {};
+    uint64_t nh_key[14] = {};
 };
 
 /// A fresh key from the operating system's random source (one draw per import).
@@ -93,6 +100,13 @@ inline std::pair<uint64_t, uint64_t> short_name_words(std::string_view s) noexce
     return {low, high | uint64_t{n} << 56};
 }
 
+/// The fixed bijection after multiply-shift's high half: xorshift, odd multiply, xorshift.
+inline uint64_t mixed_high_half(uint64_t h) noexcept {
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;  // odd: a bijection
+    return h ^ h >> 32;
+}
+
 /// Vector multiply-shift (Dietzfelbinger, 1996; Thorup, "High Speed Hashing for Integers and
 /// Strings", 2015): the high 64 bits of a * low + b * high + c modulo 2^128, with a, b and c
 /// the key's 128-bit numbers, is strongly universal on the two words. A fixed bijection
@@ -103,10 +117,42 @@ inline uint64_t hash_short_name(std::string_view s, const HashKey& key) noexcept
     const auto [low, high] = short_name_words(s);
     const uint64_t* k = key.short_key;
     const u128 sum = (u128{k[1]} << 64 | k[0]) * low + (u128{k[3]} << 64 | k[2]) * high + (u128{k[5]} << 64 | k[4]);
-    uint64_t h = static_cast<uint64_t>(sum >> 64);
-    h ^= h >> 32;
-    h *= 0xd6e8feb86659fd93ull;  // odd: a bijection
-    return h ^ h >> 32;
+    return mixed_high_half(static_cast<uint64_t>(sum >> 64));
+}
+
+/// Names from short_name_limit up to this many bytes (14 words) hash with hash_medium_name.
+inline constexpr size_t medium_name_limit = 112;
+
+/// NH (Black, Halevi, Krawczyk, Krovetz, Rogaway, "UMAC: Fast and Secure Message
+/// Authentication", 1999) of the name's words, the last zero-padded and a zero word added to
+/// make pairs: the sum of (w[2i] + k[2i]) * (w[2i+1] + k[2i+1]), each sum of a word and a key
+/// word modulo 2^64 and each product whole, modulo 2^128. Two different names of one length
+/// (so of one word count) give equal sums with probability at most 2^-64. Then vector
+/// multiply-shift of (the sum's low word, its high word, the length): strongly universal on
+/// those three words, and names of different lengths differ in the third. A short name is
+/// (its two words, 0) there: a length of 16 or more tells the two kinds apart.
+inline uint64_t hash_medium_name(std::string_view s, const HashKey& key) noexcept {
+    __extension__ typedef unsigned __int128 u128;
+    const char* p = s.data();
+    const size_t n = s.size();
+    const uint64_t* k = key.nh_key;
+    auto word = [p](size_t i) {
+        uint64_t w;
+        std::memcpy(&w, p + 8 * i, 8);
+        return w;
+    };
+    const size_t last = (n - 1) / 8;  // the last word, whole or not
+    const uint64_t last_word = sip::tail(p + 8 * last, n - 8 * last, true);
+    u128 nh = 0;
+    size_t i = 0;
+    for (; i + 2 <= last; i += 2) nh += u128{word(i) + k[i]} * (word(i + 1) + k[i + 1]);
+    if (i == last) nh += u128{last_word + k[i]} * k[i + 1];  // an odd count: the zero word added
+    else nh += u128{word(i) + k[i]} * (last_word + k[i + 1]);
+    const uint64_t* m = key.short_key;
+    const u128 sum = (u128{m[1]} << 64 | m[0]) * static_cast<uint64_t>(nh) +
+                     (u128{m[3]} << 64 | m[2]) * static_cast<uint64_t>(nh >> 64) +
+                     (u128{key.length_key[1]} << 64 | key.length_key[0]) * n + (u128{m[5]} << 64 | m[4]);
+    return mixed_high_half(static_cast<uint64_t>(sum >> 64));
 }
 
 /// SipHash-1-3 of s under `key`, with SipHash's own encoding of the last word (the bytes
@@ -131,7 +177,8 @@ inline uint64_t siphash13(std::string_view s, const HashKey& key) noexcept {
 
 /// The hash of a name from the input under the import's key.
 inline uint64_t hash_name(std::string_view s, const HashKey& key) noexcept {
-    return s.size() < short_name_limit ? hash_short_name(s, key) : siphash13(s, key);
+    if (s.size() < short_name_limit) return hash_short_name(s, key);
+    return s.size() <= medium_name_limit ? hash_medium_name(s, key) : siphash13(s, key);
 }
 
 /// The hasher of every std::unordered_map keyed by input bytes, made with the import's key

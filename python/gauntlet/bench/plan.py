@@ -44,6 +44,7 @@ FLOOD = {
     "value names": ("values-crafted.onnx", "values-ordinary.onnx"),
     "external locations": ("external-crafted/model.onnx", "external-ordinary/model.onnx"),
     "short value names": ("short-values-crafted.onnx", "short-values-ordinary.onnx"),
+    "medium value names": ("medium-values-crafted.onnx", "medium-values-ordinary.onnx"),
 }
 TABLE_MODELS = ["big", "big-external", "big-ort", "big-ort-external", "wide", "reversed", "backend", "chain",
                 "chain-reversed", "chain-10k"]

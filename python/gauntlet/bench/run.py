@@ -36,7 +36,9 @@ time and peak RSS from wait4.
 Hash flooding: `gauntlet_bench gen-flood OUT/flood` writes, per map keyed by
 input bytes (opset domains, captured names, value names, external-data locations), a model
 of 2^15 names crafted to collide under libstdc++'s std::hash and its twin of ordinary names
-of the same count and length; crafted and ordinary take turns, and the row is their ratio.
+of the same count and length; value names also of 15 and 39 bytes, built against a multiply
+read from its low bits and against a sum of word products without NH's key (core/hash.hpp);
+crafted and ordinary take turns, and the row is their ratio.
 
 .ort shared objects (python/gauntlet/bench/ort_shared.py): the hostile .ort cases of objects held by
 many references, written by BUILD/bin/hostile-gen, timed to their verdict, in ms per MiB of the walk's budget.
