@@ -1,7 +1,7 @@
 // The one hashing policy for names from the input (core/hash.hpp): keyed per import,
 // strongly universal multiply-shift for short names, NH before it for medium ones, SipHash-1-3
-// for long ones, and free
-// of the seed-independent collisions the project's old multiply-and-shift hash had.
+// for long ones, and free of the seed-independent collisions the project's old
+// multiply-and-shift hash had.
 #include "core/hash.hpp"
 #include "core/hash_key_reserve.hpp"
 #include "model/access.hpp"
@@ -178,7 +178,7 @@ BOOST_AUTO_TEST_CASE(short_names_hash_with_multiply_shift_medium_ones_with_nh_an
 }
 
 BOOST_AUTO_TEST_CASE(medium_names_built_to_collide_under_a_symmetric_or_unkeyed_sum_spread_over_the_table) {
-    // 40-byte names in twins whose first two words are swapped, and otherwise equal but for
+    // 39-byte names in twins whose first two words are swapped, and otherwise equal but for
     // the high bytes of those words: a sum of word products without NH's per-word key (or one
     // key word for both of a pair) gives each twin the other's value, and a multiply read from
     // its low bits sees none of the rest. Under the key they spread as random ones do: 4096
