@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/hash.hpp"
+#include "core/hash_key_reserve.hpp"
 #include "core/strings.hpp"
 
 #include <onnximport/model.hpp>
@@ -64,6 +65,12 @@ public:
         size_ = 0;
         records_ = records;
         key_ = key;
+    }
+
+    /// attach() under the import's key, drawn only for a table with slots: one without hashes
+    /// no name (docs/performance.md, "The key drawn when a table needs it").
+    void attach(Slot* slots, size_t count, const Record* records, ImportHashKey& key) {
+        attach(slots, count, records, count ? key.get() : HashKey{});
     }
 
     size_t size() const noexcept { return size_; }

@@ -27,8 +27,7 @@ public:
         infos_ = ListAccess::make_array<ValueInfo>(c.arena, v.count);
         used_.assign(v.count, false);
         slots_.resize(NameIndex<ValueInfo>::slots_for(v.count));
-        index_.attach(slots_.data(), slots_.size(), infos_,
-                      slots_.empty() ? HashKey{} : c.storage.hash_key.get());  // no slots: no hashing
+        index_.attach(slots_.data(), slots_.size(), infos_, c.storage.hash_key);
         for (uint32_t i = 0; i < v.count; ++i) read(c.fb.table_at(v, i, "node_args"), i);
         count_ = v.count;
         index_names();

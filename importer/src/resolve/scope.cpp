@@ -49,7 +49,7 @@ public:
         const size_t slots = ValueIndex::slots_for(total);
         s.index = arena_.make<ValueIndex>();
         s.index->attach(ListAccess::make_array<ValueIndex::Slot>(arena_, slots), slots, g_.values.data(),
-                        slots ? s.storage.hash_key.get() : HashKey{});  // no slots: no hashing
+                        s.storage.hash_key);
         ModelAccess::value_index(g_) = s.index;
         s.producer.reserve(total);
     }
