@@ -390,7 +390,8 @@ public:
     /// True when the model file is memory-mapped.
     bool is_mapped() const noexcept;
 
-    /// Releases the tensor data: external-data mappings and converted arrays are freed and
+    /// Releases the tensor data: external-data mappings and converted arrays are freed (those
+    /// of 64 bytes or less live with the model's other objects until it is destroyed) and
     /// the model file's resident pages dropped; reading tensor bytes afterwards throws.
     /// Names and other strings stay valid (they view the model input, kept until the
     /// Model is destroyed).

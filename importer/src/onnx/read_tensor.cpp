@@ -145,6 +145,18 @@ void bind_strings(Context& c, TensorView& t, const Scan& s) {
     ModelAccess::bind(t, nullptr, 0, c.storage);
 }
 
+/// Zeroed room for n bytes of a typed tensor in raw layout. Up to small_typed_bytes (the
+/// scalars and short vectors of Constant nodes) in the arena: a heap buffer each cost more than
+/// their conversion (docs/performance.md, "Small typed tensors in the arena"). Larger ones get
+/// a buffer of their own, which Model::close() drops.
+std::byte* typed_room(Context& c, uint64_t n) {
+    constexpr uint64_t small_typed_bytes = 64;
+    if (n > small_typed_bytes) return c.storage.allocate_owned(n);
+    auto* room = static_cast<std::byte*>(c.storage.arena.allocate(n, 16));  // as new aligns
+    std::memset(room, 0, n);
+    return room;
+}
+
 void bind_typed(Context& c, TensorView& t, const Scan& s, F own) {
     const uint64_t n = s.entries[+own];
     const char* name = typed_field_name(own);
@@ -161,7 +173,7 @@ void bind_typed(Context& c, TensorView& t, const Scan& s, F own) {
             ErrorKind::InvalidModel, s.first_at[+own],
             std::string(name) + " gives " + std::to_string(produced) + " bytes, expected " + std::to_string(s.expected),
             name);
-    std::byte* out = c.storage.allocate_owned(s.expected);
+    std::byte* out = typed_room(c, s.expected);
     convert_typed_field(c, s.body.begin, s.body.end, own, t.data_type, out, s.expected);
     t.source = TensorSource::Typed;
     ModelAccess::bind(t, out, s.expected, c.storage);
