@@ -2,7 +2,7 @@
 one table per kind of row, the notes on each importer and the targets."""
 from gauntlet.bench import fuzz as bench_fuzz
 from gauntlet.bench import ort_shared
-from gauntlet.bench.plan import ROUNDS, TABLE_MODELS
+from gauntlet.bench.plan import MORE_ROUNDS, ROUNDS, TABLE_MODELS
 
 MiB = 1024 * 1024
 
@@ -11,13 +11,18 @@ def fmt_ms(r: dict) -> str:
     return f"{r['median'] * 1e3:.1f} ({r['min'] * 1e3:.1f}-{r['max'] * 1e3:.1f})"
 
 
+def more_rounds() -> str:
+    return ", ".join(f"{model} {n}" for model, n in MORE_ROUNDS.items())
+
+
 def header(res: dict) -> list:
     mc = res["machine"]
     return [
         f"Machine: {mc['cpu']}, {mc['cores']} cores, {mc['mem_mib']} MiB, Linux {mc['kernel']}; "
         f"load average {res['load_before']} before, {res['load_after']} after; {res['date']}.",
-        f"Command: `{res['command']}`. Median of {res['repeat']} runs per row, from {ROUNDS} child processes that "
-        f"take turns with the other rows of the model, each after a warm-up (onnx.load: one child).",
+        f"Command: `{res['command']}`. Median of the runs of each row: {-(-res['repeat'] // ROUNDS)} in each of "
+        f"{ROUNDS} child processes that take turns with the other rows of the model, each after a warm-up "
+        f"(onnx.load: one child); more children where they are short ({more_rounds()}).",
         "Like with like: `protobuf / ours` divides libprotobuf's map + parse (row `protobuf map+parse`) by our rows "
         "that open the file inside the clock (`ours-map`, `ours-read`, ...), and its `ParseFromArray` of bytes in "
         "memory (row `protobuf`) by `ours-memory` (`import_bytes`, one Workspace) and the protozero walk.",

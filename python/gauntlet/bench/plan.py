@@ -54,3 +54,11 @@ TABLE_MODELS = ["big", "big-external", "big-ort", "big-ort-external", "wide", "r
 COLD = {"wide": ["ours-map", "protobuf"], "reversed": ["ours-map", "protobuf"], "big": ["ours-map", "protobuf"]}
 # Children per (model, importer), taking turns with the other importers of the model.
 ROUNDS = 3
+# This machine's slow spells last one to two seconds (docs/performance.md, "Rounds as short as
+# the machine's spells"): a model whose children take a tenth of a second to two seconds gets
+# more of them, so that a spell weighs on each of its rows alike.
+MORE_ROUNDS = {"backend": 15, "chain-10k": 15, "chain": 5, "chain-reversed": 5}
+
+
+def rounds_of(model: str) -> int:
+    return MORE_ROUNDS.get(model, ROUNDS)

@@ -4,16 +4,16 @@ import os
 
 from gauntlet import settings
 from gauntlet.bench.host import load, log
-from gauntlet.bench.plan import COLD, FLOOD, OURS, ROUNDS
+from gauntlet.bench.plan import COLD, FLOOD, OURS, ROUNDS, rounds_of
 from gauntlet.bench.processes import merge_rounds, run_child, summary, time_process
 
 
-def importer_rows(exe: str, imps: list, path: str, repeat: int, ort_twin: str = "") -> dict:
+def importer_rows(exe: str, imps: list, path: str, repeat: int, rounds: int, ort_twin: str = "") -> dict:
     """Each importer on one model (ours-map-ort on its .ort twin, when it has one). Our
-    importer and libprotobuf take turns, ROUNDS children each, so that a machine whose speed
-    drifts over minutes weighs on both alike; onnx.load, ten times slower, runs once."""
+    importer and libprotobuf take turns, `rounds` children each of repeat / ROUNDS runs, so
+    that a machine whose speed drifts weighs on both alike; onnx.load, ten times slower, runs once."""
     parts = {imp: [] for imp in imps}
-    for rnd in range(ROUNDS):
+    for rnd in range(rounds):
         for imp in imps:
             if imp == "python":
                 if rnd == 0:
@@ -48,7 +48,7 @@ def cold_row(exe: str, imp: str, path: str, repeat: int) -> dict:
 def time_model(exe: str, cli: str, name: str, imps: list, path: str, repeat: int, ort_twin: str = "") -> dict:
     """One model's rows: warm, cold where COLD asks, and whole processes for big."""
     m = {"path": path, "results": {}}
-    for imp, r in importer_rows(exe, imps, path, repeat, ort_twin).items():
+    for imp, r in importer_rows(exe, imps, path, repeat, rounds_of(name), ort_twin).items():
         m["results"][imp] = r
         log(f"{name:13s} {imp:19s} " + (f"median {r['median'] * 1e3:10.2f} ms  peak {r['peak_rss_kib'] / 1024:8.1f} MiB"
                                        if "error" not in r else "ERROR " + r["error"][:200]))
