@@ -298,8 +298,8 @@ BOOST_AUTO_TEST_CASE(the_key_decides_the_hash_and_every_import_draws_its_own) {
 }
 
 BOOST_AUTO_TEST_CASE(a_reserve_hands_out_each_key_once_across_its_batches) {
-    // Three batches of 64 and more: a reserve that handed a key out twice, or refilled wrongly
-    // at a batch's end, gives a repeat (or zero keys, which an erased slot would hold).
+    // Three batches of 64 and more: a reserve that handed a key out twice, or derived keys from
+    // a spent (erased) seed at a batch's end, gives a repeat.
     HashKeyReserve reserve;
     std::set<std::pair<uint64_t, uint64_t>> seen, short_keys;
     for (int i = 0; i < 200; ++i) {
@@ -311,6 +311,27 @@ BOOST_AUTO_TEST_CASE(a_reserve_hands_out_each_key_once_across_its_batches) {
     }
     BOOST_TEST(seen.size() == 200u);
     BOOST_TEST(short_keys.size() == 200u);
+}
+
+BOOST_AUTO_TEST_CASE(keys_are_derived_with_siphash_2_4_and_differ_in_every_word) {
+    // The reference implementation's vector: key bytes 00..0f, message bytes 00..07.
+    const KeySeed reference{0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull};
+    BOOST_TEST(siphash24_word(reference, 0x0706050403020100ull) == 0x93f5f5799a932462ull);
+    // A seed and a counter give one key; another counter or another seed, another key in
+    // each of its 24 words (a repeat among 72 random words: probability about 2^-54).
+    const KeySeed seed = random_key_seed();
+    KeySeed other_seed = seed;
+    other_seed.k1 ^= 1;
+    const HashKey a = derive_hash_key(seed, 5), b = derive_hash_key(seed, 6), c = derive_hash_key(other_seed, 5);
+    const HashKey again = derive_hash_key(seed, 5);
+    BOOST_TEST(std::memcmp(&a, &again, sizeof a) == 0);
+    std::set<uint64_t> words;
+    for (const HashKey* k : {&a, &b, &c}) {
+        uint64_t w[sizeof(HashKey) / 8];
+        std::memcpy(w, k, sizeof w);
+        words.insert(std::begin(w), std::end(w));
+    }
+    BOOST_TEST(words.size() == 3 * sizeof(HashKey) / 8);
 }
 
 BOOST_AUTO_TEST_CASE(imports_with_one_workspace_each_get_their_own_key) {

@@ -3,6 +3,8 @@
 #include "core/hash_key_reserve.hpp"
 
 #include <cerrno>
+#include <cstring>
+#include <initializer_list>
 #include <random>
 #include <sys/random.h>
 
@@ -25,29 +27,50 @@ bool fill_random(void* p, size_t n) {
 
 }  // namespace
 
-HashKey random_hash_key() {
-    // One getrandom call: a std::random_device per import cost a quarter of the time of
-    // importing a tiny model (docs/performance.md).
-    HashKey key;
-    if (fill_random(&key, sizeof key)) return key;
+KeySeed random_key_seed() {
+    KeySeed seed;
+    if (fill_random(&seed, sizeof seed)) return seed;
     std::random_device device;  // no getrandom (or not seeded yet): the OS's source all the same
-    auto word = [&] { return uint64_t{device()} << 32 | device(); };
-    key.k0 = word();
-    key.k1 = word();
-    for (uint64_t& w : key.short_key) w = word();
-    for (uint64_t& w : key.length_key) w = word();
-    for (uint64_t& w : key.nh_key) w = word();
+    seed.k0 = uint64_t{device()} << 32 | device();
+    seed.k1 = uint64_t{device()} << 32 | device();
+    return seed;
+}
+
+uint64_t siphash24_word(KeySeed seed, uint64_t message) {
+    sip::State s{seed.k0 ^ 0x736f6d6570736575ull, seed.k1 ^ 0x646f72616e646f6dull,
+                 seed.k0 ^ 0x6c7967656e657261ull, seed.k1 ^ 0x7465646279746573ull};
+    const uint64_t last = uint64_t{8} << 56;  // no bytes left over, and the length 8
+    for (uint64_t m : {message, last}) {
+        s.v3 ^= m;
+        s.round();
+        s.round();
+        s.v0 ^= m;
+    }
+    s.v2 ^= 0xff;
+    for (int i = 0; i < 4; ++i) s.round();
+    return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+}
+
+HashKey derive_hash_key(KeySeed seed, uint64_t counter) {
+    constexpr size_t words = sizeof(HashKey) / 8;
+    static_assert(words <= 32 && sizeof(HashKey) == 8 * words);
+    uint64_t w[words];
+    for (size_t i = 0; i < words; ++i) w[i] = siphash24_word(seed, counter << 5 | i);
+    HashKey key;
+    std::memcpy(&key, w, sizeof key);
     return key;
 }
+
+HashKey random_hash_key() { return derive_hash_key(random_key_seed(), 0); }
 
 HashKey HashKeyReserve::take() {
     std::lock_guard lock(mutex_);
     if (left_ == 0) {
-        if (!fill_random(keys_.data(), sizeof keys_)) return random_hash_key();
+        seed_ = random_key_seed();
         left_ = batch;
     }
-    const HashKey key = keys_[--left_];
-    keys_[left_] = {};
+    const HashKey key = derive_hash_key(seed_, batch - left_);
+    if (--left_ == 0) seed_ = {};  // no key of a spent batch can be derived again
     return key;
 }
 

@@ -38,8 +38,27 @@ struct HashKey {
     uint64_t nh_key[14] = {};
 };
 
-/// A fresh key from the operating system's random source (one draw per import).
+/// A fresh key: 16 bytes from the operating system's random source, expanded by
+/// derive_hash_key (one draw per import without a Workspace).
 HashKey random_hash_key();
+
+/// The 128-bit secret a batch of keys is derived from (HashKeyReserve).
+struct KeySeed {
+    uint64_t k0 = 0;
+    uint64_t k1 = 0;
+};
+
+/// 16 bytes from the operating system's random source (std::random_device without getrandom).
+KeySeed random_key_seed();
+
+/// SipHash-2-4 (Aumasson and Bernstein, 2012), a pseudorandom function, of one 8-byte message.
+uint64_t siphash24_word(KeySeed seed, uint64_t message);
+
+/// Key `counter` of a seed: each word SipHash-2-4 of (counter, the word's place) under the
+/// seed. Keys of one seed are as independent as random ones to whoever does not know the seed,
+/// and take half the time of 192 bytes from the kernel's generator (docs/performance.md,
+/// "Keys derived, not drawn"). counter < 2^58.
+HashKey derive_hash_key(KeySeed seed, uint64_t counter);
 
 namespace sip {
 

@@ -3,27 +3,26 @@
 
 #include "core/hash.hpp"
 
-#include <array>
 #include <cstddef>
 #include <mutex>
 
 namespace onnximport::detail {
 
-/// The keys of one Workspace's imports: each import that hashes takes a fresh key of its own from
-/// the operating system's source, but they are drawn a batch at a time, so an import does
-/// not pay a system call for it (a fifth of a small model's import: docs/performance.md,
-/// "Opening the model file and the hash key"). A key is erased from the reserve when taken.
+/// The keys of one Workspace's imports: each import that hashes takes a fresh key of its own,
+/// derived from a seed the operating system's source gives for a batch of them, so an import
+/// pays neither a system call (a fifth of a small model's import: docs/performance.md, "Opening
+/// the model file and the hash key") nor the kernel's generation of 192 bytes ("Keys derived,
+/// not drawn"). The seed is erased when its batch is spent.
 class HashKeyReserve {
 public:
-    /// The next key; random_hash_key() when the batch cannot be drawn whole.
+    /// The next key.
     HashKey take();
 
 private:
-    /// Keys drawn with one system call (fill_random's loop takes more only when a signal
-    /// cuts one short), so that one call serves many imports (docs/performance.md, "Short names").
+    /// Keys per seed: a seed read from the reserve's memory gives no more than these.
     static constexpr size_t batch = 64;
     std::mutex mutex_;  ///< a Workspace may serve imports on several threads
-    std::array<HashKey, batch> keys_{};
+    KeySeed seed_;
     size_t left_ = 0;
 };
 
