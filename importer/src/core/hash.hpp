@@ -1,7 +1,7 @@
 // The importer's one hashing policy for names read from the input (docs/performance.md,
 // "Hash flooding", "Short names" and "Medium names"): every table keyed by input bytes hashes
-// with a keyed hash whose key is drawn per import, so names crafted to collide cannot be
-// prepared in advance.
+// with a keyed hash whose key is fresh per import (derived from the operating system's random
+// source: derive_hash_key), so names crafted to collide cannot be prepared in advance.
 //
 // Names under 16 bytes, most of a graph's, hash with vector multiply-shift under 128-bit
 // random multipliers, which is strongly universal: for any two different names, fixed before
