@@ -2,11 +2,15 @@
 process baseline, metadata throughput and the ratios to the peers, like with like."""
 
 
+def peer_with_map(peer_name: str, row: str) -> bool:
+    """Whether libprotobuf's map + parse is the peer's time like with like: for our rows that
+    open and read or map the file inside the clock; its parse alone for the others."""
+    return peer_name == "protobuf" and row.startswith("ours-") and row != "ours-memory"
+
+
 def peer_time(peer_name: str, peer: dict, row: str) -> float:
-    """The peer's time like with like: libprotobuf's map + parse for our rows that open and
-    read or map the file inside the clock, its parse alone for the others."""
-    from_file = row.startswith("ours-") and row != "ours-memory"
-    return peer.get("median_total", peer["median"]) if from_file and peer_name == "protobuf" else peer["median"]
+    """The peer's time like with like (peer_with_map)."""
+    return peer.get("median_total", peer["median"]) if peer_with_map(peer_name, row) else peer["median"]
 
 
 def derive(models: dict) -> None:

@@ -1,7 +1,9 @@
 """The performance targets of `make bench` (docs/performance.md), each with the figures it
 was decided on, from a run's derived results (gauntlet/bench/derive.py)."""
+import statistics
+
 from gauntlet.bench import ort as bench_ort
-from gauntlet.bench.derive import peer_time
+from gauntlet.bench.derive import peer_time, peer_with_map
 
 
 def result(models: dict, model: str, imp: str):
@@ -98,24 +100,55 @@ SPEED = [
 ]
 
 
+def child_medians(r: dict, key: str) -> list:
+    """The median of each child's runs under `key` ("times" or "total_times"), in round order
+    (processes.merge_rounds keeps them so); empty when the runs do not split evenly."""
+    runs, children = r.get(key), r.get("children")
+    if not runs or not children or len(runs) % children:
+        return []
+    k = len(runs) // children
+    return [statistics.median(runs[i * k:(i + 1) * k]) for i in range(children)]
+
+
+def by_round(over: list, under: list) -> str:
+    """The median over rounds of over[i] / under[i] (the two rows' children of round i), stated
+    beside the ratio of the rows' medians: a slow spell of the host that catches one child of a
+    round moves that round's ratio only (docs/performance.md, "Rounds as short as the machine's
+    spells"). Empty when the rounds do not pair up."""
+    if not over or len(over) != len(under):
+        return ""
+    return f"; by round {statistics.median(o / u for o, u in zip(over, under)):.2f}x"
+
+
+def peer_rounds(peers: list, ours_row: str) -> list:
+    """Per round, the faster peer's child median, like with like (derive.peer_with_map)."""
+    rounds = [child_medians(r, "total_times" if peer_with_map(p, ours_row) else "times") for p, r in peers]
+    if not rounds or any(len(x) != len(rounds[0]) for x in rounds):
+        return []
+    return [min(column) for column in zip(*rounds)]
+
+
 def speed_targets(models: dict) -> list:
     """Each speed row's ratio, libprotobuf's time like with like (derive.peer_time) over ours,
-    met when it reaches the floor; the value names the target."""
+    met when it reaches the floor; the value names the target and the ratio by round."""
     out = []
-    for model, ours_row, peers, floor, goal, how in SPEED:
+    for model, ours_row, peer_rows, floor, goal, how in SPEED:
         ours = result(models, model, ours_row)
-        times = [peer_time(p, r, ours_row) for p in peers if (r := result(models, model, p))]
+        peers = [(p, r) for p in peer_rows if (r := result(models, model, p))]
+        times = [peer_time(p, r, ours_row) for p, r in peers]
         if not ours or not times:
             continue
         ratio = min(times) / ours["median"]
         out.append({"target": f"{model}, {how}: >= {floor}x faster (target {goal}x)",
                     "value": f"{ratio:.2f}x ({ours['median'] * 1e3:.1f} vs {min(times) * 1e3:.1f} ms)"
+                             + by_round(peer_rounds(peers, ours_row), child_medians(ours, "times"))
                              + ("; the target too" if ratio >= goal else ""),
                     "met": ratio >= floor})
     floor, wide = result(models, "wide", "protozero"), result(models, "wide", "ours-memory")
     if floor and wide:
         ratio = wide["median"] / floor["median"]
-        out.append({"target": "wide, from memory: within 1.5x of the protozero walk", "value": f"{ratio:.2f}x",
+        note = by_round(child_medians(wide, "times"), child_medians(floor, "times"))
+        out.append({"target": "wide, from memory: within 1.5x of the protozero walk", "value": f"{ratio:.2f}x{note}",
                     "met": ratio <= 1.5})
     return out
 

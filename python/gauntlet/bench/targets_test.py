@@ -41,6 +41,26 @@ class SpeedTargets(unittest.TestCase):
         self.assertFalse(wide["met"])
         self.assertTrue(got["wide, from memory"]["met"])  # 1.25x the protozero walk
 
+    def test_by_round_pairs_the_children_of_a_round_and_leaves_the_verdict_to_the_medians(self):
+        # Three rounds of two runs each. A slow spell catches our second child, and libprotobuf's
+        # second and third: the rows' medians give 4.0x (0.010 against 0.040), round by round
+        # 2.0, 2.0 and 4.0, median 2.0x.
+        ours = {"median": 0.010, "times": [0.010, 0.010, 0.020, 0.020, 0.010, 0.010], "children": 3}
+        pb = {"median": 0.040, "median_total": 0.030, "children": 3,
+              "times": [0.020, 0.020, 0.040, 0.040, 0.040, 0.040],
+              "total_times": [0.030, 0.030, 0.030, 0.030, 0.090, 0.090]}
+        got = self.by_target(models(backend={"ours-memory": ours, "ours-read": dict(ours), "protobuf": pb}))
+        memory = got["backend, from memory, against ParseFromArray"]
+        self.assertTrue(memory["value"].startswith("4.00x"), memory)
+        self.assertIn("; by round 2.00x", memory["value"])
+        self.assertTrue(memory["met"])
+        # From files the peer's time is map + parse: rounds 3.0, 1.5 and 9.0, median 3.0x.
+        self.assertIn("; by round 3.00x", got["backend, from files, against map + parse"]["value"])
+        # Runs that do not split into the children evenly give no such note.
+        uneven = dict(ours, times=[0.010] * 5)
+        got = self.by_target(models(backend={"ours-memory": uneven, "protobuf": pb}))
+        self.assertNotIn("by round", got["backend, from memory, against ParseFromArray"]["value"])
+
     def test_a_missing_or_failed_row_gives_no_target(self):
         m = models(chain={"ours-memory": {"error": "exit 1"}, "protobuf": row(0.1)})
         self.assertEqual(targets.speed_targets(m), [])
