@@ -37,8 +37,7 @@ KeySeed random_key_seed() {
 }
 
 uint64_t siphash24_word(KeySeed seed, uint64_t message) {
-    sip::State s{seed.k0 ^ 0x736f6d6570736575ull, seed.k1 ^ 0x646f72616e646f6dull,
-                 seed.k0 ^ 0x6c7967656e657261ull, seed.k1 ^ 0x7465646279746573ull};
+    sip::State s = sip::State::keyed(seed.k0, seed.k1);
     const uint64_t last = uint64_t{8} << 56;  // no bytes left over, and the length 8
     for (uint64_t m : {message, last}) {
         s.v3 ^= m;

@@ -65,6 +65,12 @@ namespace sip {
 struct State {
     uint64_t v0, v1, v2, v3;
 
+    /// SipHash's start under the 128-bit key (k0, k1).
+    static State keyed(uint64_t k0, uint64_t k1) noexcept {
+        return {k0 ^ 0x736f6d6570736575ull, k1 ^ 0x646f72616e646f6dull, k0 ^ 0x6c7967656e657261ull,
+                k1 ^ 0x7465646279746573ull};
+    }
+
     void round() noexcept {
         v0 += v1; v1 = std::rotl(v1, 13); v1 ^= v0; v0 = std::rotl(v0, 32);
         v2 += v3; v3 = std::rotl(v3, 16); v3 ^= v2;
@@ -177,8 +183,7 @@ inline uint64_t hash_medium_name(std::string_view s, const HashKey& key) noexcep
 /// SipHash-1-3 of s under `key`, with SipHash's own encoding of the last word (the bytes
 /// left, then the length in the top byte), which keeps different strings different.
 inline uint64_t siphash13(std::string_view s, const HashKey& key) noexcept {
-    sip::State st{key.k0 ^ 0x736f6d6570736575ull, key.k1 ^ 0x646f72616e646f6dull,
-                  key.k0 ^ 0x6c7967656e657261ull, key.k1 ^ 0x7465646279746573ull};
+    sip::State st = sip::State::keyed(key.k0, key.k1);
     const char* p = s.data();
     size_t n = s.size();
     for (; n >= 8; n -= 8, p += 8) {
