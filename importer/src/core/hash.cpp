@@ -63,14 +63,19 @@ HashKey derive_hash_key(KeySeed seed, uint64_t counter) {
 HashKey random_hash_key() { return derive_hash_key(random_key_seed(), 0); }
 
 HashKey HashKeyReserve::take() {
-    std::lock_guard lock(mutex_);
-    if (left_ == 0) {
-        seed_ = random_key_seed();
-        left_ = batch;
+    KeySeed seed;
+    uint64_t number;
+    {
+        std::lock_guard lock(mutex_);
+        if (left_ == 0) {
+            seed_ = random_key_seed();
+            left_ = batch;
+        }
+        seed = seed_;
+        number = batch - left_;
+        if (--left_ == 0) seed_ = {};  // no key of a spent batch can be derived again
     }
-    const HashKey key = derive_hash_key(seed_, batch - left_);
-    if (--left_ == 0) seed_ = {};  // no key of a spent batch can be derived again
-    return key;
+    return derive_hash_key(seed, number);  // outside the lock: imports on other threads need not wait
 }
 
 }  // namespace onnximport::detail
