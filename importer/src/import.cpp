@@ -39,8 +39,9 @@ void check_options(const ImportOptions& o) {
         throw std::invalid_argument("threads must be between 1 and 64");
 }
 
-/// Asks for the input's first 4 KiB at once (docs/performance.md, "A small model's lines at
-/// once"): its cache lines then load side by side, where the read would wait for each in turn.
+/// Asks for the input's first lines at once (docs/performance.md, "A small model's lines at
+/// once", which says why this many): they then load side by side, where the read would wait
+/// for each in turn.
 void prefetch_head(const detail::ModelInput& in) noexcept {
     constexpr size_t head = 4096, line_size = 64;
     const auto begin = reinterpret_cast<uintptr_t>(in.data());  // the first line may start before the input

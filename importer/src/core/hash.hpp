@@ -56,8 +56,8 @@ uint64_t siphash24_word(KeySeed seed, uint64_t message);
 
 /// Key `counter` of a seed: each word SipHash-2-4 of (counter, the word's place) under the
 /// seed. Keys of one seed are as independent as random ones to whoever does not know the seed,
-/// and take half the time of 192 bytes from the kernel's generator (docs/performance.md,
-/// "Keys derived, not drawn"). counter < 2^58.
+/// and cost less than as many bytes from the kernel's generator (docs/performance.md, "Keys
+/// derived, not drawn"). counter < 2^58.
 HashKey derive_hash_key(KeySeed seed, uint64_t counter);
 
 namespace sip {

@@ -10,9 +10,9 @@ namespace onnximport::detail {
 
 /// The keys of one Workspace's imports: each import that hashes takes a fresh key of its own,
 /// derived from a seed the operating system's source gives for a batch of them, so an import
-/// pays neither a system call (a fifth of a small model's import: docs/performance.md, "Opening
-/// the model file and the hash key") nor the kernel's generation of 192 bytes ("Keys derived,
-/// not drawn"). The seed is erased when its batch is spent.
+/// pays neither a system call nor the kernel's generation of a whole key (docs/performance.md,
+/// "Opening the model file and the hash key" and "Keys derived, not drawn"). The seed is
+/// erased when its batch is spent.
 class HashKeyReserve {
 public:
     /// The next key.

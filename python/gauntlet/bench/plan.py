@@ -54,9 +54,9 @@ TABLE_MODELS = ["big", "big-external", "big-ort", "big-ort-external", "wide", "r
 COLD = {"wide": ["ours-map", "protobuf"], "reversed": ["ours-map", "protobuf"], "big": ["ours-map", "protobuf"]}
 # Children per (model, importer), taking turns with the other importers of the model.
 ROUNDS = 3
-# This machine's slow spells last one to two seconds (docs/performance.md, "Rounds as short as
-# the machine's spells"): a model whose children take a tenth of a second to two seconds gets
-# more of them, so that a spell weighs on each of its rows alike.
+# A slow spell of the host can outlast all three rounds of a model whose children are short
+# (docs/performance.md, "Rounds as short as the machine's spells", measures both): those models
+# get more rounds, so that a spell weighs on each of their rows alike.
 MORE_ROUNDS = {"backend": 15, "chain-10k": 15, "chain": 5, "chain-reversed": 5}
 
 
