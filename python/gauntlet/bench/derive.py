@@ -1,5 +1,6 @@
 """Figures derived from a bench run's results (gauntlet/bench/run.py): peak above the
 process baseline, metadata throughput and the ratios to the peers, like with like."""
+import statistics
 
 
 def peer_with_map(peer_name: str, row: str) -> bool:
@@ -11,6 +12,26 @@ def peer_with_map(peer_name: str, row: str) -> bool:
 def peer_time(peer_name: str, peer: dict, row: str) -> float:
     """The peer's time like with like (peer_with_map)."""
     return peer.get("median_total", peer["median"]) if peer_with_map(peer_name, row) else peer["median"]
+
+
+def child_medians(r: dict, key: str) -> list:
+    """The median of each child's runs under `key` ("times" or "total_times"), in round order
+    (processes.merge_rounds keeps them so); empty when the runs do not split evenly."""
+    runs, children = r.get(key), r.get("children")
+    if not runs or not children or len(runs) % children:
+        return []
+    k = len(runs) // children
+    return [statistics.median(runs[i * k:(i + 1) * k]) for i in range(children)]
+
+
+def by_round(over: list, under: list) -> str:
+    """The median over rounds of over[i] / under[i] (the two rows' children of round i), stated
+    beside the ratio of the rows' medians: a slow spell of the host that catches one child of a
+    round moves that round's ratio only (docs/performance.md, "Rounds as short as the machine's
+    spells"). Empty when the rounds do not pair up."""
+    if not over or len(over) != len(under):
+        return ""
+    return f"; by round {statistics.median(o / u for o, u in zip(over, under)):.2f}x"
 
 
 def derive(models: dict) -> None:

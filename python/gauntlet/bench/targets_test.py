@@ -61,6 +61,23 @@ class SpeedTargets(unittest.TestCase):
         got = self.by_target(models(backend={"ours-memory": uneven, "protobuf": pb}))
         self.assertNotIn("by round", got["backend, from memory, against ParseFromArray"]["value"])
 
+    def test_reversed_and_the_ort_rows_state_their_ratio_by_round_too(self):
+        # Three rounds of one run each. A slow spell catches wide's second child and the third
+        # of reversed and of the .ort import too: the medians give 3.00x (0.030 against 0.010),
+        # round by round 1.0, 1.0 and 3.0, median 1.00x; the verdict stays the medians'.
+        def timed(*times):
+            return {"median": sorted(times)[1], "times": list(times), "children": 3, "peak_rss_kib": 1024}
+        m = models(wide={"ours-map": timed(0.010, 0.030, 0.010), "ours-map-ort": timed(0.010, 0.030, 0.030)},
+                   reversed={"ours-map": timed(0.010, 0.030, 0.030)})
+        got = {t["target"]: t for t in targets.wide_targets(m) + targets.bench_ort.targets(m)}
+        reversed_row = got["reversed within 1.5x of wide"]
+        self.assertEqual(reversed_row["value"], "3.00x; by round 1.00x")
+        self.assertFalse(reversed_row["met"])
+        ort_row = got["wide, mapped: .ort / .onnx import time <= 1.0 (1.5 the floor)"]
+        self.assertTrue(ort_row["value"].startswith("3.00x ("), ort_row)
+        self.assertTrue(ort_row["value"].endswith("; by round 1.00x)"), ort_row)
+        self.assertFalse(ort_row["met"])
+
     def test_a_missing_or_failed_row_gives_no_target(self):
         m = models(chain={"ours-memory": {"error": "exit 1"}, "protobuf": row(0.1)})
         self.assertEqual(targets.speed_targets(m), [])
