@@ -44,8 +44,11 @@ void write_ort_file(const onnximport::Model& model, const std::filesystem::path&
     uint64_t untyped = 0;
     std::string first;
     o.untyped = [&](std::string_view value, std::string_view op) {
-        if (untyped++ == 0)
-            first = "'" + escape(value) + "'" + (op.empty() ? std::string(", a subgraph input") : " of " + escape(op));
+        if (untyped++ != 0) return;
+        // Appends only: GCC 12 at -O3 warns (-Wrestrict) on "x" + std::string, a false positive.
+        first.append("'").append(escape(value)).append("'");
+        if (op.empty()) first.append(", a subgraph input");
+        else first.append(" of ").append(escape(op));
     };
     o.onnxruntime_limits = convert.onnxruntime_limits;
     o.beyond_onnxruntime_limits = [&](std::string_view why) {

@@ -255,7 +255,7 @@ void message_list(Writer& w, std::string_view keyword, const List<T>& list, Each
     w.line(keyword).num(static_cast<int64_t>(list.size()));
     nested(w, [&] {
         for (size_t i = 0; i < list.size(); ++i) {
-            w.line("[" + std::to_string(i) + "]");
+            w.line(std::string("[").append(std::to_string(i)).append("]"));  // GCC 12 -Wrestrict: no "x" + string
             nested(w, [&] { each(list[i]); });
         }
     });

@@ -32,7 +32,7 @@ flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<T>>> shared_vector(
 
 /// input_arg_counts: one per input, each 1 (the header says why).
 flatbuffers::Offset<flatbuffers::Vector<int32_t>> ones(OrtAssembly& a, size_t inputs) {
-    return a.vectors.get("c" + std::to_string(inputs), [&] {
+    return a.vectors.get(std::string("c").append(std::to_string(inputs)), [&] {  // GCC 12 -Wrestrict: no "c" + string
         const std::vector<int32_t> items(inputs, 1);
         return a.fbb.CreateVector(items).o;
     });
