@@ -4,6 +4,8 @@
 #include "onnx/fields.hpp"
 #include "onnx/tensor_layout.hpp"
 
+#include <algorithm>
+
 namespace onnximport::detail {
 
 namespace {
@@ -35,8 +37,14 @@ struct Scan {
     const uint8_t* dims_at = nullptr;
     const uint8_t* location_at = nullptr;
     const uint8_t* data_type_at = nullptr;
-    uint64_t entries[12] = {};         ///< by field number
-    const uint8_t* first_at[12] = {};  ///< key of the first occurrence
+    /// The typed fields' numbers index these.
+    static constexpr size_t typed_slots = [] {
+        size_t most = 0;
+        for (F f : typed_fields) most = std::max<size_t>(most, +f);
+        return most + 1;
+    }();
+    uint64_t entries[typed_slots] = {};         ///< by field number
+    const uint8_t* first_at[typed_slots] = {};  ///< key of the first occurrence
     uint64_t expected = 0;             ///< byte length from the dims (not for strings)
 
     void count(F field, const uint8_t* at, uint64_t n) {
@@ -56,8 +64,16 @@ void scan_field(Context& c, Reader& r, TensorView& t, Scan& s) {
     const uint8_t* at = r.key_at();
     switch (r.field_as<F>()) {
     case F::dims: if (!s.dims_at) s.dims_at = at; read_repeated_int64(c, r, t.dims); break;
-    case F::data_type: if (r.expect(WireType::Varint)) t.data_type = read_int32(r), s.data_type_at = at; break;
-    case F::segment: if (r.expect(WireType::Len)) r.skip(), s.segment_at = at; break;
+    case F::data_type:
+        if (!r.expect(WireType::Varint)) break;
+        t.data_type = read_int32(r);
+        s.data_type_at = at;
+        break;
+    case F::segment:
+        if (!r.expect(WireType::Len)) break;
+        r.skip();
+        s.segment_at = at;
+        break;
     case F::float_data:
         read_repeated_fixed(r, WireType::Fixed32, [&](uint64_t) { s.count(F::float_data, at, 1); });
         break;
@@ -71,14 +87,23 @@ void scan_field(Context& c, Reader& r, TensorView& t, Scan& s) {
     // Copied, unlike other strings: a tensor's name sits next to its weights, whose pages
     // are released behind the reader (io/input.hpp); a view would fault them in again.
     case F::name: if (r.expect(WireType::Len)) t.name = c.keep(read_string(c, r, "name")); break;
-    case F::raw_data: if (r.expect(WireType::Len)) s.has_raw = true, s.raw_at = at, s.raw = r.bytes(); break;
+    case F::raw_data:
+        if (!r.expect(WireType::Len)) break;
+        s.has_raw = true;
+        s.raw_at = at;
+        s.raw = r.bytes();
+        break;
     case F::double_data:
         read_repeated_fixed(r, WireType::Fixed64, [&](uint64_t) { s.count(F::double_data, at, 1); });
         break;
     case F::uint64_data: read_repeated_varint(r, [&](uint64_t) { s.count(F::uint64_data, at, 1); }); break;
     case F::doc_string: if (r.expect(WireType::Len)) t.doc_string = c.keep(read_string(c, r, "doc_string")); break;
     case F::external_data: read_entries(c, r, "external_data", t.external_data); break;
-    case F::data_location: if (r.expect(WireType::Varint)) t.data_location = read_int32(r), s.location_at = at; break;
+    case F::data_location:
+        if (!r.expect(WireType::Varint)) break;
+        t.data_location = read_int32(r);
+        s.location_at = at;
+        break;
     case F::metadata_props: read_entries(c, r, "metadata_props", t.metadata_props); break;
     default: r.skip();
     }

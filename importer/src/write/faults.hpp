@@ -3,6 +3,7 @@
 // write_kill). Null everywhere but in tests; never a process-wide switch.
 #pragma once
 
+#include <cerrno>
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
@@ -14,7 +15,7 @@ namespace onnximport::detail {
 struct WriteFaults {
     /// Bytes written (over all files of one output) before every further write fails.
     uint64_t fail_after = std::numeric_limits<uint64_t>::max();
-    int error = 28;  ///< ENOSPC, the errno the failing write reports
+    int error = ENOSPC;  ///< the errno the failing write reports
     /// Each write call passes at most this many bytes to the kernel: short writes.
     size_t max_chunk = std::numeric_limits<size_t>::max();
     /// Temporary names even where O_TMPFILE works: the fallback's own test.

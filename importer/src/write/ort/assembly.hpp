@@ -1,6 +1,6 @@
 // The state of one .ort assembly: the one FlatBufferBuilder, where each tensor's
 // bytes go once the buffer is finished, and the refusals of what the format cannot hold.
-// The builder is single-threaded by design (spec 003, "Parallelization"): tables are made
+// The builder is single-threaded by design (docs/ort.md, "Writing `.ort` files"): tables are made
 // here on one thread, tensor bytes are copied into their reserved places afterwards
 // (write/ort/fill.cpp), by a pool when asked.
 #pragma once

@@ -1,7 +1,7 @@
 // Tensor bytes of the finished buffer: each inline raw_data vector was reserved by the
 // single-threaded assembly and is copied afterwards, the tensors laid end to end and split
-// into byte shares over the threads asked for (core/pool.hpp run_pieces; spec 003,
-// "Parallelization"). In memory they are copied into the buffer; into a file, straight from
+// into byte shares over the threads asked for (core/pool.hpp run_pieces; docs/ort.md,
+// "Writing `.ort` files"). In memory they are copied into the buffer; into a file, straight from
 // the model, so that the buffer's pages under them are never written and never resident.
 #include "write/ort/assembly.hpp"
 
