@@ -130,7 +130,7 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
         outputs[i] = find_value(s, out.name);
         if (!outputs[i].scope)
             c.fail_at(ErrorKind::InvalidModel, out.offset,
-                   "graph output " + quoted_name(out.name) + " is not defined in its graph or an enclosing one");
+                      "graph output " + quoted_name(out.name) + " is not defined in its graph or an enclosing one");
     }
 
     clock.lap(&ImportTimes::references);
@@ -143,8 +143,8 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
         const Node& node = g.nodes[order.cycle_node];
         PathScope at(c.path, "node", order.cycle_node);
         c.fail_at(ErrorKind::InvalidModel, node.offset,
-               describe_node(node, order.cycle_node) + " is on a cycle: it reads " +
-                   quoted_name(g.values[order.cycle_value].name) + ", which depends on its own outputs");
+                  describe_node(node, order.cycle_node) + " is on a cycle: it reads " +
+                      quoted_name(g.values[order.cycle_value].name) + ", which depends on its own outputs");
     }
     clock.lap(&ImportTimes::order);
     apply_order(s, reads, order);
