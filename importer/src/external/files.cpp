@@ -65,12 +65,13 @@ void ExternalFiles::fail(const TensorView& t, ErrorKind kind, std::string_view l
     refuse(kind, s_.source_name, t.offset, std::move(path), message);
 }
 
-int ExternalFiles::directory(const TensorView& t, const std::string& q) {
+int ExternalFiles::directory_fd(const TensorView& t, const std::string& quoted) {
     if (dirfd_) return dirfd_.get();
     if (!dir_)
-        fail(t, ErrorKind::ExternalData, {}, "external data " + q + " cannot be resolved: no external-data directory");
+        fail(t, ErrorKind::ExternalData, {},
+             "external data " + quoted + " cannot be resolved: no external-data directory");
     OpenOutcome d = open_directory(*dir_);
-    const std::string where = "the external-data directory '" + dir_->string() + "' for location " + q;
+    const std::string where = "the external-data directory '" + dir_->string() + "' for location " + quoted;
     switch (d.status) {
     case OpenOutcome::Status::Opened: break;
     case OpenOutcome::Status::OsError:
@@ -82,31 +83,34 @@ int ExternalFiles::directory(const TensorView& t, const std::string& q) {
     return dirfd_.get();
 }
 
-void ExternalFiles::check_opened(const TensorView& t, const OpenOutcome& o, const std::string& q) const {
+void ExternalFiles::check_opened(const TensorView& t, const OpenOutcome& o, const std::string& quoted) const {
     using S = OpenOutcome::Status;
     const std::string in_dir = " (directory '" + dir_->string() + "')";
     switch (o.status) {
     case S::Opened: return;
-    case S::Missing: refuse_reference(t, "external data file " + q + " does not exist" + in_dir);
+    case S::Missing: refuse_reference(t, "external data file " + quoted + " does not exist" + in_dir);
     case S::NotADirectory:
-        refuse_reference(t, "external data location " + q + " goes through something that is not a directory" + in_dir);
-    case S::NotRegular: refuse_reference(t, "external data location " + q + " is not a regular file" + in_dir);
+        refuse_reference(t, "external data location " + quoted + " goes through something that is not a directory" +
+                                in_dir);
+    case S::NotRegular: refuse_reference(t, "external data location " + quoted + " is not a regular file" + in_dir);
     case S::Escapes:
         refuse_reference(
-            t, "external data location " + q +
+            t, "external data location " + quoted +
                    " leads outside the external-data directory through a symbolic link (or an absolute link)" + in_dir);
     case S::TooManyLinks:
-        refuse_reference(t, "external data location " + q + " loops through symbolic links or uses too many" + in_dir);
-    case S::NameTooLong: refuse_reference(t, "external data location " + q + " is too long" + in_dir);
-    case S::OsError: fail(t, ErrorKind::Io, {}, "cannot open external data file " + q + ": " + std::strerror(o.error));
+        refuse_reference(t, "external data location " + quoted + " loops through symbolic links or uses too many" +
+                                in_dir);
+    case S::NameTooLong: refuse_reference(t, "external data location " + quoted + " is too long" + in_dir);
+    case S::OsError:
+        fail(t, ErrorKind::Io, {}, "cannot open external data file " + quoted + ": " + std::strerror(o.error));
     }
 }
 
 MappedFile& ExternalFiles::open(const TensorView& t, std::string_view location) {
     if (auto it = by_location_.find(location); it != by_location_.end()) return *it->second;
-    const std::string q = quoted_text(location);
-    OpenOutcome o = open_beneath(directory(t, q), location, options_.external_open);
-    check_opened(t, o, q);
+    const std::string quoted = quoted_text(location);
+    OpenOutcome o = open_beneath(directory_fd(t, quoted), location, options_.external_open);
+    check_opened(t, o, quoted);
     // Note: a hard link inside the directory to a file that also has a name outside
     // it is accepted; from the directory it is an ordinary file (see safe_open.hpp).
     const Storage::FileId id = FileId::of(o.st);

@@ -76,9 +76,11 @@ private:
     };
     std::vector<RangeRead> reads_;
 
-    int directory(const TensorView& t, const std::string& q);
+    /// The external-data directory's descriptor, opened for the first tensor that needs it;
+    /// `quoted` is that tensor's location as refusals quote it.
+    int directory_fd(const TensorView& t, const std::string& quoted);
     /// Refuses every outcome but Opened, in the words of the spec's rules.
-    void check_opened(const TensorView& t, const OpenOutcome& o, const std::string& q) const;
+    void check_opened(const TensorView& t, const OpenOutcome& o, const std::string& quoted) const;
 };
 
 }  // namespace onnximport::detail
