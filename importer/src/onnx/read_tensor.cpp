@@ -45,7 +45,7 @@ struct Scan {
     }();
     uint64_t entries[typed_slots] = {};         ///< by field number
     const uint8_t* first_at[typed_slots] = {};  ///< key of the first occurrence
-    uint64_t expected = 0;             ///< byte length from the dims (not for strings)
+    uint64_t expected = 0;  ///< byte length from the dims (not for strings)
 
     void count(F field, const uint8_t* at, uint64_t n) {
         if (!first_at[+field]) first_at[+field] = at;
