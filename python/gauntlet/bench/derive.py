@@ -34,6 +34,11 @@ def by_round(over: list, under: list) -> str:
     return f"; by round {statistics.median(o / u for o, u in zip(over, under)):.2f}x"
 
 
+def rows_by_round(over: dict, under: dict) -> str:
+    """by_round of two rows' own times, child by child (our rows against each other)."""
+    return by_round(child_medians(over, "times"), child_medians(under, "times"))
+
+
 def derive(models: dict) -> None:
     """Per result: peak above baseline, metadata throughput, ratios to the peers."""
     for m in models.values():

@@ -21,7 +21,7 @@ import os
 import subprocess
 import time
 
-from gauntlet.bench.derive import by_round, child_medians
+from gauntlet.bench.derive import rows_by_round
 from gauntlet.settings import ROOT
 PEER = os.path.join(ROOT, "build", "peer")  # shared with make report (tools/install_peer.sh)
 ORT_MODULE = os.path.join(PEER, "node_modules", "onnxruntime-node")
@@ -166,7 +166,7 @@ def targets(models: dict) -> list:
         if onnx and ort:
             ratio = ort["median"] / onnx["median"]
             goal = "(stated, no threshold)" if model == "chain" else "<= 1.0 (1.5 the floor)"
-            note = by_round(child_medians(ort, "times"), child_medians(onnx, "times"))
+            note = rows_by_round(ort, onnx)
             out.append({"target": f"{model}, mapped: .ort / .onnx import time {goal}",
                         "value": f"{ratio:.2f}x ({ort['median'] * 1e3:.1f} vs {onnx['median'] * 1e3:.1f} ms; peak "
                                  f"{ort['peak_rss_kib'] / 1024:.0f} vs {onnx['peak_rss_kib'] / 1024:.0f} MiB{note})",

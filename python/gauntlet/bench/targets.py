@@ -1,7 +1,7 @@
 """The performance targets of `make bench` (docs/performance.md), each with the figures it
 was decided on, from a run's derived results (gauntlet/bench/derive.py)."""
 from gauntlet.bench import ort as bench_ort
-from gauntlet.bench.derive import by_round, child_medians, peer_time, peer_with_map
+from gauntlet.bench.derive import by_round, child_medians, peer_time, peer_with_map, rows_by_round
 
 
 def result(models: dict, model: str, imp: str):
@@ -59,7 +59,7 @@ def wide_targets(models: dict) -> list:
     rev = result(models, "reversed", "ours-map")
     if wide and rev:
         ratio = rev["median"] / wide["median"]
-        note = by_round(child_medians(rev, "times"), child_medians(wide, "times"))
+        note = rows_by_round(rev, wide)
         out.append({"target": "reversed within 1.5x of wide", "value": f"{ratio:.2f}x{note}", "met": ratio <= 1.5})
     return out
 
@@ -126,7 +126,7 @@ def speed_targets(models: dict) -> list:
     floor, wide = result(models, "wide", "protozero"), result(models, "wide", "ours-memory")
     if floor and wide:
         ratio = wide["median"] / floor["median"]
-        note = by_round(child_medians(wide, "times"), child_medians(floor, "times"))
+        note = rows_by_round(wide, floor)
         out.append({"target": "wide, from memory: within 1.5x of the protozero walk", "value": f"{ratio:.2f}x{note}",
                     "met": ratio <= 1.5})
     return out
