@@ -51,7 +51,22 @@ std::vector<uint32_t> importer_order(const Preds& preds) {
         }
     }
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
-    NodeOrder order = order_nodes(reads, producer, scratch);
+    // Each value's readers, each once, in file order (what read_by_value gives).
+    std::vector<std::vector<uint32_t>> by_value(preds.size());
+    for (uint32_t f = 0; f < preds.size(); ++f)
+        for (uint32_t p : preds[f])
+            if (by_value[p].empty() || by_value[p].back() != f) by_value[p].push_back(f);
+    ValueReaders readers(scratch);
+    std::vector<uint32_t> all;
+    for (const std::vector<uint32_t>& r : by_value) {
+        readers.start.push_back(static_cast<uint32_t>(all.size()));
+        all.insert(all.end(), r.begin(), r.end());
+        readers.end.push_back(static_cast<uint32_t>(all.size()));
+    }
+    readers.all = all.data();
+    std::vector<uint32_t> node_values(preds.size() + 1);
+    for (uint32_t f = 0; f <= preds.size(); ++f) node_values[f] = f;
+    NodeOrder order = order_nodes(reads, readers, producer, node_values, scratch);
     BOOST_REQUIRE(!order.cycle);
     if (!order.reordered) {
         std::vector<uint32_t> identity(preds.size());

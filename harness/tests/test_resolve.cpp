@@ -752,6 +752,29 @@ BOOST_AUTO_TEST_CASE(consumers_are_in_resolved_order_each_node_once) {
     BOOST_TEST(value(m.graph(), "Y").consumers.empty());
 }
 
+BOOST_AUTO_TEST_CASE(consumers_of_a_reordered_graph_are_in_resolved_order_whatever_their_file_order) {
+    // file: 0 C=Add(Z,B,X)  1 A=Relu(W,X)  2 D=Add(W,A,X)  3 B=Add(Z,Z,X); resolved 1, 2, 3, 0.
+    // The readers are gathered in file order, then mapped: W's (files 1, 2) stay in order,
+    // Z's (files 0, 3; 3 reads it twice) come out turned round, X's (all four) out of order.
+    G g;
+    g.in("X").in("W").in("Z")
+        .node("Add", {"Z", "B", "X"}, {"C"}, "n0")
+        .node("Relu", {"W", "X"}, {"A"}, "n1")
+        .node("Add", {"W", "A", "X"}, {"D"}, "n2")
+        .node("Add", {"Z", "Z", "X"}, {"B"}, "n3")
+        .out("C")
+        .out("D");
+    Loaded m = load(model_of(g));
+    const Graph& gr = m.graph();
+    BOOST_TEST(file_order(gr) == (Indices{1, 2, 3, 0}), boost::test_tools::per_element());
+    BOOST_TEST(value(gr, "W").consumers == (Indices{0, 1}), boost::test_tools::per_element());
+    BOOST_TEST(value(gr, "Z").consumers == (Indices{2, 3}), boost::test_tools::per_element());
+    BOOST_TEST(value(gr, "X").consumers == (Indices{0, 1, 2, 3}), boost::test_tools::per_element());
+    BOOST_TEST(value(gr, "A").consumers == (Indices{1}), boost::test_tools::per_element());
+    BOOST_TEST(value(gr, "B").consumers == (Indices{3}), boost::test_tools::per_element());
+    BOOST_TEST(value(gr, "B").producer == 2);
+}
+
 BOOST_AUTO_TEST_CASE(cycle_is_invalid_naming_a_node_on_it) {
     // Node 0 only reads from the cycle {1, 2}: the node named must be on the cycle.
     G g;

@@ -3,6 +3,7 @@
 // resolved order, each node once. A node reads what its subgraphs capture.
 #include "resolve/graph.hpp"
 
+#include <algorithm>
 #include <span>
 
 namespace onnximport::detail {
@@ -30,44 +31,61 @@ void permute_nodes(List<Node>& nodes, std::span<const uint32_t> order, Scratch& 
     }
 }
 
+/// Puts one value's readers, resolved indices mapped from file order, in increasing order:
+/// a slice the order turned round (a graph written last to first) in one pass.
+void sort_readers(std::span<uint32_t> slice) {
+    if (std::is_sorted(slice.begin(), slice.end())) return;
+    if (std::is_sorted(slice.rbegin(), slice.rend())) std::reverse(slice.begin(), slice.end());
+    else std::sort(slice.begin(), slice.end());
+}
+
 }  // namespace
 
-void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order) {
+ValueReaders read_by_value(Scope& s, const ReadLists& reads) {
+    // Each value's readers go to its slice of one array in the arena: the reads counted per
+    // value, the slices' starts summed from the counts, the slices filled in file order. A
+    // node's reads of one value are consecutive in the filling, so a node already last in the
+    // value's slice is not added again (the slice keeps the repeat's room unused).
+    const size_t value_count = s.graph.values.size();
+    const uint32_t n = static_cast<uint32_t>(reads.begin.size() - 1);
+    ValueReaders r(s.scratch);
+    r.start.assign(value_count + 1, 0);
+    for (uint32_t v : reads.values) ++r.start[v + 1];
+    for (size_t v = 0; v < value_count; ++v) r.start[v + 1] += r.start[v];
+    r.end.assign(r.start.begin(), r.start.end() - 1);  // where each slice is filled to
+    r.all = ListAccess::make_array<uint32_t>(s.storage.arena, reads.values.size());
+    for (uint32_t f = 0; f < n; ++f)
+        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
+            const uint32_t v = reads.values[i];
+            if (r.end[v] > r.start[v] && r.all[r.end[v] - 1] == f) continue;
+            r.all[r.end[v]++] = f;
+        }
+    return r;
+}
+
+void apply_order(Scope& s, ValueReaders& readers, NodeOrder& order) {
     Graph& g = s.graph;
     const uint32_t n = static_cast<uint32_t>(g.nodes.size());
     ScratchVector<uint32_t> position(&s.scratch);  // file index -> resolved index
+    const size_t value_count = g.values.size();
     if (order.reordered) {
         position.resize(n);
         for (uint32_t k = 0; k < n; ++k) position[order.order[k]] = k;
         permute_nodes(g.nodes, order.order, s.scratch);
     }
     g.nodes_were_reordered = order.reordered;
-    auto file_index = [&](uint32_t k) { return order.reordered ? order.order[k] : k; };
-
-    // Each value's readers go to its slice of one array in the arena: the reads counted per
-    // value, the slices' starts summed from the counts, the slices filled in resolved order;
-    // then one walk over the values (a cache line each) sets their producers and consumers.
-    // A node's reads of one value are consecutive in the filling, so a node already last in
-    // the value's slice is not added again (the slice keeps the repeat's room unused).
-    const size_t value_count = g.values.size();
-    ScratchVector<uint32_t> start(value_count + 1, 0, &s.scratch);
-    for (uint32_t v : reads.values) ++start[v + 1];
-    for (size_t v = 0; v < value_count; ++v) start[v + 1] += start[v];
-    ScratchVector<uint32_t> end(start.begin(), start.end() - 1, &s.scratch);  // where each slice is filled to
-    uint32_t* all = ListAccess::make_array<uint32_t>(s.storage.arena, reads.values.size());
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t f = file_index(k);
-        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
-            const uint32_t v = reads.values[i];
-            if (end[v] > start[v] && all[end[v] - 1] == k) continue;
-            all[end[v]++] = k;
-        }
-    }
+    // One walk over the values (a cache line each) sets their producers and consumers; in a
+    // reordered graph the readers become resolved indices first.
     for (size_t v = 0; v < value_count; ++v) {
         Value& value = g.values[v];
         const uint32_t p = s.producer[v];
+        const std::span<uint32_t> consumers = readers.of(static_cast<uint32_t>(v));
+        if (order.reordered) {
+            for (uint32_t& k : consumers) k = position[k];
+            if (consumers.size() > 1) sort_readers(consumers);
+        }
         if (p != no_producer) value.producer = static_cast<int32_t>(order.reordered ? position[p] : p);
-        ListAccess::view(value.consumers, all + start[v], end[v] - start[v]);
+        ListAccess::view(value.consumers, consumers.data(), consumers.size());
     }
 }
 

@@ -138,7 +138,9 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
     assign_types(s, outputs);
     clock.lap(&ImportTimes::types);
 
-    NodeOrder order = order_nodes(reads, s.producer, s.scratch);
+    ValueReaders readers = read_by_value(s, reads);
+    clock.lap(&ImportTimes::consumers);
+    NodeOrder order = order_nodes(reads, readers, s.producer, s.node_values, s.scratch);
     if (order.cycle) {
         const Node& node = g.nodes[order.cycle_node];
         PathScope at(c.path, "node", order.cycle_node);
@@ -147,7 +149,7 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets) {
                       quoted_name(g.values[order.cycle_value].name) + ", which depends on its own outputs");
     }
     clock.lap(&ImportTimes::order);
-    apply_order(s, reads, order);
+    apply_order(s, readers, order);
     clock.lap(&ImportTimes::consumers);
     g.resolved = true;
 }

@@ -23,7 +23,11 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets);
 /// @param outputs per graph output, where its name was found.
 void assign_types(Scope& s, std::span<const ValueRef> outputs);
 
-/// Puts the nodes in resolved order and fills Value::producer and Value::consumers.
-void apply_order(Scope& s, const ReadLists& reads, NodeOrder& order);
+/// Each value's readers in file order, in the array that becomes the consumers.
+ValueReaders read_by_value(Scope& s, const ReadLists& reads);
+
+/// Puts the nodes in resolved order and fills Value::producer and Value::consumers (the
+/// readers, turned into resolved indices).
+void apply_order(Scope& s, ValueReaders& readers, NodeOrder& order);
 
 }  // namespace onnximport::detail

@@ -54,11 +54,12 @@ void find_cycle(const ReadLists& reads, std::span<const uint32_t> producer,
     out.cycle_value = best_value;
 }
 
-/// Kahn's algorithm taking, each time, the ready node with the smallest file index. The
-/// smallest ready node is held outside the heap when it is below everything in it, so a
-/// chain (each node readying the next) never touches the heap.
-void emit_smallest_ready(ScratchVector<uint32_t>& indegree, const ScratchVector<uint32_t>& edge_begin,
-                         const ScratchVector<uint32_t>& edges, ScratchVector<uint8_t>& emitted,
+/// Kahn's algorithm taking, each time, the ready node with the smallest file index. A node's
+/// successors are the readers of the values it defines. The smallest ready node is held
+/// outside the heap when it is below everything in it, so a chain (each node readying the
+/// next) never touches the heap.
+void emit_smallest_ready(ScratchVector<uint32_t>& indegree, const ValueReaders& readers,
+                         std::span<const uint32_t> node_values, ScratchVector<uint8_t>& emitted,
                          ScratchVector<uint32_t>& order, Scratch& scratch) {
     const uint32_t n = static_cast<uint32_t>(indegree.size());
     constexpr uint32_t none = UINT32_MAX;
@@ -81,49 +82,34 @@ void emit_smallest_ready(ScratchVector<uint32_t>& indegree, const ScratchVector<
         }
         emitted[f] = 1;
         order.push_back(f);
-        for (uint32_t e = edge_begin[f]; e < edge_begin[f + 1]; ++e) {
-            uint32_t r = edges[e];
-            if (--indegree[r] != 0) continue;
-            if (next == none ? ready.empty() || r < ready.front() : r < next) std::swap(r, next);
-            if (r == none) continue;
-            ready.push_back(r);
-            std::push_heap(ready.begin(), ready.end(), later);
-        }
+        for (uint32_t v = node_values[f]; v < node_values[f + 1]; ++v)
+            for (uint32_t r : readers.of(v)) {
+                if (--indegree[r] != 0) continue;
+                if (next == none ? ready.empty() || r < ready.front() : r < next) std::swap(r, next);
+                if (r == none) continue;
+                ready.push_back(r);
+                std::push_heap(ready.begin(), ready.end(), later);
+            }
     }
 }
 
 }  // namespace
 
-NodeOrder order_nodes(const ReadLists& reads, std::span<const uint32_t> producer, Scratch& scratch) {
+NodeOrder order_nodes(const ReadLists& reads, const ValueReaders& readers, std::span<const uint32_t> producer,
+                      std::span<const uint32_t> node_values, Scratch& scratch) {
     NodeOrder out(scratch);
     const uint32_t n = static_cast<uint32_t>(reads.begin.size() - 1);
     if (reads.file_order_topological) return out;
     out.reordered = true;
 
-    // Edges producer -> reader, one per read (repeats included, and counted alike in
-    // the in-degree), as compressed rows.
+    // A node waits for each value it reads that a node produces, once per value.
     ScratchVector<uint32_t> indegree(n, 0, &scratch);
-    ScratchVector<uint32_t> edge_begin(n + 1, 0, &scratch);
-    for (uint32_t f = 0; f < n; ++f)
-        for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
-            uint32_t p = producer[reads.values[i]];
-            if (p == no_producer) continue;
-            ++indegree[f];
-            ++edge_begin[p + 1];
-        }
-    for (uint32_t f = 0; f < n; ++f) edge_begin[f + 1] += edge_begin[f];
-    ScratchVector<uint32_t> edges(edge_begin[n], &scratch);
-    {
-        ScratchVector<uint32_t> fill(edge_begin.begin(), edge_begin.end() - 1, &scratch);
-        for (uint32_t f = 0; f < n; ++f)
-            for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
-                uint32_t p = producer[reads.values[i]];
-                if (p != no_producer) edges[fill[p]++] = f;
-            }
-    }
+    for (uint32_t v = 0; v < producer.size(); ++v)
+        if (producer[v] != no_producer)
+            for (uint32_t r : readers.of(v)) ++indegree[r];
 
     ScratchVector<uint8_t> emitted(n, 0, &scratch);
-    emit_smallest_ready(indegree, edge_begin, edges, emitted, out.order, scratch);
+    emit_smallest_ready(indegree, readers, node_values, emitted, out.order, scratch);
     if (out.order.size() < n) find_cycle(reads, producer, emitted, out);
     return out;
 }

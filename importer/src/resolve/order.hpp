@@ -22,6 +22,18 @@ struct ReadLists {
     bool file_order_topological = true;
 };
 
+/// Who reads each value, from ReadLists: value v's readers are all[start[v] .. end[v]), node
+/// indices in increasing order, each node once. Built in file order (read_by_value, the
+/// consumers' own array in the Model's arena), and the edges the order follows.
+struct ValueReaders {
+    explicit ValueReaders(Scratch& scratch) : start(&scratch), end(&scratch) {}
+    ScratchVector<uint32_t> start;  ///< per value
+    ScratchVector<uint32_t> end;    ///< per value
+    uint32_t* all = nullptr;
+
+    std::span<uint32_t> of(uint32_t v) const { return {all + start[v], all + end[v]}; }
+};
+
 struct NodeOrder {
     explicit NodeOrder(Scratch& scratch) : order(&scratch) {}
     bool reordered = false;
@@ -34,8 +46,12 @@ struct NodeOrder {
     uint32_t cycle_value = 0;
 };
 
+/// @param readers each value's readers, in file indices.
 /// @param producer per value, the file index of the node producing it, or no_producer.
+/// @param node_values per node and one past the last: the first of the values its outputs
+///        define, which are consecutive (Scope::node_values).
 /// The order and the working arrays are placed in `scratch`.
-NodeOrder order_nodes(const ReadLists& reads, std::span<const uint32_t> producer, Scratch& scratch);
+NodeOrder order_nodes(const ReadLists& reads, const ValueReaders& readers, std::span<const uint32_t> producer,
+                      std::span<const uint32_t> node_values, Scratch& scratch);
 
 }  // namespace onnximport::detail
