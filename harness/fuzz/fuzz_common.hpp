@@ -125,7 +125,7 @@ struct Walker {
         bool in_file_order = true;
         for (size_t i = 0; i < n; ++i) in_file_order &= g.nodes[i].file_index == i;
         GAUNTLET_CHECK(in_file_order != g.nodes_were_reordered, "nodes_were_reordered disagrees with the order");
-                for (size_t i = 0; i < g.values.size(); ++i) {
+        for (size_t i = 0; i < g.values.size(); ++i) {
             const auto& v = g.values[i];
             GAUNTLET_CHECK(!v.name.empty(), "value without a name");
             GAUNTLET_CHECK(g.find_value(v.name) == &v, std::string(v.name));

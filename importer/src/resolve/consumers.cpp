@@ -1,7 +1,7 @@
 // The graph in resolved order (spec section 4, "Order" and "Consumers"): nodes moved into
 // that order, each value's producer as a resolved index, and each value's readers in
 // resolved order, each node once. A node reads what its subgraphs capture.
-#include "resolve/graph.hpp"
+#include "resolve/consumers.hpp"
 
 #include <algorithm>
 #include <span>

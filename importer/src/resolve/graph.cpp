@@ -3,6 +3,7 @@
 #include "resolve/graph.hpp"
 
 #include "core/step_clock.hpp"
+#include "resolve/consumers.hpp"
 
 #include <array>
 

@@ -1,6 +1,6 @@
 // Resolution of one graph and, in scope, its subgraphs (spec section 4). The steps, each
 // in its own file: values (scope.cpp), references and subgraphs (graph.cpp), types
-// (types.cpp), order (order.cpp), consumers (consumers.cpp).
+// (types.cpp), order (order.hpp), consumers (consumers.hpp).
 #pragma once
 
 #include "core/refusal.hpp"
@@ -22,12 +22,5 @@ void resolve_graph(Refusal& c, Scope& s, const OpsetTable& opsets);
 /// Value::type from input and output declarations, then value_info.
 /// @param outputs per graph output, where its name was found.
 void assign_types(Scope& s, std::span<const ValueRef> outputs);
-
-/// Each value's readers in file order, in the array that becomes the consumers.
-ValueReaders read_by_value(Scope& s, const ReadLists& reads);
-
-/// Puts the nodes in resolved order and fills Value::producer and Value::consumers (the
-/// readers, turned into resolved indices).
-void apply_order(Scope& s, ValueReaders& readers, NodeOrder& order);
 
 }  // namespace onnximport::detail
