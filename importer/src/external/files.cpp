@@ -23,7 +23,7 @@ namespace {
 /// into its own buffer.
 struct SpanReads {
     std::vector<size_t> first;  ///< the span's lowest read, in binding order
-    std::vector<const MappedFile*> files;
+    std::vector<const FileView*> files;
     std::vector<uint64_t> sizes;
     std::vector<std::byte*> buffers;
 };
@@ -106,7 +106,7 @@ void ExternalFiles::check_opened(const TensorView& t, const OpenOutcome& o, cons
     }
 }
 
-MappedFile& ExternalFiles::open(const TensorView& t, std::string_view location) {
+FileView& ExternalFiles::open(const TensorView& t, std::string_view location) {
     if (auto it = by_location_.find(location); it != by_location_.end()) return *it->second;
     const std::string quoted = quoted_text(location);
     OpenOutcome o = open_beneath(directory_fd(t, quoted), location, options_.external_open);
@@ -118,14 +118,14 @@ MappedFile& ExternalFiles::open(const TensorView& t, std::string_view location) 
     if (inserted) {
         // Mapped from the descriptor that was opened and fstat'ed: what was checked is
         // what is read. The size is that same fstat's.
-        it->second = std::make_unique<MappedFile>(std::move(o.fd), static_cast<uint64_t>(o.st.st_size),
+        it->second = std::make_unique<FileView>(std::move(o.fd), static_cast<uint64_t>(o.st.st_size),
                                                   options_.map_external_files);
     }
     by_location_.emplace(location, it->second.get());
     return *it->second;
 }
 
-void ExternalFiles::bind(TensorView& t, const MappedFile& file, uint64_t offset, std::string_view location) {
+void ExternalFiles::bind(TensorView& t, const FileView& file, uint64_t offset, std::string_view location) {
     const uint64_t expected = t.byte_size();
     // offset + length <= size, compared without computing a sum that could wrap.
     if (offset > file.size() || expected > file.size() - offset)

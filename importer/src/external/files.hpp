@@ -5,7 +5,7 @@
 #pragma once
 
 #include "external/safe_open.hpp"
-#include "io/mapped_file.hpp"
+#include "io/file_view.hpp"
 #include "io/unique_fd.hpp"
 #include "model/storage.hpp"
 
@@ -34,11 +34,11 @@ public:
 
     /// The file `location` names (already checked by check_location) beneath the
     /// directory, opened and mapped once per Model whatever names it; refusals name `t`.
-    MappedFile& open(const TensorView& t, std::string_view location);
+    FileView& open(const TensorView& t, std::string_view location);
     /// Points `t` at its byte_size() bytes at `offset` of `file`, refusing a range that
     /// passes the end of the file. Where the file is not mapped, the bytes are read, and
     /// `t` pointed at them, by read_ranges().
-    void bind(TensorView& t, const MappedFile& file, uint64_t offset, std::string_view location);
+    void bind(TensorView& t, const FileView& file, uint64_t offset, std::string_view location);
     /// Reads the ranges of the unmapped files that bind() has named, on up to
     /// ImportOptions::threads threads (core/pool.hpp). Ranges of one file that overlap are
     /// read once, as their union, into one buffer their tensors share (core/intervals.hpp):
@@ -65,10 +65,10 @@ private:
     /// Within one import, a location opened once is not opened again (many tensors
     /// usually share one file; this saves a lookup per tensor). Keyed by input bytes:
     /// hashed with the import's key (core/hash.hpp).
-    std::unordered_map<std::string_view, MappedFile*, NameHash> by_location_;
+    std::unordered_map<std::string_view, FileView*, NameHash> by_location_;
     /// A tensor's range of an unmapped file, in binding order.
     struct RangeRead {
-        const MappedFile* file;
+        const FileView* file;
         uint64_t offset;
         uint64_t size;
         TensorView* tensor;

@@ -46,7 +46,7 @@ void load_ort_companion(Storage& storage, const ImportOptions& options, const Ex
     const std::string& location = *name;
     if (auto bad = check_location(location))
         files.refuse_reference(first, "the .ort companion file cannot be opened: " + *bad);
-    const MappedFile& file = files.open(first, location);
+    const FileView& file = files.open(first, location);
     for (const Storage::CompanionRange& r : storage.ort_external) files.bind(*r.tensor, file, r.offset, location);
     files.read_ranges();
 }

@@ -65,7 +65,7 @@ UniqueFd open_regular(const std::filesystem::path& path, const std::string& name
 /// Reads `size` bytes (the file's fstat size) into buffer: in disjoint ranges on up to
 /// `threads` threads when the file is large enough for that to pay (io/payloads.hpp), else
 /// with one read and nothing else allocated (most models are small).
-void read_known(const MappedFile& file, const std::string& name, uint64_t size, unsigned threads,
+void read_known(const FileView& file, const std::string& name, uint64_t size, unsigned threads,
                 std::unique_ptr<uint8_t[]>& buffer) {
     buffer.reset(new uint8_t[size]);
     const unsigned n = size >= parallel_min_bytes ? std::max(threads, 1u) : 1u;
@@ -123,7 +123,7 @@ ModelInput ModelInput::open_file(const std::filesystem::path& path, const std::s
         return in;
     }
     const bool map = mode == LoadMode::Map || (mode == LoadMode::Auto && size > map_threshold);
-    auto file = std::make_unique<MappedFile>(std::move(fd), size, map);
+    auto file = std::make_unique<FileView>(std::move(fd), size, map);
     if (file->data()) {
         // Without advice, a cold read of each tensor header reads ahead into the weights
         // around it (spec section 6 notes the inflated resident size).

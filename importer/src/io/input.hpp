@@ -4,7 +4,7 @@
 #pragma once
 
 #include "io/file_id.hpp"
-#include "io/mapped_file.hpp"
+#include "io/file_view.hpp"
 
 #include <onnximport/options.hpp>
 
@@ -40,7 +40,7 @@ public:
     uint64_t size() const noexcept { return size_; }
     bool is_mapped() const noexcept { return mapping_ && mapping_->data(); }
     /// The mapping that holds data(), or null when the input is not mapped.
-    const MappedFile* mapping() const noexcept { return is_mapped() ? mapping_.get() : nullptr; }
+    const FileView* mapping() const noexcept { return is_mapped() ? mapping_.get() : nullptr; }
 
     /// The file the input was read from (a writer must not replace it), or none for bytes.
     const std::optional<FileId>& file_id() const noexcept { return file_id_; }
@@ -51,7 +51,7 @@ public:
 private:
     const uint8_t* data_ = nullptr;
     uint64_t size_ = 0;
-    std::unique_ptr<MappedFile> mapping_;
+    std::unique_ptr<FileView> mapping_;
     std::unique_ptr<uint8_t[]> buffer_;
     std::vector<uint8_t> owned_;
     std::optional<FileId> file_id_;

@@ -5,8 +5,8 @@
 // weight pages resident, and none once the walk ends.
 #pragma once
 
+#include "io/file_view.hpp"
 #include "io/input.hpp"
-#include "io/mapped_file.hpp"
 
 #include <cstdint>
 
@@ -15,7 +15,7 @@ namespace onnximport::detail {
 class PassedPages {
 public:
     /// `mapping` null: nothing is ever dropped.
-    explicit PassedPages(const MappedFile* mapping) noexcept : mapping_(mapping) {}
+    explicit PassedPages(const FileView* mapping) noexcept : mapping_(mapping) {}
     explicit PassedPages(const ModelInput& input) noexcept : PassedPages(input.mapping()) {}
     ~PassedPages() { drop(); }
     PassedPages(const PassedPages&) = delete;
@@ -29,7 +29,7 @@ public:
     static constexpr uintptr_t chunk = 16u << 20;
 
 private:
-    const MappedFile* mapping_;
+    const FileView* mapping_;
     const uint8_t* low_ = nullptr;
     const uint8_t* high_ = nullptr;
     uintptr_t span_at_drop_ = 0;

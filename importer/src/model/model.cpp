@@ -48,7 +48,7 @@ void Model::close() noexcept {
     // The input itself stays: names and strings are views into it. Its pages are dropped
     // (a mapped file loses nothing); a read buffer is at most what was read.
     s.input.drop_pages();
-    for (auto& [id, file] : s.external_files) file->release();
+    for (auto& [id, file] : s.external_files) file->unmap_and_close();
     s.owned_buffers.clear();
 }
 

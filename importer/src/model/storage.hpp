@@ -6,8 +6,8 @@
 #include "core/arena.hpp"
 #include "core/hash_key_reserve.hpp"
 #include "io/file_id.hpp"
+#include "io/file_view.hpp"
 #include "io/input.hpp"
-#include "io/mapped_file.hpp"
 
 #include <onnximport/model.hpp>
 
@@ -39,7 +39,7 @@ struct Storage {
     using FileIdHash = detail::FileIdHash;
     /// External-data files by (dev, inode), one mapping (or range reader) per file. Keyed
     /// by numbers the kernel assigns, not by input bytes.
-    std::unordered_map<FileId, std::unique_ptr<MappedFile>, FileIdHash> external_files;
+    std::unordered_map<FileId, std::unique_ptr<FileView>, FileIdHash> external_files;
     /// Ranges read where mapping was unavailable, and converted typed-field data.
     std::vector<std::unique_ptr<std::byte[]>> owned_buffers;
 

@@ -39,7 +39,7 @@ private:
     /// The walk of the mapped file that holds all of `bytes`, for this share; null if none does.
     PassedPages* pages_of(unsigned share, std::span<const std::byte> bytes);
 
-    std::vector<const MappedFile*> files_;  ///< the mapped ones, by address
+    std::vector<const FileView*> files_;  ///< the mapped ones, by address
     std::deque<PassedPages> pages_;         ///< share by share, a walk per file; a deque: PassedPages does not move
 };
 

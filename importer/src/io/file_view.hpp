@@ -10,22 +10,22 @@
 
 namespace onnximport::detail {
 
-class MappedFile {
+class FileView {
 public:
     /// `size` is the file's size from fstat of the same descriptor. With `map`, the file is
     /// mapped and the descriptor closed at once (a mapping holds the file by itself, so a
     /// model of thousands of external files holds no descriptors); without a mapping the
     /// descriptor stays open for read_exact.
-    MappedFile(UniqueFd fd, uint64_t size, bool map);
-    ~MappedFile();
-    MappedFile(const MappedFile&) = delete;
-    MappedFile& operator=(const MappedFile&) = delete;
+    FileView(UniqueFd fd, uint64_t size, bool map);
+    ~FileView();
+    FileView(const FileView&) = delete;
+    FileView& operator=(const FileView&) = delete;
 
     uint64_t size() const noexcept { return size_; }
     /// The mapping, or null where mapping was unavailable or not requested.
     const uint8_t* data() const noexcept { return static_cast<const uint8_t*>(addr_); }
-    /// Releases the mapping and the descriptor.
-    void release() noexcept;
+    /// Unmaps the file and closes the descriptor (UniqueFd::release, by contrast, gives the descriptor up).
+    void unmap_and_close() noexcept;
     bool has_descriptor() const noexcept { return static_cast<bool>(fd_); }
     /// Closes the descriptor (the mapping, if any, stays): read_exact fails afterwards.
     void close_descriptor() noexcept { fd_ = UniqueFd(); }

@@ -1,5 +1,5 @@
-// A read-only mapping of an opened file (mapped_file.hpp).
-#include "io/mapped_file.hpp"
+// A read-only view of an opened file, mapped or read with pread (file_view.hpp).
+#include "io/file_view.hpp"
 
 #include <cerrno>
 #include <sys/mman.h>
@@ -8,7 +8,7 @@
 
 namespace onnximport::detail {
 
-MappedFile::MappedFile(UniqueFd fd, uint64_t size, bool map) : fd_(std::move(fd)), size_(size) {
+FileView::FileView(UniqueFd fd, uint64_t size, bool map) : fd_(std::move(fd)), size_(size) {
     if (!map || size == 0) return;
     void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd_.get(), 0);
     if (p == MAP_FAILED) return;  // read ranges instead
@@ -16,26 +16,26 @@ MappedFile::MappedFile(UniqueFd fd, uint64_t size, bool map) : fd_(std::move(fd)
     fd_ = UniqueFd();
 }
 
-MappedFile::~MappedFile() { release(); }
+FileView::~FileView() { unmap_and_close(); }
 
-void MappedFile::release() noexcept {
+void FileView::unmap_and_close() noexcept {
     if (addr_) ::munmap(addr_, size_);
     addr_ = nullptr;
     fd_ = UniqueFd();
 }
 
-void MappedFile::advise_random() const noexcept {
+void FileView::advise_random() const noexcept {
     if (addr_) ::madvise(addr_, size_, MADV_RANDOM);
 }
 
-void MappedFile::drop_pages(const uint8_t* begin, const uint8_t* end) const noexcept {
+void FileView::drop_pages(const uint8_t* begin, const uint8_t* end) const noexcept {
     const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
     const uintptr_t from = (reinterpret_cast<uintptr_t>(begin) + page - 1) & ~(page - 1);
     const uintptr_t to = reinterpret_cast<uintptr_t>(end) & ~(page - 1);
     if (addr_ && to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
 }
 
-int MappedFile::read_exact(uint64_t offset, void* dst, uint64_t length) const noexcept {
+int FileView::read_exact(uint64_t offset, void* dst, uint64_t length) const noexcept {
     if (!fd_) return EBADF;
     auto* out = static_cast<uint8_t*>(dst);
     uint64_t done = 0;
