@@ -9,9 +9,14 @@
 
 namespace onnximport::detail {
 
+/// What shares start at multiples of: x86-64's page, so that no two threads touch or fill one
+/// page. Where pages are larger, two shares may meet within one, which costs time, not
+/// correctness (each thread still writes only its own bytes).
+inline constexpr uint64_t share_grain = 4096;
+
 /// Calls work(share, begin, end) once for each of `threads` disjoint shares that together cover
 /// [0, total) in order, share 0 on the calling thread, and returns when all have ended.
-/// Shares start at multiples of `grain` (a page size, so no two threads share a page).
+/// Shares start at multiples of `grain` (share_grain).
 /// A share whose thread cannot be started runs on the calling thread. An exception of a
 /// share is rethrown after the join: the one of the lowest share, as one thread would.
 void run_shares(unsigned threads, uint64_t total, uint64_t grain,

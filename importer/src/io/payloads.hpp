@@ -16,9 +16,6 @@ inline constexpr uint64_t parallel_min_bytes = 1;
 inline constexpr uint64_t parallel_min_bytes = uint64_t{4} << 20;
 #endif
 
-/// What a share of work is rounded to, so that no two threads touch or fill one page.
-inline constexpr uint64_t share_grain = 4096;
-
 struct ByteRange {
     const uint8_t* data = nullptr;
     uint64_t size = 0;

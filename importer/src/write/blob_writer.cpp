@@ -8,20 +8,13 @@
 
 namespace onnximport::detail {
 
-namespace {
-
-/// Shares start at page multiples of the blobs laid end to end: no two threads write a page.
-constexpr uint64_t grain = 4096;
-
-}  // namespace
-
 void write_blobs(AtomicFile& file, uint64_t alignment, std::span<const ExternalBlob> blobs, unsigned threads,
                  Progress& progress, SourcePages& source) {
     AlignedSink sink(file, alignment);
     std::vector<uint64_t> sizes;
     sizes.reserve(blobs.size());
     for (const ExternalBlob& b : blobs) sizes.push_back(b.bytes.size());
-    run_pieces(threads, sizes, grain, [&](unsigned share, size_t i, uint64_t from, uint64_t to) {
+    run_pieces(threads, sizes, share_grain, [&](unsigned share, size_t i, uint64_t from, uint64_t to) {
         const ExternalBlob& b = blobs[i];
         source.copy(share, b.bytes.subspan(from, to - from), [&](uint64_t at, std::span<const std::byte> part) {
             const bool first = from + at == 0;

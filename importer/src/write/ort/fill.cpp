@@ -14,9 +14,6 @@ namespace onnximport::detail {
 
 namespace {
 
-/// A page-sized grain: no two threads write one page of the buffer or of the file.
-constexpr uint64_t grain = 4096;
-
 /// Where a fill's bytes start in the finished buffer of `size` bytes: a vector's uoffset
 /// counts from the buffer's end to its 4-byte length prefix.
 uint64_t start_of(const PlacedBytes& f, uint64_t size) noexcept {
@@ -28,7 +25,7 @@ void copy_fills(std::span<const PlacedBytes> fills, unsigned threads, SourcePage
     std::vector<uint64_t> sizes;
     sizes.reserve(fills.size());
     for (const PlacedBytes& f : fills) sizes.push_back(f.bytes.size());
-    run_pieces(threads, sizes, grain, [&](unsigned share, size_t i, uint64_t from, uint64_t to) {
+    run_pieces(threads, sizes, share_grain, [&](unsigned share, size_t i, uint64_t from, uint64_t to) {
         source.copy(share, fills[i].bytes.subspan(from, to - from),
                     [&](uint64_t at, std::span<const std::byte> part) { copy_part(fills[i], from + at, part); });
     });
