@@ -54,11 +54,15 @@ ValueReaders read_by_value(Scope& s, const ReadLists& reads) {
     for (size_t v = 0; v < value_count; ++v) r.start[v + 1] += r.start[v];
     r.end.assign(r.start.begin(), r.start.end() - 1);  // where each slice is filled to
     r.all = ListAccess::make_array<uint32_t>(s.storage.arena, reads.values.size());
+    // Plain pointers in the loop: through the vectors, the compiler reloads them after every store.
+    const uint32_t* start = r.start.data();
+    uint32_t* end = r.end.data();
+    uint32_t* all = r.all;
     for (uint32_t f = 0; f < n; ++f)
         for (uint32_t i = reads.begin[f]; i < reads.begin[f + 1]; ++i) {
             const uint32_t v = reads.values[i];
-            if (r.end[v] > r.start[v] && r.all[r.end[v] - 1] == f) continue;
-            r.all[r.end[v]++] = f;
+            if (end[v] > start[v] && all[end[v] - 1] == f) continue;
+            all[end[v]++] = f;
         }
     return r;
 }
@@ -66,26 +70,33 @@ ValueReaders read_by_value(Scope& s, const ReadLists& reads) {
 void apply_order(Scope& s, ValueReaders& readers, NodeOrder& order) {
     Graph& g = s.graph;
     const uint32_t n = static_cast<uint32_t>(g.nodes.size());
+    const bool reordered = order.reordered;
     ScratchVector<uint32_t> position(&s.scratch);  // file index -> resolved index
-    const size_t value_count = g.values.size();
-    if (order.reordered) {
+    if (reordered) {
         position.resize(n);
         for (uint32_t k = 0; k < n; ++k) position[order.order[k]] = k;
         permute_nodes(g.nodes, order.order, s.scratch);
     }
-    g.nodes_were_reordered = order.reordered;
+    g.nodes_were_reordered = reordered;
     // One walk over the values (a cache line each) sets their producers and consumers; in a
-    // reordered graph the readers become resolved indices first.
+    // reordered graph the readers become resolved indices first. Plain pointers, as in
+    // read_by_value: a List's pointer stored in a Value could otherwise be a vector's.
+    const uint32_t* start = readers.start.data();
+    const uint32_t* end = readers.end.data();
+    const uint32_t* producer = s.producer.data();
+    const uint32_t* resolved = position.data();
+    const size_t value_count = g.values.size();
     for (size_t v = 0; v < value_count; ++v) {
         Value& value = g.values[v];
-        const uint32_t p = s.producer[v];
-        const std::span<uint32_t> consumers = readers.of(static_cast<uint32_t>(v));
-        if (order.reordered) {
-            for (uint32_t& k : consumers) k = position[k];
-            if (consumers.size() > 1) sort_readers(consumers);
+        const uint32_t p = producer[v];
+        uint32_t* first = readers.all + start[v];
+        const uint32_t count = end[v] - start[v];
+        if (reordered) {
+            for (uint32_t i = 0; i < count; ++i) first[i] = resolved[first[i]];
+            if (count > 1) sort_readers({first, count});
         }
-        if (p != no_producer) value.producer = static_cast<int32_t>(order.reordered ? position[p] : p);
-        ListAccess::view(value.consumers, consumers.data(), consumers.size());
+        if (p != no_producer) value.producer = static_cast<int32_t>(reordered ? resolved[p] : p);
+        ListAccess::view(value.consumers, first, count);
     }
 }
 

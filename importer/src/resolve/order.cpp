@@ -57,10 +57,9 @@ void find_cycle(const ReadLists& reads, std::span<const uint32_t> producer,
 /// Kahn's algorithm taking, each time, the ready node with the smallest file index. A node's
 /// successors are the readers of the values it defines. The smallest ready node is held
 /// outside the heap when it is below everything in it, so a chain (each node readying the
-/// next) never touches the heap.
+/// next) never touches the heap. Emits fewer than all nodes when they have a cycle.
 void emit_smallest_ready(ScratchVector<uint32_t>& indegree, const ValueReaders& readers,
-                         std::span<const uint32_t> node_values, ScratchVector<uint8_t>& emitted,
-                         ScratchVector<uint32_t>& order, Scratch& scratch) {
+                         std::span<const uint32_t> node_values, ScratchVector<uint32_t>& order, Scratch& scratch) {
     const uint32_t n = static_cast<uint32_t>(indegree.size());
     constexpr uint32_t none = UINT32_MAX;
     // A min-heap of the other ready file indices. Seeded in increasing order, which is
@@ -70,6 +69,10 @@ void emit_smallest_ready(ScratchVector<uint32_t>& indegree, const ValueReaders& 
     for (uint32_t f = 0; f < n; ++f)
         if (indegree[f] == 0) ready.push_back(f);
     const auto later = std::greater<uint32_t>();
+    // Plain pointers: through the vectors, the compiler reloads them after every store.
+    uint32_t* waiting = indegree.data();
+    const uint32_t* start = readers.start.data();
+    const uint32_t* end = readers.end.data();
     uint32_t next = none;  // when set, smaller than every file index in `ready`
     order.reserve(n);
     while (next != none || !ready.empty()) {
@@ -80,11 +83,11 @@ void emit_smallest_ready(ScratchVector<uint32_t>& indegree, const ValueReaders& 
             f = ready.back();
             ready.pop_back();
         }
-        emitted[f] = 1;
         order.push_back(f);
         for (uint32_t v = node_values[f]; v < node_values[f + 1]; ++v)
-            for (uint32_t r : readers.of(v)) {
-                if (--indegree[r] != 0) continue;
+            for (uint32_t i = start[v]; i < end[v]; ++i) {
+                uint32_t r = readers.all[i];
+                if (--waiting[r] != 0) continue;
                 if (next == none ? ready.empty() || r < ready.front() : r < next) std::swap(r, next);
                 if (r == none) continue;
                 ready.push_back(r);
@@ -108,9 +111,12 @@ NodeOrder order_nodes(const ReadLists& reads, const ValueReaders& readers, std::
         if (producer[v] != no_producer)
             for (uint32_t r : readers.of(v)) ++indegree[r];
 
-    ScratchVector<uint8_t> emitted(n, 0, &scratch);
-    emit_smallest_ready(indegree, readers, node_values, emitted, out.order, scratch);
-    if (out.order.size() < n) find_cycle(reads, producer, emitted, out);
+    emit_smallest_ready(indegree, readers, node_values, out.order, scratch);
+    if (out.order.size() < n) {
+        ScratchVector<uint8_t> emitted(n, 0, &scratch);  // only when refusing
+        for (uint32_t f : out.order) emitted[f] = 1;
+        find_cycle(reads, producer, emitted, out);
+    }
     return out;
 }
 
