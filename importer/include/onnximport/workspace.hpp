@@ -25,8 +25,10 @@ HashKeyReserve* key_reserve_of(Workspace* workspace) noexcept;
 
 class Workspace {
 public:
-    /// Room for the blocks of a graph of a few hundred thousand nodes.
-    static constexpr size_t default_keep_bytes = size_t{256} << 20;
+    /// Room for the blocks of a graph of 10^6 nodes, about 300 MiB with its scratch: with
+    /// less, one of its blocks was freed and faulted in again by every import
+    /// (docs/performance.md, "Room for a graph of a million nodes").
+    static constexpr size_t default_keep_bytes = size_t{512} << 20;
 
     /// Keeps blocks whose resident pages add up to at most `keep_bytes`: a kept large block
     /// (of huge pages) counts the pages an import wrote, which are marked free to the kernel
