@@ -1,5 +1,5 @@
 // Suite `plain_node`: read_plain_node (importer/src/onnx/read_plain_node.cpp) reads a node
-// of short ASCII strings and plain scalar attributes in two scans of its bytes. Every node
+// of short ASCII strings and plain scalar attributes in one scan of its bytes. Every node
 // must read as the general path reads it, and every refusal must be the general path's.
 #include "core_support.hpp"
 
@@ -37,6 +37,19 @@ WireWriter node_of(const std::vector<Field>& fields, bool trailing_field) {
     }
     if (trailing_field) n.int_field(99, 0);  // no NodeProto field: the general path skips it
     return n;
+}
+
+/// `count` fields of one number, each named by its position after `prefix`.
+std::vector<Field> numbered(N number, const std::string& prefix, int count) {
+    std::vector<Field> fields;
+    for (int i = 0; i < count; ++i) fields.push_back({number, prefix + std::to_string(i), false, 1});
+    return fields;
+}
+
+std::vector<Field> joined(std::vector<std::vector<Field>> parts) {
+    std::vector<Field> all;
+    for (auto& part : parts) all.insert(all.end(), part.begin(), part.end());
+    return all;
 }
 
 /// The node inside `depth` If nodes, each holding the next in its then_branch graph.
@@ -93,6 +106,17 @@ BOOST_AUTO_TEST_CASE(a_plain_node_reads_as_the_same_node_written_any_other_way) 
         {{N::input, "caf\xC3\xA9"}, {N::op_type, "Op"}},
         {{N::attribute, "axis", false, 128}, {N::op_type, "Op"}},
         {{N::input, long_name}, {N::input, long_name}, {N::output, "y"}, {N::op_type, "Op"}},
+        // Eight of each list fit the scan's arrays, nine of any do not.
+        joined({numbered(N::input, "in", 8), numbered(N::output, "out", 8), numbered(N::attribute, "a", 8)}),
+        joined({numbered(N::input, "in", 9), {{N::op_type, "Concat"}}}),
+        joined({numbered(N::output, "out", 9), {{N::op_type, "Split"}}}),
+        joined({numbered(N::attribute, "a", 9), {{N::op_type, "Op"}}}),
+        // A two-byte length read as one byte would make a 128-byte name and an input of the
+        // bytes after it (the name's last byte taken for an input's key).
+        {{N::name, std::string(128, 'n') + "\n"}, {N::input, "123456789"}, {N::op_type, "Op"}},
+        // Strings after an attribute are checked for ASCII as well as those before it.
+        {{N::input, "x"}, {N::attribute, "axis", false, 1}, {N::domain, "d\xC3\xA9"}, {N::op_type, "Op"}},
+        {{N::input, "x"}, {N::attribute, "alpha", true}, {N::attribute, "axis", false, 1}, {N::output, "y"}},
     };
     for (size_t k = 0; k < cases.size(); ++k) {
         BOOST_TEST_CONTEXT("case " << k) {
@@ -108,8 +132,12 @@ BOOST_AUTO_TEST_CASE(a_plain_node_reads_as_the_same_node_written_any_other_way) 
 }
 
 BOOST_AUTO_TEST_CASE(a_plain_node_string_that_is_not_utf8_is_malformed_at_its_field) {
-    const std::string m = model_of(node_of({{N::input, "a\xFF"}, {N::op_type, "Op"}}, false));
-    expect_model_error(m, ErrorKind::Malformed, m.find("a\xFF") + 1, "ModelProto.graph.node[0].input");
+    // Alone, before an attribute and after one: the scan checks each run of strings.
+    const Field bad{N::input, "a\xFF"}, op{N::op_type, "Op"}, axis{N::attribute, "axis", false, 1};
+    for (const std::vector<Field>& fields : {std::vector<Field>{bad, op}, {bad, axis, op}, {op, axis, bad}}) {
+        const std::string m = model_of(node_of(fields, false));
+        expect_model_error(m, ErrorKind::Malformed, m.find("a\xFF") + 1, "ModelProto.graph.node[0].input");
+    }
 }
 
 BOOST_AUTO_TEST_CASE(a_node_longer_than_its_graph_is_malformed_though_the_bytes_after_look_plain) {
@@ -123,6 +151,17 @@ BOOST_AUTO_TEST_CASE(a_node_longer_than_its_graph_is_malformed_though_the_bytes_
                               .bytes_field(onnximport::proto::Model::producer_name, "xy")
                               .str();
     expect_model_error(m, ErrorKind::Malformed, m.find(graph) + 1, "ModelProto.graph");  // at the node's length
+}
+
+BOOST_AUTO_TEST_CASE(a_plain_node_field_longer_than_its_node_is_malformed_at_its_length) {
+    // op_type claims 5 bytes where the node has 2 left, and the node ends the input, held in a
+    // buffer of its exact size: a scan that followed the length would read past the buffer
+    // (AddressSanitizer's run of make test reports it).
+    const std::string node = "\x22\x05Op";
+    const std::string m = model_graph_last("\x0a\x04" + node);
+    const std::vector<uint8_t> exact(m.begin(), m.end());
+    const ImportError e = refusal_of([&] { onnximport::import_bytes(exact, "test.onnx", parse_only()); });
+    check_error(e, ErrorKind::Malformed, m.find(node) + 1, "ModelProto.graph.node[0]");  // as the general path
 }
 
 BOOST_AUTO_TEST_CASE(a_plain_node_nested_too_deep_is_malformed_where_the_general_path_says) {
