@@ -31,7 +31,7 @@ struct ValueReaders {
     ScratchVector<uint32_t> end;    ///< per value
     uint32_t* all = nullptr;
 
-    std::span<uint32_t> of(uint32_t v) const { return {all + start[v], all + end[v]}; }
+    std::span<const uint32_t> of(uint32_t v) const { return {all + start[v], all + end[v]}; }
 };
 
 struct NodeOrder {
