@@ -111,8 +111,8 @@ BOOST_AUTO_TEST_CASE(a_plain_node_reads_as_the_same_node_written_any_other_way) 
         joined({numbered(N::input, "in", 9), {{N::op_type, "Concat"}}}),
         joined({numbered(N::output, "out", 9), {{N::op_type, "Split"}}}),
         joined({numbered(N::attribute, "a", 9), {{N::op_type, "Op"}}}),
-        // A two-byte length read as one byte would make a 128-byte name and an input of the
-        // bytes after it (the name's last byte taken for an input's key).
+        // A 129-byte name: its length's first byte (0x81) taken alone would end the name on its
+        // last byte, an input's key, and make an input of the bytes after; ASCII checks refuse it.
         {{N::name, std::string(128, 'n') + "\n"}, {N::input, "123456789"}, {N::op_type, "Op"}},
         // Strings after an attribute are checked for ASCII as well as those before it.
         {{N::input, "x"}, {N::attribute, "axis", false, 1}, {N::domain, "d\xC3\xA9"}, {N::op_type, "Op"}},
