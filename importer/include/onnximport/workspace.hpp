@@ -25,9 +25,9 @@ HashKeyReserve* key_reserve_of(Workspace* workspace) noexcept;
 
 class Workspace {
 public:
-    /// Room for the blocks of a graph of 10^6 nodes, about 300 MiB with its scratch: with
-    /// less, one of its blocks was freed and faulted in again by every import
-    /// (docs/performance.md, "Room for a graph of a million nodes").
+    /// Room for the blocks of a graph of a million nodes and its scratch, so that the next
+    /// import reuses every one of them instead of faulting one in again (docs/performance.md,
+    /// "Room for a graph of a million nodes").
     static constexpr size_t default_keep_bytes = size_t{512} << 20;
 
     /// Keeps blocks whose resident pages add up to at most `keep_bytes`: a kept large block

@@ -9,14 +9,12 @@ namespace {
 
 constexpr uint8_t len_key(proto::Node field) { return static_cast<uint8_t>(+field << 3 | 2); }
 
-/// The most inputs, outputs or attributes of a node read here; a node with more is read the
-/// general way (in the onnx 1.23 backend set, 3 nodes of 12,762: one of 10 inputs, two of 13 and
-/// 14 attributes).
+/// The most inputs, outputs or attributes of a node read here; a node with more (rare:
+/// docs/performance.md, "Plain nodes in one scan") is read the general way.
 constexpr uint32_t plain_list_max = 8;
 
 /// What the scan found, each field by the address of its one-byte length. The arrays are
-/// filled as far as their counts and left uninitialized past them: zeroing them would cost
-/// about what the scan of a chain's node does.
+/// filled as far as their counts and left uninitialized past them: nothing reads further.
 struct PlainNode {
     const uint8_t* inputs[plain_list_max];
     const uint8_t* outputs[plain_list_max];
