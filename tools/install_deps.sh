@@ -12,9 +12,10 @@ packages=(
   libprotobuf-dev protobuf-compiler libonnx-dev
   python3-onnx python3-numpy python3-yaml valgrind
   libbenchmark-dev libprotozero-dev universal-ctags
+  afl++  # the nightly's second engine, proven end to end by ctest nightly_triage
   ccache  # shared object cache for developers' worktrees (CMAKE_ARGS=-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 )
-extra=("$@")  # callers may ask for more (afl++, chromium, ...)
+extra=("$@")  # callers may ask for more (chromium, ...)
 
 missing=()
 for p in "${packages[@]}" "${extra[@]}"; do

@@ -5,6 +5,8 @@ planted target (harness/fuzz/fuzz_planted.cpp, compiled here with clang++ and li
 two different inputs with the planted crash are filed once, minimized; a short
 python/gauntlet/fuzz/nightly.py run finds the crash, files it and exits 1 with the reproducer
 printed, and a second run knows it (not filed again) and still exits 1.
+The same through AFL++ (`--engine afl`): its crash triaged with the libFuzzer binary, filed and
+recorded as AFL++'s.
 Exit 77 (ctest: skipped) when clang++ or its libFuzzer runtime is missing.
 """
 import glob
@@ -116,12 +118,14 @@ class LibFuzzerLog(unittest.TestCase):
         self.assertEqual((s["execs"], s["edges"], s["features"], s["feature_growth"]), (25214, 3303, 3033, 14))
 
 
-def compile_planted(out_dir):
-    clang = shutil.which("clang++")
+def compile_planted(out_dir, compiler="clang++", folder="bin"):
+    """The planted target built by `compiler` into out_dir/folder, where the campaign looks
+    for it (FUZZ_BUILD/bin for libFuzzer, FUZZ_BUILD/afl/bin for AFL++); None without the compiler."""
+    clang = shutil.which(compiler)
     if not clang:
         return None
-    binary = os.path.join(out_dir, "bin", "fuzz_planted")
-    os.makedirs(os.path.dirname(binary))
+    binary = os.path.join(out_dir, folder, "fuzz_planted")
+    os.makedirs(os.path.dirname(binary), exist_ok=True)
     proc = subprocess.run([clang, "-g", "-O1", "-fsanitize=address,fuzzer",
                            os.path.join(settings.ROOT, "harness", "fuzz", "fuzz_planted.cpp"), "-o", binary],
                           capture_output=True, text=True)
@@ -193,3 +197,51 @@ class Planted(unittest.TestCase):
         self.assertEqual(recs[0]["budget_seconds"], 10)
         self.assertIsNotNone(recs[0]["edges_seen"])
 
+
+
+class PlantedAfl(unittest.TestCase):
+    """The nightly's second engine end to end (python/gauntlet/fuzz/engine_afl.py)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nightly-afl-")
+        cls.binary = compile_planted(cls.tmp)
+        cls.afl_binary = compile_planted(cls.tmp, "afl-clang-fast++", os.path.join("afl", "bin"))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        if not self.binary:
+            self.skipTest("clang++ with libFuzzer is not installed")
+        if not (self.afl_binary and shutil.which("afl-fuzz")):
+            self.skipTest("AFL++ is not installed (tools/install_deps.sh installs afl++)")
+
+    def test_an_afl_crash_is_triaged_filed_and_recorded_as_afl(self):
+        work = os.path.join(self.tmp, "nightly")
+        reg = os.path.join(work, "regression")
+        record = os.path.join(work, "campaigns.jsonl")
+        # A seed one bit away from the planted prefix ("PLANU"): finding a bug from nothing is
+        # AFL++'s part; this test proves ours, that what it finds reaches the regression folder.
+        os.makedirs(os.path.join(work, "corpus", "fuzz_planted"))
+        with open(os.path.join(work, "corpus", "fuzz_planted", "seed"), "wb") as f:
+            f.write(b"PLANU")
+        cmd = settings.module_argv("gauntlet.fuzz.nightly", sys.executable) + [
+            "--no-build", "--engine", "afl", "--targets", "fuzz_planted", "--seconds", "10",
+            "--corpus-root", os.path.join(work, "corpus"), "--regression", reg, "--record", record,
+            "--work", os.path.join(work, "run")]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, FUZZ_BUILD=self.tmp),
+                              timeout=300)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("(new)", proc.stdout)
+        filed = [p for p in glob.glob(os.path.join(reg, "fuzz_planted", "*")) if not p.endswith(".txt")]
+        self.assertEqual(len(filed), 1, proc.stdout)
+        with open(filed[0], "rb") as f:
+            self.assertEqual(f.read(), b"PLANT")  # minimized by the libFuzzer binary
+        with open(record) as f:
+            (rec,) = [json.loads(line) for line in f]
+        self.assertEqual(rec["engine"], "afl")
+        self.assertIn("planted_read_past_end", rec["findings"][0]["signature"])
+        self.assertGreater(rec["execs"], 0)
+        self.assertGreater(rec["cpu_seconds"], 0)
