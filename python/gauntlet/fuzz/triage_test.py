@@ -216,7 +216,8 @@ class PlantedAfl(unittest.TestCase):
         if not self.binary:
             self.skipTest("clang++ with libFuzzer is not installed")
         if not (self.afl_binary and shutil.which("afl-fuzz")):
-            self.skipTest("AFL++ is not installed (tools/install_deps.sh installs afl++)")
+            self.skipTest("afl-fuzz missing, or the planted target does not build with afl-clang-fast++ "
+                          "(tools/install_deps.sh installs afl++)")
 
     def test_an_afl_crash_is_triaged_filed_and_recorded_as_afl(self):
         work = os.path.join(self.tmp, "nightly")
