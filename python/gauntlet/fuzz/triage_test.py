@@ -132,7 +132,9 @@ def compile_planted(out_dir, compiler="clang++", folder="bin"):
     return binary if proc.returncode == 0 else None
 
 
-class Planted(unittest.TestCase):
+class PlantedFolder(unittest.TestCase):
+    """A folder of its own per class, FUZZ_BUILD for the runs, with the planted target built for libFuzzer."""
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="nightly-triage-")
@@ -145,6 +147,9 @@ class Planted(unittest.TestCase):
     def setUp(self):
         if not self.binary:
             self.skipTest("clang++ with libFuzzer is not installed")
+
+
+class Planted(PlantedFolder):
 
     def test_two_copies_are_filed_once_and_minimized(self):
         work = os.path.join(self.tmp, "direct")
@@ -199,22 +204,16 @@ class Planted(unittest.TestCase):
 
 
 
-class PlantedAfl(unittest.TestCase):
+class PlantedAfl(PlantedFolder):
     """The nightly's second engine end to end (python/gauntlet/fuzz/engine_afl.py)."""
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="nightly-afl-")
-        cls.binary = compile_planted(cls.tmp)
+        super().setUpClass()
         cls.afl_binary = compile_planted(cls.tmp, "afl-clang-fast++", os.path.join("afl", "bin"))
 
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
     def setUp(self):
-        if not self.binary:
-            self.skipTest("clang++ with libFuzzer is not installed")
+        super().setUp()
         if not (self.afl_binary and shutil.which("afl-fuzz")):
             self.skipTest("afl-fuzz missing, or the planted target does not build with afl-clang-fast++ "
                           "(tools/install_deps.sh installs afl++)")
