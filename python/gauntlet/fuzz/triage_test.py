@@ -150,7 +150,6 @@ class PlantedFolder(unittest.TestCase):
 
 
 class Planted(PlantedFolder):
-
     def test_two_copies_are_filed_once_and_minimized(self):
         work = os.path.join(self.tmp, "direct")
         reg = os.path.join(work, "regression")
@@ -201,7 +200,6 @@ class Planted(PlantedFolder):
         self.assertGreater(recs[0]["execs"], 0)
         self.assertEqual(recs[0]["budget_seconds"], 10)
         self.assertIsNotNone(recs[0]["edges_seen"])
-
 
 
 class PlantedAfl(PlantedFolder):
