@@ -189,15 +189,16 @@ def libfuzzer(binary, flags, seconds, jobs, new_dir, corpus_dirs, work, stopper,
     return total
 
 
-def measure_corpus(binary, flags, corpus_dir, work, nice=None, env=None):
+def measure_corpus(binary, flags, corpus_dir, work, nice=None, env=None, also=()):
     """Edges and features of a corpus as the libFuzzer binary counts them (-runs=0: every
-    input executed once, libFuzzer's INITED line), and how many files it holds."""
+    input executed once, libFuzzer's INITED line), with the inputs of the folders `also`
+    when given, and how many files the corpus holds."""
     log = os.path.join(work, "measure.log")
     if os.path.exists(log):
         os.remove(log)
     prefix = ["nice", "-n", str(nice)] if nice is not None else []
     cmd = prefix + [binary] + [f for f in flags if not f.startswith("-dict=")] + [
-        "-runs=0", "-timeout=25", corpus_dir]
+        "-runs=0", "-timeout=25", corpus_dir] + [d for d in also if os.path.isdir(d)]
     empty = not any(os.scandir(corpus_dir)) if os.path.isdir(corpus_dir) else True
     rc, cpu, rss, _ = run_measured(cmd, log, 1800, cwd=work, env=env)
     with open(log, encoding="utf-8", errors="replace") as f:

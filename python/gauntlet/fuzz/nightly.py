@@ -219,6 +219,12 @@ def finish(t, args, stopper, meta):
     if not args.no_merge:
         added, _ = engine.merge(t.binary, t.flags, t.corpus, [t.new], t.work, args.nice, t.env)
         after = engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice, t.env)
+    if args.engine == "afl":
+        # AFL++ counts coverage on a map of its own. What it reached, in libFuzzer's terms, is
+        # the corpus with AFL++'s finds, which a merge keeps whole (-merge=1 keeps every feature).
+        seen = after if not args.no_merge else engine.measure_corpus(t.binary, t.flags, t.corpus, t.work, args.nice,
+                                                                     t.env, also=[t.new])
+        t.spent["edges_seen"], t.spent["features_seen"] = seen["edges"], seen["features"]
     findings, unreproduced, untriaged = triage.triage(t.name, t.binary, t.flags, sorted(t.spent["artifacts"]),
                                                       os.path.join(t.work, "triage"), args.engine, t.regression,
                                                       say, shown_binary=t.filed_binary)

@@ -150,6 +150,19 @@ class PlantedFolder(unittest.TestCase):
 
 
 class Planted(PlantedFolder):
+    def test_a_corpus_is_measured_with_the_inputs_beside_it(self):
+        # What an AFL++ campaign without a merge records as seen (nightly.finish).
+        work = os.path.join(self.tmp, "measure")
+        for folder, data in (("corpus", b"X"), ("found", b"PLANU")):
+            os.makedirs(os.path.join(work, folder))
+            with open(os.path.join(work, folder, "input"), "wb") as f:
+                f.write(data)
+        corpus, found = os.path.join(work, "corpus"), os.path.join(work, "found")
+        alone = engine.measure_corpus(self.binary, [], corpus, work)
+        beside = engine.measure_corpus(self.binary, [], corpus, work, also=[found])
+        self.assertGreater(beside["edges"], alone["edges"])  # PLANU passes the length check, X does not
+        self.assertEqual((alone["files"], beside["files"]), (1, 1))
+
     def test_two_copies_are_filed_once_and_minimized(self):
         work = os.path.join(self.tmp, "direct")
         reg = os.path.join(work, "regression")
@@ -243,3 +256,6 @@ class PlantedAfl(PlantedFolder):
         self.assertIn("planted_read_past_end", rec["findings"][0]["signature"])
         self.assertGreater(rec["execs"], 0)
         self.assertGreater(rec["cpu_seconds"], 0)
+        # Merged: what AFL++ reached, counted by the libFuzzer binary, is the merged corpus's coverage.
+        self.assertEqual((rec["edges_seen"], rec["features_seen"]), (rec["edges_after"], rec["features_after"]))
+        self.assertGreaterEqual(rec["edges_seen"], rec["edges_before"])
