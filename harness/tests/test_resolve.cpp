@@ -226,6 +226,26 @@ BOOST_AUTO_TEST_CASE(omitted_optional_inputs_and_outputs_give_no_value) {
     BOOST_TEST(detail::ModelAccess::node_output_count(gr) == 3u);
 }
 
+BOOST_AUTO_TEST_CASE(a_read_of_a_neighbours_output_after_an_omitted_one_finds_its_value) {
+    // Node reads are looked up among the neighbours' outputs first (resolve/scope.hpp,
+    // defined_by): an omitted output defines no value, so the index must not count it.
+    for (bool reversed : {false, true}) {
+        BOOST_TEST_CONTEXT("written " << (reversed ? "last to first" : "in order")) {
+            G g;
+            g.in("X");
+            if (reversed) g.node("Relu", {"B"}, {"Y"}).node("Split", {"X"}, {"", "A", "B"});
+            else g.node("Split", {"X"}, {"", "A", "B"}).node("Relu", {"B"}, {"Y"});
+            Loaded m = load(model_of(g.out("Y")));
+            const Graph& gr = m.graph();
+            BOOST_TEST(gr.values.size() == 4u);
+            BOOST_TEST(value(gr, "B").producer == 0);
+            BOOST_TEST(value(gr, "B").consumers == (Indices{1}), boost::test_tools::per_element());
+            BOOST_TEST(value(gr, "A").consumers.empty());
+            BOOST_TEST(value(gr, "Y").producer == 1);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(empty_input_name_is_invalid) {
     G g;
     g.in("X").in("").node("Identity", {"X"}, {"Y"}).out("Y");

@@ -80,6 +80,19 @@ ValueRef find_value(Scope& s, std::string_view name);
 /// find_value for a name s itself does not define.
 ValueRef find_outside(Scope& s, std::string_view name);
 
+/// The value named `name` (not empty) among those node `node` defined, or no_producer.
+/// Compared where the node's output names are, next to the reading node's own in the edges'
+/// arena, not in the graph's large array of values (docs/performance.md, "Neighbours' names
+/// where they were read"): an omitted output, empty, defines no value.
+inline uint32_t defined_by(const Scope& s, uint32_t node, std::string_view name) {
+    uint32_t v = s.node_values[node];
+    for (std::string_view out : s.graph.nodes[node].outputs) {
+        if (same_name(out, name)) return v;
+        v += !out.empty();
+    }
+    return no_producer;
+}
+
 /// The value named `name` among those node f - 1 defined, else among those node f + 1
 /// defined, or no_producer: what most nodes read (exporters write nodes in order, some
 /// last to first, and a chain reads its neighbour), found with no hashing and no random
@@ -95,11 +108,8 @@ inline uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view nam
     const size_t nodes = s.node_values.size() - 1;
     const uint32_t first = after_first ? f + 1 : f - 1, second = after_first ? f - 1 : f + 1;
     if (first < nodes)
-        for (uint32_t v = s.node_values[first]; v < s.node_values[first + 1]; ++v)
-            if (same_name(s.graph.values[v].name, name)) return v;
-    if (second < nodes)
-        for (uint32_t v = s.node_values[second]; v < s.node_values[second + 1]; ++v)
-            if (same_name(s.graph.values[v].name, name)) return v;
+        if (uint32_t v = defined_by(s, first, name); v != no_producer) return v;
+    if (second < nodes) return defined_by(s, second, name);
     return no_producer;
 }
 
