@@ -8,10 +8,9 @@ campaign spends its night on. Counting the replay too, the row fell by a third w
 fuzz_external's corpus by half; beyond the replay it moves with what the mutated inputs cost
 (docs/fuzzing.md, "The fuzz rows beyond the replay"). The replay's own rate is shown beside it.
 New inputs go to a scratch folder (on /dev/shm where writable: the row measures the target, not
-the disk) so the corpus is only read.
-CPU time is the process's (user and system, from its rusage): on a machine shared with other jobs
-the wall time says more about them than about the target; the campaign records count the same
-way. The targets whose oracle has an expensive share (harness/fuzz/fuzz_share.hpp) also run with
+the disk) so the corpus is only read. CPU time is the process's (user and system, from its
+rusage): on a machine shared with other jobs the wall time says more about them than about the
+target; the campaign records count the same way. The targets whose oracle has an expensive share (harness/fuzz/fuzz_share.hpp) also run with
 GAUNTLET_FUZZ_FULL_ORACLE=1, every check on every input: the oracle they had before the share.
 """
 import os
