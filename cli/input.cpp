@@ -1,4 +1,4 @@
-// Reading a model from a file or from standard input (docs/cli.md, "Input").
+// Reading a model from a file or from standard input (docs/cli.md, "Options").
 #include "input.hpp"
 
 #include <algorithm>

@@ -1,10 +1,10 @@
-// The objects of a .ort buffer and the references to them, for fuzz_ort's mutator
-// (ort_mutator.cpp) and its statistics (docs/fuzzing.md, "The .ort mutator"). One walk from
-// the root with the mini-reflection type tables flatc generates for importer/schema/ort.fbs:
-// every object is entered once however many uoffsets reach it (a diamond of shared tables
-// costs its size, not its paths), and every read is bounds-checked, so a buffer that does not
-// verify is indexed as far as it reads and marked incomplete. Not a verifier: the generated
-// Verifier stays the oracle of structure.
+// The objects of a .ort buffer and the references to them, for fuzz_ort's mutator (ort_mutator.cpp)
+// and its statistics (docs/fuzzing.md, "Shared and aliased .ort objects"). One walk from the root
+// with the mini-reflection type tables flatc generates for importer/schema/ort.fbs: every object is
+// entered once however many uoffsets reach it (a diamond of shared tables costs its size, not its
+// paths), and every read is bounds-checked, so a buffer that does not verify is indexed as far as
+// it reads and marked incomplete. Not a verifier: the generated Verifier stays the oracle of
+// structure.
 #pragma once
 
 #include <flatbuffers/minireflect.h>

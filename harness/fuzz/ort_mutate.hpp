@@ -1,6 +1,6 @@
-// fuzz_ort's structure-aware mutations of a .ort buffer (docs/fuzzing.md, "The .ort mutator"),
-// each driven by the buffer's index (ort_index.hpp). ort_mutator.cpp is libFuzzer's entry point;
-// the unit tests call these directly (suite ort_mutator).
+// fuzz_ort's structure-aware mutations of a .ort buffer (docs/fuzzing.md, "Shared and aliased .ort
+// objects"), each driven by the buffer's index (ort_index.hpp). ort_mutator.cpp is libFuzzer's
+// entry point; the unit tests call these directly (suite ort_mutator).
 #pragma once
 
 #include "ort_index.hpp"

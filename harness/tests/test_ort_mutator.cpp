@@ -1,9 +1,9 @@
 // Suite ort_mutator: fuzz_ort's structure-aware mutations (harness/fuzz/ort_mutate.hpp,
-// docs/fuzzing.md "The .ort mutator"). The index finds each object of a built model once; a
-// gap opened at any boundary leaves the model as it was; each sharing mutation makes the
-// shape it names and keeps the buffer verifying; and chains of mutations reach shared
-// shapes the walk accepts, with the walk's verdict held to the generated Verifier's
-// (docs/rules.md O2), as fuzz_ort holds it.
+// docs/fuzzing.md, "Shared and aliased .ort objects"). The index finds each object of a built model
+// once; a gap opened at any boundary leaves the model as it was; each sharing mutation makes the
+// shape it names and keeps the buffer verifying; and chains of mutations reach shared shapes the
+// walk accepts, with the walk's verdict held to the generated Verifier's (docs/rules.md O2), as
+// fuzz_ort holds it.
 #include <ort_builder.hpp>
 #include <ort_mutate.hpp>
 

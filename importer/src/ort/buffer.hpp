@@ -1,11 +1,11 @@
-// The .ort buffer as FlatBuffers lays it out (docs/ort.md, "Verification"), read by the
-// walk itself: every offset, length and count is read once, checked where it is used and
-// then only its checked value is used, so no byte judged earlier is trusted again (a file
-// rewritten while it is mapped changes what is read, never where). A refusal names the
-// offending bytes and the schema path to them. The checks are FlatBuffers' Verifier's
-// (harness/tests/test_ort_verify.cpp holds the verdicts equal); its depth and table
-// limits are not: depth is bounded by ImportOptions::max_nesting, and the work the walk
-// does by a budget proportional to the buffer's size (rule O15), whatever is shared.
+// The .ort buffer as FlatBuffers lays it out (docs/ort.md, "One walk that checks where it reads"),
+// read by the walk itself: every offset, length and count is read once, checked where it is used
+// and then only its checked value is used, so no byte judged earlier is trusted again (a file
+// rewritten while it is mapped changes what is read, never where). A refusal names the offending
+// bytes and the schema path to them. The checks are FlatBuffers' Verifier's
+// (harness/tests/test_ort_verify.cpp holds the verdicts equal); its depth and table limits are not:
+// depth is bounded by ImportOptions::max_nesting, and the work the walk does by a budget
+// proportional to the buffer's size (rule O15), whatever is shared.
 #pragma once
 
 #include "core/refusal.hpp"
@@ -190,7 +190,7 @@ private:
 };
 
 // The reads of every field, inline: a call site's element size and names fold in, and the
-// refusals stay out of line (docs/performance.md, ".ort reads").
+// refusals stay out of line (docs/performance.md, ".ort against .onnx, mapped").
 
 inline FbTable FbReader::table_start(uint32_t at, FbName name) {
     charge(table_work, at);

@@ -17,7 +17,8 @@
 namespace onnximport::detail {
 
 /// The walk's work may reach this many times the buffer's size, plus a floor for tiny
-/// buffers (rule O15). Files ONNX Runtime writes use less than 3 (docs/ort.md, "Budget").
+/// buffers (rule O15). Files ONNX Runtime writes use less than 3 (docs/ort.md, "One walk that
+/// checks where it reads").
 inline constexpr uint64_t ort_budget_factor = 16;
 inline constexpr uint64_t ort_budget_floor = uint64_t{1} << 20;
 

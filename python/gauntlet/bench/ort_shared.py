@@ -1,4 +1,5 @@
-"""The `.ort` shared-object rows of `make bench` (docs/performance.md, ".ort shared objects").
+"""The `.ort` shared-object rows of `make bench` (docs/performance.md, "Shared objects in time
+linear in the buffer").
 
 The hostile `.ort` cases whose objects are held by many references (hostile/src/cases_ort_shared.cpp),
 written by hostile-gen, each imported mapped by gauntlet_bench until its refusal (rule O15) or, for the
