@@ -12,7 +12,8 @@
 - the harness's Python: no edit of the module search path, modules of at most 400 lines and functions of at
   most 60, one definition of the settings (python_rules.py);
 - the README's figures about the committed hostile corpus are the manifest's, and no page
-  names a path of the measuring machine (docs_rules.py).
+  names a path of the measuring machine (docs_rules.py);
+- every pointer into the docs resolves: pages, sections, links and rule IDs (pointer_rules.py).
 
 Prints one line per broken rule and ends with 'N passed, N failed'."""
 import pathlib
@@ -22,7 +23,7 @@ import subprocess
 import sys
 
 from gauntlet import settings
-from gauntlet.structure import docs_rules, layer_rules, python_rules, walk
+from gauntlet.structure import docs_rules, layer_rules, pointer_rules, python_rules, walk
 
 TREE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else settings.ROOT)
 SRC = TREE / "importer" / "src"
@@ -115,8 +116,9 @@ check_function_lengths()
 check_readme()
 check_usage_texts()
 check_line_lengths()
-for problem in python_rules.problems(TREE) + docs_rules.problems(TREE):
+for problem in python_rules.problems(TREE) + docs_rules.problems(TREE) + pointer_rules.problems(TREE):
     check(False, problem)
 check(len(python_rules.python_files(TREE)) > 50, "the Python rules found almost no Python files")
+check(len(pointer_rules.source_files(TREE)) > 300, "the pointer rules found almost no files")
 print(f"{checks - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
