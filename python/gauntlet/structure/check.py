@@ -10,7 +10,7 @@
 - a script's usage is its whole leading comment block, never a fixed line range of itself;
 - no line of the C++ sources over 120 columns;
 - the harness's Python: no edit of the module search path, modules of at most 400 lines and functions of at
-  most 60, one definition of the settings (python_rules.py);
+  most 60, one definition of the settings, every test module registered with CTest (python_rules.py);
 - the README's figures about the committed hostile corpus are the manifest's, and no page
   names a path of the measuring machine (docs_rules.py);
 - every pointer into the docs resolves: pages, sections, links and rule IDs (pointer_rules.py).

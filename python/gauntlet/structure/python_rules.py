@@ -4,7 +4,9 @@
   import each other as the package gauntlet;
 - no module over MAX_MODULE_LINES lines and no function over MAX_FUNCTION_LINES;
 - one definition of the settings: ROOT and PYTHON are assigned, the interpreter's path
-  written and the backend data resolved (the shared data set's name) in settings.py alone.
+  written and the backend data resolved (the shared data set's name) in settings.py alone;
+- every test module (`*_test.py` of the package) runs in `make test`: a CMakeLists.txt
+  registers it as `gauntlet test MODULE` (CTest finds no Python test by itself).
 
 No module or function is excused: a size over its limit is split, not listed.
 """
@@ -25,6 +27,12 @@ SINGLE_DEFINITIONS = (
     (re.compile(r"onnx-backend-1\.23"), "names the shared backend data"),
     (re.compile(r"def backend_data\b"), "resolves the backend data"),
 )
+
+
+PACKAGE = ("python", "gauntlet")
+# `gauntlet_add_test(NAME test MODULE ...)`, and the same in a foreach over a list of names.
+REGISTERED = re.compile(r"\btest\s+([\w.]+_test)\b")
+FOREACH = re.compile(r"foreach\(\s*(\w+)\s+([^)]*)\)(.*?)endforeach", re.S)
 
 
 def python_files(root):
@@ -67,6 +75,26 @@ def size_problems(rel, text, tree):
         yield f"{rel}:{line} {name} has {lines} lines (at most {MAX_FUNCTION_LINES})"
 
 
+def registered_tests(root):
+    """The test modules the CMakeLists.txt files register, a foreach's list expanded."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in walk.files(root, ("CMakeLists.txt",)))
+    found = set(REGISTERED.findall(text))
+    for var, names, body in FOREACH.findall(text):
+        pattern = re.compile(r"\btest\s+([\w.]*\$\{" + var + r"\}[\w.]*)")
+        found |= {t.replace("${" + var + "}", n) for t in pattern.findall(body) for n in names.split()}
+    return found
+
+
+def unregistered_tests(root):
+    """A message for each test module of the package that no CMakeLists.txt registers."""
+    registered = registered_tests(root)
+    package = root.joinpath(*PACKAGE)
+    for path in walk.files(package, ("_test.py",)):
+        module = ".".join(path.relative_to(package).with_suffix("").parts)
+        if module not in registered:
+            yield f"{path.relative_to(root).as_posix()} runs in no CTest test (gauntlet test {module})"
+
+
 def problems(root):
     """Every broken rule under root, one message each."""
     root = pathlib.Path(root)
@@ -81,4 +109,4 @@ def problems(root):
             found += [f"{rel} {what} (only {SETTINGS} does)" for pattern, what in SINGLE_DEFINITIONS
                       if pattern.search(text)]
         found += size_problems(rel, text, tree)
-    return found
+    return found + list(unregistered_tests(root))

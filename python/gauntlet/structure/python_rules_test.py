@@ -42,6 +42,23 @@ class PlantedViolations(unittest.TestCase):
             self.plant("tools/script.py", "import sys\nsys" + ".path" + edit + "\n")
             self.assertEqual(self.problems(), ["tools/script.py edits the module search path"], edit)
 
+    def test_a_test_module_no_cmake_file_registers_fails(self):
+        self.plant("python/gauntlet/bench/rows_test.py", CLEAN)
+        self.assertEqual(self.problems(),
+                         ["python/gauntlet/bench/rows_test.py runs in no CTest test (gauntlet test bench.rows_test)"])
+
+    def test_a_test_module_registered_alone_or_in_a_foreach_passes(self):
+        self.plant("python/gauntlet/bench/rows_test.py", CLEAN)
+        self.plant("python/gauntlet/bench/plot_test.py", CLEAN)
+        self.plant("python/gauntlet/gauntlet_test.py", CLEAN)
+        self.plant("harness/CMakeLists.txt", """
+            gauntlet_add_test(gauntlet test gauntlet_test)
+            foreach(t plot rows)
+              gauntlet_add_test(bench_${t} test bench.${t}_test)
+            endforeach()
+            """)
+        self.assertEqual(self.problems(), [])
+
     def test_reading_the_search_path_passes(self):
         self.plant("tools/script.py", "import sys\nprint(sys" + ".path[0])\n")
         self.assertEqual(self.problems(), [])
