@@ -91,8 +91,9 @@ void read_messages(std::unique_ptr<detail::Storage>& s, const ImportOptions& o) 
         }
         return;
     }
+    // Located at the file identifier, which makes the buffer a .ort as well.
     if (also_reads_as_onnx(*s, o))
-        detail::refuse(ErrorKind::InvalidModel, s->source_name, std::nullopt, "InferenceSession",
+        detail::refuse(ErrorKind::InvalidModel, s->source_name, uint64_t{4}, "InferenceSession",
                        "the buffer is a valid .ort and a valid .onnx at once; ONNX Runtime would choose by the file "
                        "name: name the format (ImportOptions::format, --format) (rule O16)");
 }
