@@ -6,6 +6,7 @@
 
 #include <onnx_builders.hpp>
 #include <ort_builder.hpp>
+#include <ort_polyglot.hpp>
 
 #include <cstring>
 #include <functional>
@@ -33,6 +34,7 @@ constexpr Rule arg_counts{"O11", "ort"};
 constexpr Rule unions{"O12", "ort"};
 constexpr Rule same_model{"O13", "ort"};
 constexpr Rule companion{"O14", "ort"};
+constexpr Rule one_format{"O16", "ort"};
 constexpr Rule nesting{"O18", "ort"};
 
 std::string str(const Bytes& b) { return {b.begin(), b.end()}; }
@@ -117,6 +119,13 @@ void structure_cases(Corpus& c) {
              "a .onnx whose ir_version and producer_name \"ORTM-producer\" put ORTM at bytes 4..7: it does not verify "
              "as .ort and is read as the .onnx it is",
              onnx_carrying_ortm(), {{"node_count", 1}});
+    const std::string both = str(ob::add_and_sub_polyglot());
+    const std::string polyglot = "a valid .ort (Z = Add(X, Y)) and a valid .onnx (C = Sub(A, B)) in one buffer, named ";
+    c.refuse("InvalidModel", "ort-onnx-polyglot.ort", one_format,
+             polyglot + ".ort: ONNX Runtime, which picks the format by the name, would run the Add", both);
+    c.refuse("InvalidModel", "onnx-ort-polyglot", one_format,
+             polyglot + ".onnx: ONNX Runtime would run the Sub; either way the model checked need not be the one run",
+             both);
     c.refuse("Malformed", "ort-root-offset-4.ort", verify, "root offset 4: the table would overlap the identifier",
              patched(relu, [](Bytes& b, auto) { put32(b, 0, 4); }));
     c.refuse("Malformed", "ort-root-past-end.ort", verify, "root offset past the end",

@@ -94,8 +94,8 @@ private:
     std::vector<Entry> entries_;
 };
 
-/// The phase in which a careful importer refuses `k` (`wire`, `message`, `tensor`, `graph`,
-/// `external`, `ort-verify`, `ort-semantic`; docs/rules.md); "" for an accepted case.
+/// The phase in which a careful importer refuses `k` (`format`, `wire`, `message`, `tensor`,
+/// `graph`, `external`, `ort-verify`, `ort-semantic`; docs/rules.md); "" for an accepted case.
 std::string refusal_phase(const Case& k);
 
 /// Lower-case hex SHA-256 of bytes (for tensor facts).

@@ -29,6 +29,7 @@ std::string onnx_semantic_phase(std::string_view section) {
 std::string refusal_phase(const Case& k) {
     if (k.accept) return "";
     if (k.kind == "ExternalData") return "external";
+    if (std::string_view(k.rule.id) == "O16") return "format";  // both formats at once, whatever the name
     if (ends_with(k.file, ".ort")) return k.kind == "Malformed" || k.kind == "Io" ? "ort-verify" : "ort-semantic";
     // The bytes cannot be read, or are not protobuf, or too many of them (W19).
     if (k.kind == "Malformed" || k.kind == "Io" || std::string_view(k.rule.id) == "W19") return "wire";

@@ -18,7 +18,7 @@ class ManifestError(ValueError):
 
 
 # The phase in which a careful importer refuses a case (docs/rules.md, "Phases of refusal").
-PHASES = ("wire", "message", "tensor", "graph", "external", "ort-verify", "ort-semantic")
+PHASES = ("format", "wire", "message", "tensor", "graph", "external", "ort-verify", "ort-semantic")
 
 
 def read(corpus_dir, rules=None):
