@@ -46,7 +46,9 @@ void open_gap(uint8_t* data, size_t size, uint32_t at, uint32_t gap, const Index
 
 size_t grow(uint8_t* data, size_t size, size_t max_size, const Index& ix, std::mt19937& rng) {
     if (!ix.complete || max_size < size + 16 || ix.refs.empty()) return 0;
-    for (int t = 0; t < 8; ++t) {
+    // Sixteen tries: with eight, grow made 240 mutants in 300 tries of suite ort_mutator once its
+    // buffer carried a kernel type-string resolver (the test asks for more than 250).
+    for (int t = 0; t < 16; ++t) {
         const Ref& r = ix.refs[rng() % ix.refs.size()];
         if (!r.type.offsets()) continue;
         std::vector<uint32_t> to;  // objects of the entry type after the slot

@@ -1,13 +1,18 @@
 // A builder of .ort buffers for tests, the hostile corpus and fuzz seeds: a plain
 // description of a model (OrtModelSpec, every field a test may change) turned into bytes
 // by FlatBuffers' generated builder of importer/schema/ort.fbs, plus the byte-level edits
-// a builder cannot make (zero offsets, a vtable placed after its table).
+// a builder cannot make (zero offsets, a vtable placed after its table). The kernel
+// type-string resolver comes from the writer's operator table (write/ort/op_signatures.hpp),
+// so that ONNX Runtime's kernel look-up reaches the model (docs/ort.md, "The kernel type-string
+// resolver").
 #pragma once
 
 #include <ort_generated.h>
+#include <write/ort/op_signatures.hpp>
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -93,6 +98,9 @@ struct OrtModelSpec {
     /// Every string written once per content (FlatBuffers' CreateSharedString), as our writer
     /// and ONNX Runtime's place names: equal names are then one string of the buffer.
     bool share_strings = false;
+    /// The kernel type-string resolver for the nodes' operators (absent: ONNX Runtime refuses
+    /// the model at its kernel look-up, "Failed to find op_id").
+    bool kernel_resolver = true;
 };
 
 /// X -> Relu -> Y, both FLOAT [2], and an initializer W (FLOAT [2], unused).
@@ -122,12 +130,16 @@ class OrtBuilder {
 public:
     std::vector<uint8_t> build(const OrtModelSpec& m) {
         share_strings_ = m.share_strings;
+        opsets_ = &m.opsets;
         flatbuffers::Offset<ortfb::Model> model;
         if (m.has_model) model = build_model(m);
+        flatbuffers::Offset<ortfb::KernelTypeStrResolver> resolver;
+        if (m.has_model && m.kernel_resolver) resolver = build_resolver();
         auto version = m.ort_version ? fbb_.CreateString(*m.ort_version) : flatbuffers::Offset<flatbuffers::String>();
         ortfb::InferenceSessionBuilder s(fbb_);
         if (m.ort_version) s.add_ort_version(version);
         if (m.has_model) s.add_model(model);
+        if (!resolver.IsNull()) s.add_kernel_type_str_resolver(resolver);
         fbb_.Finish(s.Finish(), ortfb::InferenceSessionIdentifier());
         return {fbb_.GetBufferPointer(), fbb_.GetBufferPointer() + fbb_.GetSize()};
     }
@@ -136,6 +148,48 @@ private:
     using Str = flatbuffers::Offset<flatbuffers::String>;
     flatbuffers::FlatBufferBuilder fbb_;
     bool share_strings_ = false;
+    const std::vector<std::pair<std::string, int64_t>>* opsets_ = nullptr;
+    /// The operator versions the nodes were written as, by op_id (sorted: FlatBuffers key order).
+    std::map<std::string, const onnximport::detail::OpSignature*> operators_;
+
+    /// The opset the model imports for `domain` ("" and "ai.onnx" alike), or 0.
+    int64_t opset_of(std::string_view domain) const {
+        const auto plain = [](std::string_view d) { return d == "ai.onnx" ? std::string_view() : d; };
+        for (const auto& [d, v] : *opsets_)
+            if (plain(d) == plain(domain)) return v;
+        return 0;
+    }
+
+    /// The operator's version at the model's opset, as ONNX Runtime keys its kernels (noted for
+    /// the resolver); an operator the table lacks is written at the opset itself.
+    int32_t since_version(const OrtNodeSpec& n) {
+        const int64_t opset = opset_of(n.domain);
+        const auto* op = onnximport::detail::find_op_signature(n.domain, n.op_type, opset);
+        if (!op) return static_cast<int32_t>(opset);
+        operators_.emplace(op->op_id(), op);
+        return op->since_version;
+    }
+
+    flatbuffers::Offset<ortfb::KernelTypeStrResolver> build_resolver() {
+        std::vector<flatbuffers::Offset<ortfb::OpIdKernelTypeStrArgsEntry>> ops;
+        for (const auto& [op_id, op] : operators_) {
+            std::vector<flatbuffers::Offset<ortfb::KernelTypeStrArgsEntry>> strs;
+            for (const auto& type_str : op->type_strs()) {
+                std::vector<flatbuffers::Offset<ortfb::ArgTypeAndIndex>> args;
+                for (const auto& arg : op->args(type_str))
+                    args.push_back(ortfb::CreateArgTypeAndIndex(fbb_, static_cast<ortfb::ArgType>(arg.is_output),
+                                                                arg.index));
+                auto arg_vector = fbb_.CreateVector(args);
+                auto name = fbb_.CreateString(type_str.name.data(), type_str.name.size());
+                strs.push_back(ortfb::CreateKernelTypeStrArgsEntry(fbb_, name, arg_vector));
+            }
+            auto str_vector = fbb_.CreateVector(strs);
+            auto id = fbb_.CreateString(op_id);
+            ops.push_back(ortfb::CreateOpIdKernelTypeStrArgsEntry(fbb_, id, str_vector));
+        }
+        auto all = fbb_.CreateVector(ops);
+        return ortfb::CreateKernelTypeStrResolver(fbb_, all);
+    }
 
     Str str(const std::string& s) { return share_strings_ ? fbb_.CreateSharedString(s) : fbb_.CreateString(s); }
     flatbuffers::Offset<flatbuffers::Vector<Str>> strs(const std::vector<std::string>& v) {
@@ -232,8 +286,8 @@ private:
         auto op_type = str(n.op_type);
         auto domain = str(n.domain);
         auto name = str(n.name);
-        return ortfb::CreateNode(fbb_, name, 0, domain, 17, n.index, op_type, n.type, 0, inputs, outputs, attr_vector,
-                                 count_vector, implicit);
+        return ortfb::CreateNode(fbb_, name, 0, domain, since_version(n), n.index, op_type, n.type, 0, inputs, outputs,
+                                 attr_vector, count_vector, implicit);
     }
 
     flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<ortfb::NodeEdge>>> edges(const OrtGraphSpec& g) {

@@ -137,6 +137,26 @@ BOOST_AUTO_TEST_CASE(a_onnx_carrying_ORTM_at_bytes_4_to_7_is_read_as_onnx) {
     BOOST_TEST(to_string(refusal(garbage).kind()) == "Malformed");
 }
 
+BOOST_AUTO_TEST_CASE(the_builder_writes_what_onnx_runtime_looks_kernels_up_by) {
+    // Each node at its operator's version under the imported opset, and the resolver for it
+    // (docs/matrix.md, "What ONNX Runtime's `.ort` loader lets through").
+    auto spec = tb::chain_model();
+    spec.graph.nodes[1].op_type = "Add";
+    spec.graph.nodes[1].inputs = {"T", "T"};
+    const auto b = tb::build_ort(spec);
+    const auto* session = ofb::GetInferenceSession(b.data());
+    BOOST_TEST(session->model()->graph()->nodes()->Get(0)->since_version() == 14);  // Relu under opset 17
+    const auto* ops = session->kernel_type_str_resolver()->op_kernel_type_str_args();
+    BOOST_TEST_REQUIRE(ops->size() == 2u);
+    BOOST_TEST(ops->Get(0)->op_id()->str() == ":Add:14");  // key order
+    BOOST_TEST(ops->Get(1)->op_id()->str() == ":Relu:14");
+    const auto* add_t = ops->Get(0)->kernel_type_str_args()->Get(0);
+    BOOST_TEST(add_t->kernel_type_str()->str() == "T");
+    BOOST_TEST(add_t->args()->size() == 3u);  // A, B and C
+    spec.kernel_resolver = false;
+    BOOST_TEST(!ofb::GetInferenceSession(tb::build_ort(spec).data())->kernel_type_str_resolver());
+}
+
 BOOST_AUTO_TEST_CASE(shared_vtables_are_accepted) {
     const auto b = tb::build_ort(tb::chain_model());  // NodeArgs of the same fields share a vtable
     const auto* args = graph_of(b)->node_args();
