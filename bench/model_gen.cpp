@@ -14,7 +14,7 @@
 //   chain         1,000,000 Relu nodes in a chain, in order (sorting stays O(n log n))
 //   chain-reversed the same chain written in reverse order
 //   chain-10k     a chain of 10,000 nodes: a mid-size graph, whose blocks are below the
-//                 large ones (docs/performance.md, "Mid-size graphs")
+//                 large ones (docs/performance-history.md, "Mid-size graphs")
 #include "model_gen.hpp"
 
 #include <numbered.hpp>

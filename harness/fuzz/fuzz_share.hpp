@@ -25,7 +25,7 @@ inline constexpr uint64_t expensive_check_share = 16;
 /// A hash of the bytes, fixed across builds and runs: eight bytes a step (a rotate, an xor
 /// and a multiply each), then a finalizer that makes every bit of the result depend on all
 /// of them. Byte by byte (FNV-1a), one multiply waited for the last on every byte of every
-/// input (docs/performance.md, "The fuzz rows, 2026-12-05").
+/// input (docs/performance-history.md, "The fuzz rows, 2026-12-05").
 GAUNTLET_NO_COVERAGE inline uint64_t input_hash(std::span<const uint8_t> bytes) noexcept {
     constexpr uint64_t k = 0x517cc1b727220a95u;
     uint64_t h = bytes.size();

@@ -14,7 +14,7 @@
 //
 // Why the scan: an import just to learn the side files parsed every input once more, and the
 // same files were written again for each of the executions libFuzzer makes from one corpus
-// input (the profile: docs/performance.md, "The fuzz rows, 2026-12-05"). The folder is kept
+// input (the profile: docs/performance-history.md, "The fuzz rows, 2026-12-05"). The folder is kept
 // while consecutive inputs ask for the same entries: the importer only reads (the writers are
 // not on the decode path, docs/write.md), so the folder is then what a fresh one would be.
 #pragma once

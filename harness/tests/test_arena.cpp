@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_CASE(an_arena_fills_its_first_region_before_it_takes_a_block) {
 
 BOOST_AUTO_TEST_CASE(a_small_model_takes_no_arena_block) {
     // Its objects and edges fit in the bytes its Storage holds, and resolution's scratch in
-    // the stack's (docs/performance.md, "First bytes inside their owners").
+    // the stack's (docs/performance-history.md, "First bytes inside their owners").
     auto m = import_model(chain_model(3), ImportOptions{});
     BOOST_TEST(m.graph()->values.size() == 4u);
     BOOST_TEST(arena_of(m).block_count() == 0u);

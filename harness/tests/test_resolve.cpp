@@ -906,7 +906,7 @@ BOOST_AUTO_TEST_CASE(value_index_keeps_every_index_whole_beside_its_tag_at_every
 
 BOOST_AUTO_TEST_CASE(value_index_of_a_small_graph_has_no_slots_and_hashes_no_name) {
     // Up to linear_records names the table compares names in turn (model/value_index.hpp,
-    // docs/performance.md "Small graphs without hashing"): no slots, no hash, and still one
+    // docs/performance-history.md "Small graphs without hashing"): no slots, no hash, and still one
     // answer per name and every repeat refused.
     constexpr size_t n = ValueIndex::linear_records;
     BOOST_TEST(ValueIndex::slots_for(n) == 0u);

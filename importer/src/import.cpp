@@ -39,7 +39,7 @@ void check_options(const ImportOptions& o) {
         throw std::invalid_argument("threads must be between 1 and 64");
 }
 
-/// Asks for the input's first lines at once (docs/performance.md, "A small model's lines at
+/// Asks for the input's first lines at once (docs/performance-history.md, "A small model's lines at
 /// once", which says why this many): they then load side by side, where the read would wait
 /// for each in turn.
 void prefetch_head(const detail::ModelInput& in) noexcept {

@@ -3,7 +3,7 @@
 // Model and gives everything back when the Model is destroyed; with one, the arena blocks
 // of destroyed Models, all but the small ones malloc keeps itself, are kept in it for the
 // next import that names it, which then finds its pages already faulted in
-// (docs/performance.md, "Mid-size graphs").
+// (docs/performance-history.md, "Mid-size graphs").
 #pragma once
 
 #include <cstddef>
@@ -26,7 +26,7 @@ HashKeyReserve* key_reserve_of(Workspace* workspace) noexcept;
 class Workspace {
 public:
     /// Room for the blocks of a graph of a million nodes and its scratch, so that the next
-    /// import reuses every one of them instead of faulting one in again (docs/performance.md,
+    /// import reuses every one of them instead of faulting one in again (docs/performance-history.md,
     /// "Room for a graph of a million nodes").
     static constexpr size_t default_keep_bytes = size_t{512} << 20;
 

@@ -25,7 +25,7 @@ public:
     /// Workspace's), or null.
     /// `first_block_size`: resolution's scratch knows what it needs in advance.
     /// `first_region`: bytes its owner holds (inside itself, or on the stack) that the arena
-    /// fills before it takes a block, so that a small model takes none (docs/performance.md,
+    /// fills before it takes a block, so that a small model takes none (docs/performance-history.md,
     /// "First bytes inside their owners"); its blocks then start at twice the region.
     explicit Arena(BlockUse use = BlockUse::Objects, std::shared_ptr<BlockPool> pool = nullptr,
                    size_t first_block_size = first_block, std::span<std::byte> first_region = {})

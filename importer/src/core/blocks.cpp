@@ -70,7 +70,7 @@ namespace {
 /// in the next Model's resident size. Whole huge pages, so none is split. The written ones are
 /// MADV_FREE: the kernel may take them under memory pressure. Only for large blocks: a block
 /// of small pages would then miss the TLB and set each page's dirty bit again when reused,
-/// which cost mid-size graphs more than they gained (docs/performance.md, "Mid-size graphs").
+/// which cost mid-size graphs more than they gained (docs/performance-history.md, "Mid-size graphs").
 /// Returns the bytes left resident: the written huge pages.
 size_t advise_kept(PoolBlock b, size_t used) noexcept {
     const size_t written = std::min((used + large_block - 1) & ~(large_block - 1), b.size);

@@ -17,7 +17,7 @@ inline constexpr size_t large_block = 2u << 20;
 /// Blocks this large go through a Workspace's pool too. Smaller ones come from malloc, which
 /// keeps them for the next import itself; larger ones glibc gives back to the kernel when
 /// freed (mmap, or trimming the heap), so that every import of a mid-size graph faulted its
-/// pages in again (docs/performance.md, "Mid-size graphs").
+/// pages in again (docs/performance-history.md, "Mid-size graphs").
 inline constexpr size_t pooled_block = 64u << 10;
 
 /// Which arena a block served: a kept block goes back preferably to the same kind of arena,

@@ -6,7 +6,7 @@
 // Names under 16 bytes, most of a graph's, hash with vector multiply-shift under 128-bit
 // random multipliers, which is strongly universal: for any two different names, fixed before
 // the key is drawn, their hashes are independent and uniform, so no set of names collides
-// more often than chance (docs/performance.md, "Short names"). Names of 16 to 112 bytes (an
+// more often than chance (docs/performance-history.md, "Short names"). Names of 16 to 112 bytes (an
 // expanded function's, a layer's path) first pass through NH, whose two words collide for two
 // different names with probability at most 2^-64, then through the same multiply-shift with
 // the length as a third word. Longer names hash with SipHash-1-3 (a keyed pseudorandom
@@ -56,7 +56,7 @@ uint64_t siphash24_word(KeySeed seed, uint64_t message);
 
 /// Key `counter` of a seed: each word SipHash-2-4 of (counter, the word's place) under the
 /// seed. Keys of one seed are as independent as random ones to whoever does not know the seed,
-/// and cost less than as many bytes from the kernel's generator (docs/performance.md, "Keys
+/// and cost less than as many bytes from the kernel's generator (docs/performance-history.md, "Keys
 /// derived, not drawn"). counter < 2^58.
 HashKey derive_hash_key(KeySeed seed, uint64_t counter);
 
@@ -207,7 +207,7 @@ inline uint64_t hash_name(std::string_view s, const HashKey& key) noexcept {
 
 /// The hasher of every std::unordered_map keyed by input bytes, made with the import's key
 /// (a default one would hash every short name alike). An aggregate on purpose: a constructor
-/// of its own changes how GCC inlines resolution (docs/performance.md, "Short names").
+/// of its own changes how GCC inlines resolution (docs/performance-history.md, "Short names").
 struct NameHash {
     HashKey key;
     size_t operator()(std::string_view s) const noexcept { return static_cast<size_t>(hash_name(s, key)); }

@@ -10,7 +10,7 @@ namespace onnximport::detail {
 
 /// The keys of one Workspace's imports: each import that hashes takes a fresh key of its own,
 /// derived from a seed the operating system's source gives for a batch of them, so an import
-/// pays neither a system call nor the kernel's generation of a whole key (docs/performance.md,
+/// pays neither a system call nor the kernel's generation of a whole key (docs/performance-history.md,
 /// "Opening the model file and the hash key" and "Keys derived, not drawn"). The seed is
 /// erased when its batch is spent.
 class HashKeyReserve {
@@ -28,7 +28,7 @@ private:
 
 /// The key of one import, drawn when a table over names first needs it: a graph of a few
 /// values compares names instead of hashing them (model/value_index.hpp), so most small
-/// models draw none (docs/performance.md, "The key drawn when a table needs it"). Tables are
+/// models draw none (docs/performance-history.md, "The key drawn when a table needs it"). Tables are
 /// made on the importing thread only, so the draw needs no lock of its own.
 class ImportHashKey {
 public:

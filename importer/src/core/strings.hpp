@@ -39,9 +39,9 @@ inline bool same_name(std::string_view a, std::string_view b) noexcept {
 }
 
 /// True when every byte is below 0x80: ASCII is valid UTF-8 without the full check. Sixteen
-/// bytes a turn (docs/performance.md, "Small dimensions"); the last sixteen, or the last
+/// bytes a turn (docs/performance-history.md, "Small dimensions"); the last sixteen, or the last
 /// eight and the first eight, are loaded overlapping what came before instead of a tail of
-/// smaller loads (docs/performance.md, "ASCII checks without a tail").
+/// smaller loads (docs/performance-history.md, "ASCII checks without a tail").
 inline bool all_ascii(const uint8_t* p, const uint8_t* end) noexcept {
     constexpr uint64_t high_bits = 0x8080808080808080ull;
     const auto n = static_cast<size_t>(end - p);

@@ -43,7 +43,7 @@ const char* kind_of_file(mode_t mode) {
 /// being opened. One swapped in between the two steps is opened non-blocking and without
 /// becoming a controlling terminal, so it cannot make us wait, and is refused unread.
 /// Three calls where an O_PATH descriptor reopened through /proc took five and a walk of
-/// /proc (docs/performance.md, "Opening the model file and the hash key").
+/// /proc (docs/performance-history.md, "Opening the model file and the hash key").
 UniqueFd open_regular(const std::filesystem::path& path, const std::string& name, struct stat& st) {
     struct stat at_path {};
     if (::stat(path.c_str(), &at_path) != 0) io_error(name, "cannot open the model file", errno);

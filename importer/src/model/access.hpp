@@ -78,7 +78,7 @@ struct ModelAccess {
 
     // Copies member by member, for the .ort walk's copies of shared tables: GCC 12 copies
     // these 40-byte structs there with `rep movsl`, which takes longer to start than the copy
-    // takes (docs/performance.md, ".ort copies"). The size checks make a new member visible.
+    // takes (docs/performance-history.md, ".ort copies"). The size checks make a new member visible.
     static void copy(const Attribute& from, Attribute& to) noexcept {
         static_assert(sizeof(Attribute) == 40, "a new Attribute member must be copied here");
         to.name = from.name;

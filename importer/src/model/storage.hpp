@@ -61,7 +61,7 @@ struct Storage {
     bool from_ort = false;
 
     /// The first bytes of `arena` and of `node_edges`: the objects of most small models fit
-    /// (docs/performance.md, "First bytes inside their owners"), so they take no block.
+    /// (docs/performance-history.md, "First bytes inside their owners"), so they take no block.
     alignas(16) std::byte first_objects[4096];  // no more than new aligns: posix_memalign costs more
     alignas(16) std::byte first_edges[1024];
     /// Every message object and List of the model (arena.hpp).

@@ -26,11 +26,11 @@ namespace onnximport::detail {
 /// bytes: the record's index in its low bits (as many as the table's size needs) and above them
 /// as many high bits of the name's hash as are left, the tag; all ones is an empty slot.
 /// A probe compares a name only when the tag matches. Four bytes rather than eight: half the
-/// table for a large graph's definitions to miss on (docs/performance.md, "Four-byte slots").
+/// table for a large graph's definitions to miss on (docs/performance-history.md, "Four-byte slots").
 ///
 /// A table of at most linear_records names has no slots and hashes nothing: a lookup compares
 /// the names in turn, which costs less than hashing one, and no choice of names can make it
-/// slower than that bound (docs/performance.md, "Small graphs without hashing"). Its records
+/// slower than that bound (docs/performance-history.md, "Small graphs without hashing"). Its records
 /// must be inserted in index order (the i-th insertion names record i), as every caller does.
 template <class Record>
 class NameIndex {
@@ -68,7 +68,7 @@ public:
     }
 
     /// attach() under the import's key, drawn only for a table with slots: one without hashes
-    /// no name (docs/performance.md, "The key drawn when a table needs it").
+    /// no name (docs/performance-history.md, "The key drawn when a table needs it").
     void attach(Slot* slots, size_t count, const Record* records, ImportHashKey& key) {
         attach(slots, count, records, count ? key.get() : HashKey{});
     }
@@ -134,7 +134,7 @@ public:
     /// How far ahead (in nodes) resolution's reads pass prefetches.
     static constexpr size_t prefetch_distance = 8;
     /// The definitions pass does less per node, so it looks further ahead for its loads to
-    /// have landed as early (docs/performance.md, "Small costs the profile hid").
+    /// have landed as early (docs/performance-history.md, "Small costs the profile hid").
     static constexpr size_t define_prefetch_distance = 16;
 
 private:

@@ -96,13 +96,13 @@ void read_graph(Context& c, Reader& r, const uint8_t* key_at, Graph& g);
 void read_node(Context& c, Reader& r, const uint8_t* key_at, Node& n);
 /// The node field at r (its key read) when it holds only input, output, name, op_type and
 /// domain strings of one-byte lengths in ASCII and plain scalar attributes: appended to
-/// `nodes` as read_repeated_message with read_node would, and returned (docs/performance.md,
+/// `nodes` as read_repeated_message with read_node would, and returned (docs/performance-history.md,
 /// "Plain nodes"). Null, nothing read, for anything else, and when it would nest too deep.
 Node* read_plain_node(Context& c, Reader& r, List<Node>& nodes);
 void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a);
 /// The AttributeProto field at r (its key read) when it is an ASCII name, one float or one
 /// integer below 128, and the matching declared type, in field-number order: read as
-/// read_attribute would without entering it (docs/performance.md, "Plain attributes").
+/// read_attribute would without entering it (docs/performance-history.md, "Plain attributes").
 /// False, nothing read, for anything else, and when the attribute would be nested too deep.
 bool read_plain_scalar_attribute(const Context& c, Reader& r, Attribute& a);
 /// Where the plain scalar attribute (read_plain_scalar_attribute) whose length byte is at p
@@ -115,7 +115,7 @@ void read_value_info(Context& c, Reader& r, const uint8_t* key_at, ValueInfo& v)
 void read_type(Context& c, Reader& r, TypeProto& t);
 /// The TypeProto field at r (its key read) when it is a tensor type of one-byte element type
 /// and dimensions, in the order exporters write them, read as read_type would without
-/// entering its messages (docs/performance.md, "Plain tensor types"). False, nothing read,
+/// entering its messages (docs/performance-history.md, "Plain tensor types"). False, nothing read,
 /// for anything else, and when a dimension would be nested deeper than the limit.
 bool read_plain_tensor_type(const Context& c, Reader& r, TypeProto& t);
 void read_tensor(Context& c, Reader& r, const uint8_t* key_at, TensorView& t);

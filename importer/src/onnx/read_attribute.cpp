@@ -158,7 +158,7 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a) 
     AttributeSeen seen;
     using F = proto::Attribute;
     // Nearly every attribute of a real graph is a name, one number and a type: read here,
-    // without a call per field (docs/performance.md, "Small costs the profile hid").
+    // without a call per field (docs/performance-history.md, "Small costs the profile hid").
     while (r.next()) {
         switch (r.field_as<F>()) {
         case F::name: if (r.expect(WireType::Len)) a.name = read_string(c, r, "name"); break;

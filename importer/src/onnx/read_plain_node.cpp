@@ -1,4 +1,4 @@
-// NodeProto fast path (docs/performance.md, "Plain nodes" and "Plain nodes in one scan"): a
+// NodeProto fast path (docs/performance-history.md, "Plain nodes" and "Plain nodes in one scan"): a
 // node whose fields are short ASCII strings and plain scalar attributes, found in one scan of
 // its bytes and placed without entering it as a message.
 #include "onnx/fields.hpp"
@@ -10,7 +10,7 @@ namespace {
 constexpr uint8_t len_key(proto::Node field) { return static_cast<uint8_t>(+field << 3 | 2); }
 
 /// The most inputs, outputs or attributes of a node read here; a node with more (rare:
-/// docs/performance.md, "Plain nodes in one scan") is read the general way.
+/// docs/performance-history.md, "Plain nodes in one scan") is read the general way.
 constexpr uint32_t plain_list_max = 8;
 
 /// What the scan found, each field by the address of its one-byte length. The arrays are

@@ -172,7 +172,7 @@ void bind_strings(Context& c, TensorView& t, const Scan& s) {
 
 /// Zeroed room for n bytes of a typed tensor in raw layout. Up to small_typed_bytes (the
 /// scalars and short vectors of Constant nodes) in the arena: a heap buffer each cost more than
-/// their conversion (docs/performance.md, "Small typed tensors in the arena"). Larger ones get
+/// their conversion (docs/performance-history.md, "Small typed tensors in the arena"). Larger ones get
 /// a buffer of their own, which Model::close() drops.
 std::byte* typed_room(Context& c, uint64_t n) {
     constexpr uint64_t small_typed_bytes = 64;

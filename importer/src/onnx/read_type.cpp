@@ -41,7 +41,7 @@ bool is_small_dim_value(const uint8_t* p) noexcept {
 
 /// A small dimension (is_small_dim_value) read without entering its message: what
 /// read_dimension would set. Not when the message would be nested too deep, which
-/// read_message refuses (docs/performance.md, "Small dimensions").
+/// read_message refuses (docs/performance-history.md, "Small dimensions").
 bool read_small_dim_value(const Context& c, Reader& r, Dimension& d) {
     const uint8_t* p = r.cursor();
     if (r.end() - p < 3 || !is_small_dim_value(p)) return false;

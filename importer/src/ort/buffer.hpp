@@ -22,11 +22,11 @@ namespace onnximport::detail {
 /// What a refusal calls a field, or entry `index` of it ("nodes[3]"). Formatted only when a
 /// refusal is made: the walk names every object it reads, and almost none is refused. Sixteen
 /// bytes, so that it is passed in registers: a larger one was stored to the stack at every read,
-/// ready for a refusal that does not come (docs/performance.md, ".ort checks in one test").
+/// ready for a refusal that does not come (docs/performance-history.md, ".ort checks in one test").
 struct FbName {
     FbName(const char* field) noexcept : FbName(std::string_view(field)) {}  // NOLINT: names are passed as literals
     // An index fits in 32 bits: read_ort_model refuses a buffer too large for that
-    // (docs/performance.md, ".ort checks in one test").
+    // (docs/performance-history.md, ".ort checks in one test").
     FbName(std::string_view field, int64_t index = -1) noexcept  // NOLINT
         : data(field.data()), size(static_cast<uint32_t>(field.size())), index(static_cast<int32_t>(index)) {}
     std::string str() const;
@@ -136,7 +136,7 @@ private:
     /// Whether `width` (at most 8) bytes at `at` are inside and aligned to `width`, as in every
     /// well-formed buffer: true only where fits and aligned are, whatever the alignment option.
     /// The reads below test this first and the checks one by one, for their refusal, only when
-    /// it fails (docs/performance.md, ".ort checks in one test").
+    /// it fails (docs/performance-history.md, ".ort checks in one test").
     bool plain(uint32_t at, uint32_t width) const noexcept {
         return (at & (width - 1)) == 0 && uint64_t{at} + width <= plain_size_;  // 64 bits: no wrap
     }
@@ -190,7 +190,7 @@ private:
 };
 
 // The reads of every field, inline: a call site's element size and names fold in, and the
-// refusals stay out of line (docs/performance.md, ".ort against .onnx, mapped").
+// refusals stay out of line (docs/performance-history.md, ".ort against .onnx, mapped").
 
 inline FbTable FbReader::table_start(uint32_t at, FbName name) {
     charge(table_work, at);

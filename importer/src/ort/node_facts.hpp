@@ -33,7 +33,7 @@ struct OrtNodeFacts {
     ScratchVector<Values> values;  ///< in file order, one per node
     /// Where in the buffer the string each value names is; 0 for an empty name (no string
     /// starts at 0). Two ends at the same place name the same value: an edge checked so reads
-    /// these dense arrays, not the nodes (docs/performance.md, ".ort edges by place").
+    /// these dense arrays, not the nodes (docs/performance-history.md, ".ort edges by place").
     ScratchVector<uint32_t> places;
 };
 

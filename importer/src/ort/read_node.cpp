@@ -126,7 +126,7 @@ bool read_new_attribute(OrtContext& c, const FbTable& fa, Attribute& a) {
 /// table's start not checked again: the same bytes read the same, and the copy charges the
 /// same work, the start's included (rule O15). A copy refuses nothing else, so it pushes no
 /// path segment unless its charge is refused. Subgraphs are asked of the source: `a` was
-/// just stored, and in a large graph its line is not in cache (docs/performance.md, ".ort
+/// just stored, and in a large graph its line is not in cache (docs/performance-history.md, ".ort
 /// copies").
 void read_attributes(OrtContext& c, const FbTable& fn, Node& n) {
     const FbVector v = c.fb.vector(fn, N::VT_ATTRIBUTES, 4, "attributes");
@@ -178,7 +178,7 @@ void gather_facts(OrtContext& c, const FbTable& fn, const Node& n, OrtNodeFacts&
     facts.nodes.push_back({index, static_cast<uint32_t>(index_at - c.base), begin, implicit.count});
 
     // Places and counts fit in 32 bits: read_ort_model refuses a buffer too large for them
-    // (docs/performance.md, ".ort edges by place").
+    // (docs/performance-history.md, ".ort edges by place").
     auto place = [&](std::string_view name) {
         return name.empty() ? uint32_t{0} : static_cast<uint32_t>(c.offset_of(address_of(name.data())));
     };

@@ -18,7 +18,7 @@ void resolve_model(Storage& storage, ImportTimes* times) {
     Refusal c(storage.source_name, storage.input.data(), "ModelProto");
     PathScope at(c.path, "graph");
     OpsetTable opsets(storage.proto.opset_import, storage.hash_key);
-    // Most small graphs' scratch fits here (docs/performance.md, "First bytes inside their owners").
+    // Most small graphs' scratch fits here (docs/performance-history.md, "First bytes inside their owners").
     alignas(16) std::byte first_scratch[2048];
     Scratch scratch(graph->nodes.size(), storage.pool, first_scratch);
     Scope main(*graph, nullptr, storage, scratch);

@@ -139,7 +139,7 @@ private:
     }
 
     /// The value's index and whether the name was new. Inlined: a call per definition
-    /// cost more than its body (docs/performance.md, "Resolution in proportion to the parse").
+    /// cost more than its body (docs/performance-history.md, "Resolution in proportion to the parse").
     [[gnu::always_inline]] std::pair<uint32_t, bool> define(std::string_view name, Value::Source source,
                                                             uint32_t producer, uint64_t hash) {
         auto [index, inserted] = s_.index->try_emplace(name, static_cast<uint32_t>(g_.values.size()), hash);

@@ -82,7 +82,7 @@ ValueRef find_outside(Scope& s, std::string_view name);
 
 /// The value named `name` (not empty) among those node `node` defined, or no_producer.
 /// Compared where the node's output names are, next to the reading node's own in the edges'
-/// arena, not in the graph's large array of values (docs/performance.md, "Neighbours' names
+/// arena, not in the graph's large array of values (docs/performance-history.md, "Neighbours' names
 /// where they were read"): an omitted output, empty, defines no value.
 inline uint32_t defined_by(const Scope& s, uint32_t node, std::string_view name) {
     uint32_t v = s.node_values[node];
@@ -98,7 +98,7 @@ inline uint32_t defined_by(const Scope& s, uint32_t node, std::string_view name)
 /// last to first, and a chain reads its neighbour), found with no hashing and no random
 /// access.
 /// Inline, as prepare_input and find_input: called once per read, a call cost as much as
-/// the work (docs/performance.md, "Resolution in proportion to the parse"). `after_first`
+/// the work (docs/performance-history.md, "Resolution in proportion to the parse"). `after_first`
 /// tries node f + 1 first: the answer is the same (names are unique among node outputs),
 /// found with one comparison in a graph written last to first.
 inline uint32_t defined_next_to(const Scope& s, uint32_t f, std::string_view name, bool after_first = false) {
@@ -127,7 +127,7 @@ inline void prefetch_names(const Node& n) noexcept {
 /// node f + 2d's names start loading and node f + d is prepared (its hashes computed, its
 /// slots prefetched) before node f is visited, so that the lookups' cache misses overlap.
 /// In a large graph node f + 4d starts loading too, for prefetch_names to read 2d nodes
-/// later: the hardware's prefetcher does not run so far ahead (docs/performance.md, "Nodes ahead").
+/// later: the hardware's prefetcher does not run so far ahead (docs/performance-history.md, "Nodes ahead").
 template <size_t d, class Prepare, class Visit>
 void for_each_node_ahead(const Graph& g, Prepare&& prepare, Visit&& visit) {
     const size_t n = g.nodes.size();
@@ -150,7 +150,7 @@ void for_each_node_ahead(const Graph& g, Prepare&& prepare, Visit&& visit) {
 /// (NameIndex::prefetch_distance), so that the slot it needs is loading meanwhile, then
 /// find_input. Each name is compared with the neighbours' outputs and hashed once.
 /// No member initializers: resolution keeps 64 of them on the stack per graph, and zeroing
-/// them cost more than resolving a one-node graph's reads (docs/performance.md, "Small graphs
+/// them cost more than resolving a one-node graph's reads (docs/performance-history.md, "Small graphs
 /// without hashing"); prepare_input sets both.
 struct PreparedInput {
     uint32_t value;  ///< defined_next_to's answer

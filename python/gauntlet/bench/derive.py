@@ -27,7 +27,7 @@ def child_medians(r: dict, key: str) -> list:
 def by_round(over: list, under: list) -> str:
     """The median over rounds of over[i] / under[i] (the two rows' children of round i), stated
     beside the ratio of the rows' medians: a slow spell of the host that catches one child of a
-    round moves that round's ratio only (docs/performance.md, "Rounds as short as the machine's
+    round moves that round's ratio only (docs/performance-history.md, "Rounds as short as the machine's
     spells"). Empty when the rounds do not pair up."""
     if not over or len(over) != len(under):
         return ""

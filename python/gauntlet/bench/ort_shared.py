@@ -1,4 +1,4 @@
-"""The `.ort` shared-object rows of `make bench` (docs/performance.md, "Shared objects in time
+"""The `.ort` shared-object rows of `make bench` (docs/performance-history.md, "Shared objects in time
 linear in the buffer").
 
 The hostile `.ort` cases whose objects are held by many references (hostile/src/cases_ort_shared.cpp),

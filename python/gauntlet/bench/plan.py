@@ -30,7 +30,7 @@ PLAN = {
     # 10^6-node chain sorted and reversed: the sort must stay O(n log n).
     "chain": ["ours-map", "ours-map-ort", "ours-map-noresolve", "ours-memory", "ours-steps", "protobuf"],
     "chain-reversed": ["ours-map", "ours-map-noresolve", "ours-memory", "ours-steps", "protobuf"],
-    # A mid-size graph: the Workspace keeps its blocks too (docs/performance.md, "Mid-size graphs").
+    # A mid-size graph: the Workspace keeps its blocks too (docs/performance-history.md, "Mid-size graphs").
     "chain-10k": ["ours-memory", "ours-steps", "protobuf"],
     # big as .ort (gauntlet/bench/ort.py): ONNX Runtime's inline file, our external one.
     "big-ort": ["ours-map", "ours-read", "ours-read-2threads"],
@@ -55,7 +55,7 @@ COLD = {"wide": ["ours-map", "protobuf"], "reversed": ["ours-map", "protobuf"], 
 # Children per (model, importer), taking turns with the other importers of the model.
 ROUNDS = 3
 # A slow spell of the host can outlast all three rounds of a model whose children are short
-# (docs/performance.md, "Rounds as short as the machine's spells", measures both): those models
+# (docs/performance-history.md, "Rounds as short as the machine's spells", measures both): those models
 # get more rounds, so that a spell weighs on each of their rows alike.
 MORE_ROUNDS = {"backend": 15, "chain-10k": 15, "chain": 5, "chain-reversed": 5}
 

@@ -88,7 +88,7 @@ def flood_targets(models: dict) -> list:
     return out
 
 
-# The speed rows (docs/performance.md, "The ratios of the speed targets"): model, our row, the
+# The speed rows (docs/performance-history.md, "The ratios of the speed targets"): model, our row, the
 # libprotobuf rows it is compared with like with like (the faster of them), floor, target.
 SPEED = [
     ("backend", "ours-memory", ("protobuf",), 2, 3, "from memory, against ParseFromArray"),

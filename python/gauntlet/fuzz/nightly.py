@@ -92,7 +92,7 @@ class Target:
         self.flags = options_mod.libfuzzer_flags(name, self.corpus_root)
         self.env = options_mod.sanitizer_env(name, self.corpus_root)
         # fuzz_external writes its side files for every input, and libFuzzer's -fork its job
-        # folders: on a memory file system, not on a disk (docs/performance.md, "The fuzz rows, 2026-12-05").
+        # folders: on a memory file system, not on a disk (docs/performance-history.md, "The fuzz rows, 2026-12-05").
         scratch = paths.memory_scratch()
         if "TMPDIR" not in self.env and scratch:
             self.env["TMPDIR"] = scratch

@@ -36,6 +36,6 @@ def targets(build=None):
 def memory_scratch():
     """/dev/shm where it is writable, else None (tempfile's default): a memory file system for the
     folders a fuzz run fills with small files (side files, -fork's job folders, new inputs), so that
-    a run measures the target, not the disk (docs/performance.md, "The fuzz rows, 2026-12-05")."""
+    a run measures the target, not the disk (docs/performance-history.md, "The fuzz rows, 2026-12-05")."""
     return "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
