@@ -251,8 +251,11 @@ void tensor_cases(Corpus& c) {
              init([](auto& t) { t = {.name = "W", .data_type = 8, .dims = {2}, .strings = {"a"}}; }));
     c.refuse("InvalidModel", "ort-string-data-on-float.ort", tensors, "FLOAT [2] with raw_data and string_data",
              init([](auto& t) { t.strings = {"a", "b"}; }));
-    c.accept("ort-string-tensor.ort", tensors, "STRING [2] in string_data",
-             init([](auto& t) { t = {.name = "W", .data_type = 8, .dims = {2}, .strings = {"a", "bc"}}; }),
+    c.accept("ort-string-tensor.ort", tensors, "STRING [2] in string_data, its NodeArg typed STRING",
+             edited([](auto& m) {
+                 m.graph.initializers[0] = {.name = "W", .data_type = 8, .dims = {2}, .strings = {"a", "bc"}};
+                 m.graph.node_args[2].elem_type = 8;
+             }),
              {{"initializer_count", 1}});
     c.refuse("InvalidModel", "ort-data-type-0.ort", tensors, "data_type 0", init([](auto& t) { t.data_type = 0; }));
     c.refuse("Unsupported", "ort-data-type-21.ort", tensors, "data_type 21: above the schema's 20",
