@@ -2,13 +2,12 @@
 // description of a model (OrtModelSpec, every field a test may change) turned into bytes
 // by FlatBuffers' generated builder of importer/schema/ort.fbs, plus the byte-level edits
 // a builder cannot make (zero offsets, a vtable placed after its table). The kernel
-// type-string resolver comes from the writer's operator table (write/ort/op_signatures.hpp),
-// so that ONNX Runtime's kernel look-up reaches the model (docs/ort.md, "The kernel type-string
-// resolver").
+// type-string resolver is the writer's (write/ort/put_resolver.hpp), so that ONNX Runtime's
+// kernel look-up reaches the model (docs/ort.md, "The kernel type-string resolver").
 #pragma once
 
 #include <ort_generated.h>
-#include <write/ort/op_signatures.hpp>
+#include <write/ort/put_resolver.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -134,7 +133,7 @@ public:
         flatbuffers::Offset<ortfb::Model> model;
         if (m.has_model) model = build_model(m);
         flatbuffers::Offset<ortfb::KernelTypeStrResolver> resolver;
-        if (m.has_model && m.kernel_resolver) resolver = build_resolver();
+        if (m.has_model && m.kernel_resolver) resolver = onnximport::detail::put_resolver(fbb_, operators_);
         auto version = m.ort_version ? fbb_.CreateString(*m.ort_version) : flatbuffers::Offset<flatbuffers::String>();
         ortfb::InferenceSessionBuilder s(fbb_);
         if (m.ort_version) s.add_ort_version(version);
@@ -168,27 +167,6 @@ private:
         if (!op) return static_cast<int32_t>(opset);
         operators_.emplace(op->op_id(), op);
         return op->since_version;
-    }
-
-    flatbuffers::Offset<ortfb::KernelTypeStrResolver> build_resolver() {
-        std::vector<flatbuffers::Offset<ortfb::OpIdKernelTypeStrArgsEntry>> ops;
-        for (const auto& [op_id, op] : operators_) {
-            std::vector<flatbuffers::Offset<ortfb::KernelTypeStrArgsEntry>> strs;
-            for (const auto& type_str : op->type_strs()) {
-                std::vector<flatbuffers::Offset<ortfb::ArgTypeAndIndex>> args;
-                for (const auto& arg : op->args(type_str))
-                    args.push_back(ortfb::CreateArgTypeAndIndex(fbb_, static_cast<ortfb::ArgType>(arg.is_output),
-                                                                arg.index));
-                auto arg_vector = fbb_.CreateVector(args);
-                auto name = fbb_.CreateString(type_str.name.data(), type_str.name.size());
-                strs.push_back(ortfb::CreateKernelTypeStrArgsEntry(fbb_, name, arg_vector));
-            }
-            auto str_vector = fbb_.CreateVector(strs);
-            auto id = fbb_.CreateString(op_id);
-            ops.push_back(ortfb::CreateOpIdKernelTypeStrArgsEntry(fbb_, id, str_vector));
-        }
-        auto all = fbb_.CreateVector(ops);
-        return ortfb::CreateKernelTypeStrResolver(fbb_, all);
     }
 
     Str str(const std::string& s) { return share_strings_ ? fbb_.CreateSharedString(s) : fbb_.CreateString(s); }

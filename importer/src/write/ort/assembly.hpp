@@ -114,9 +114,6 @@ StringOffsets put_strings(OrtAssembly& a, std::span<const std::string_view> name
 /// The element type a tensor or a tensor type may carry: 1..20 (0 is kept for types).
 void check_element_type(OrtAssembly& a, int32_t code, std::string_view leaf);
 
-/// The KernelTypeStrResolver of every operator the plan writes (InferenceSession field 3).
-flatbuffers::Offset<fb::KernelTypeStrResolver> put_resolver(OrtAssembly& a, const OrtPlan& plan);
-
 /// Copies every inline tensor's bytes into the finished buffer, on `threads` threads.
 void fill_inline(std::span<const PlacedBytes> fills, uint8_t* buffer, uint64_t size, unsigned threads,
                  SourcePages& source);

@@ -5,6 +5,7 @@
 #include "format/ort_companion.hpp"
 #include "write/ort/assembly.hpp"
 #include "write/ort/lower.hpp"
+#include "write/ort/put_resolver.hpp"
 
 #include <string>
 #include <string_view>
@@ -81,7 +82,7 @@ void put_session(OrtAssembly& a, const ModelProto& m) {
     if (!graph_doc.IsNull()) b.add_graph_doc_string(graph_doc);
     b.add_metadata_props(metadata);
     const auto model = b.Finish();
-    const auto resolver = put_resolver(a, plan);
+    const auto resolver = put_resolver(a.fbb, plan.operators);  // InferenceSession field 3
     const auto version = a.fbb.CreateString(written_ort_version(a.uses_float8));
     fb::InferenceSessionBuilder s(a.fbb);
     s.add_ort_version(version);
