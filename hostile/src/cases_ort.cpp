@@ -71,17 +71,52 @@ size_t field_at(const Bytes& b, const T* table, uint16_t vt) {
     return at(b, reinterpret_cast<const flatbuffers::Table*>(table)->GetAddressOf(vt));
 }
 
-/// Nested If graphs, `levels` deep (each level costs three tables of depth).
-ob::OrtModelSpec nested(int levels) {
+/// A branch of an If: `nodes` ending in `out`, with a NodeArg for each outer value it reads
+/// (C, a BOOL scalar, or X), as ONNX Runtime writes a subgraph.
+std::shared_ptr<ob::OrtGraphSpec> branch(std::vector<ob::OrtNodeSpec> nodes, const std::string& out,
+                                         const std::vector<std::string>& reads) {
+    auto g = std::make_shared<ob::OrtGraphSpec>();
+    for (const std::string& r : reads)
+        g->node_args.push_back(r == "C" ? ob::OrtValueSpec{.name = r, .elem_type = 9, .dims = std::vector<int64_t>{}}
+                                        : ob::OrtValueSpec{.name = r});
+    g->node_args.push_back({out});
+    g->outputs = {out};
+    g->nodes = std::move(nodes);
+    return g;
+}
+
+/// If(C) -> `out`: `then_branch`, else Neg(X); the outer values its branches read are its
+/// implicit inputs, which ONNX Runtime feeds them through.
+ob::OrtNodeSpec if_node(std::shared_ptr<ob::OrtGraphSpec> then_branch, const std::string& out,
+                        std::vector<std::string> implicit) {
+    auto otherwise = branch({{.name = "neg", .op_type = "Neg", .inputs = {"X"}, .outputs = {"e"}}}, "e", {"X"});
+    return {.name = "if", .op_type = "If", .inputs = {"C"}, .outputs = {out}, .implicit_inputs = std::move(implicit),
+            .attributes = {{.name = "then_branch", .type = 5, .g = std::move(then_branch)},
+                           {.name = "else_branch", .type = 5, .g = std::move(otherwise)}}};
+}
+
+/// relu_model with a BOOL input C and its node replaced by `n`, which defines Y.
+ob::OrtModelSpec with_if(ob::OrtNodeSpec n) {
     ob::OrtModelSpec m = ob::relu_model();
-    auto inner = std::make_shared<ob::OrtGraphSpec>(m.graph);
-    for (int i = 0; i < levels; ++i) {
-        auto outer = std::make_shared<ob::OrtGraphSpec>(ob::relu_model().graph);
-        outer->nodes[0].attributes.push_back({.name = "then_branch", .type = 5, .g = inner});
-        inner = outer;
-    }
-    m.graph = *inner;
+    m.graph.node_args.push_back({.name = "C", .elem_type = 9, .dims = std::vector<int64_t>{}});
+    m.graph.inputs.push_back("C");
+    m.graph.nodes = {std::move(n)};
     return m;
+}
+
+/// If nodes nested `levels` deep in their then branches, the innermost one's Relu(X) (each
+/// level costs three tables of depth: node, attribute, graph).
+ob::OrtModelSpec nested(int levels) {
+    // The innermost If's branches read X; every If above it C too, through the If below.
+    auto implicit = [](int level) {
+        return level == 1 ? std::vector<std::string>{"X"} : std::vector<std::string>{"C", "X"};
+    };
+    auto inner = branch({{.name = "relu", .inputs = {"X"}, .outputs = {"r"}}}, "r", {"X"});
+    for (int level = 1; level < levels; ++level) {
+        const std::string out = "y" + std::to_string(level);
+        inner = branch({if_node(inner, out, implicit(level))}, out, {"C", "X"});
+    }
+    return with_if(if_node(inner, "Y", implicit(levels)));
 }
 
 void structure_cases(Corpus& c) {
@@ -468,21 +503,38 @@ void attribute_cases(Corpus& c) {
     auto bad = std::make_shared<ob::OrtTensorSpec>(ob::OrtTensorSpec{.name = "v", .dims = {3}, .raw = Bytes{1}});
     c.refuse("InvalidModel", "ort-attribute-tensor-raw-short.ort", tensors, "an attribute tensor FLOAT [3] with 1 byte",
              attr({.name = "value", .type = 4, .t = bad}));
-    c.accept("ort-attributes-every-kind.ort", same_model, "FLOAT, INT, STRING, FLOATS, INTS, STRINGS attributes",
+    // Every kind on operators whose kernels ONNX Runtime has for .ort (it folds Constant away
+    // when it writes one, and has no kernel for it when it loads one).
+    c.accept("ort-attributes-every-kind.ort", same_model,
+             "FLOAT, INT, STRING, FLOATS, INTS, STRINGS attributes: LeakyRelu, Transpose and Scaler on X, "
+             "StringNormalizer on a STRING input",
              edited([](auto& m) {
-                 m.graph.nodes[0].attributes = {
-                     {.name = "f", .type = 1, .f = 0.5f},          {.name = "i", .type = 2, .i = -3},
-                     {.name = "s", .type = 3, .s = "text"},        {.name = "fs", .type = 6, .floats = {1, 2}},
-                     {.name = "is", .type = 7, .ints = {4, 5, 6}}, {.name = "ss", .type = 8, .strings = {"a", "b"}}};
+                 m.opsets.push_back({"ai.onnx.ml", 3});
+                 m.graph.node_args = {{"X"}, {"a"}, {"b"}, {"Y"}, {.name = "S", .elem_type = 8},
+                                      {.name = "T", .elem_type = 8, .dims = std::nullopt}};
+                 m.graph.inputs = {"X", "S"};
+                 m.graph.outputs = {"Y", "T"};
+                 m.graph.initializers.clear();
+                 m.graph.nodes = {
+                     {.name = "leaky", .op_type = "LeakyRelu", .index = 0, .inputs = {"X"}, .outputs = {"a"},
+                      .attributes = {{.name = "alpha", .type = 1, .f = 0.5f}}},
+                     {.name = "transpose", .op_type = "Transpose", .index = 1, .inputs = {"a"}, .outputs = {"b"},
+                      .attributes = {{.name = "perm", .type = 7, .ints = {0}}}},
+                     {.name = "scaler", .op_type = "Scaler", .domain = "ai.onnx.ml", .index = 2, .inputs = {"b"},
+                      .outputs = {"Y"},
+                      .attributes = {{.name = "offset", .type = 6, .floats = {1, 2}},
+                                     {.name = "scale", .type = 6, .floats = {3, 4}}}},
+                     {.name = "normalizer", .op_type = "StringNormalizer", .index = 3, .inputs = {"S"},
+                      .outputs = {"T"},
+                      .attributes = {{.name = "case_change_action", .type = 3, .s = "UPPER"},
+                                     {.name = "is_case_sensitive", .type = 2, .i = 1},
+                                     {.name = "locale", .type = 3, .s = "C"},  // the one every system has
+                                     {.name = "stopwords", .type = 8, .strings = {"a", "b"}}}}};
              }),
-             {{"node_count", 1}});
-    auto branch = std::make_shared<ob::OrtGraphSpec>();
-    branch->node_args = {{"X"}, {"Z"}};
-    branch->outputs = {"Z"};
-    branch->nodes = {{.name = "inner", .inputs = {"X"}, .outputs = {"Z"}}};
-    c.accept("ort-subgraph-captures.ort", same_model, "a subgraph reading the outer X: captured, as for .onnx",
-             edited([&](auto& m) { m.graph.nodes[0].attributes = {{.name = "body", .type = 5, .g = branch}}; }),
-             {{"node_count", 1}});
+             {{"node_count", 4}});
+    auto captures = branch({{.name = "inner", .inputs = {"X"}, .outputs = {"Z"}}}, "Z", {"X"});
+    c.accept("ort-subgraph-captures.ort", same_model, "an If's branch reading the outer X: captured, as for .onnx",
+             built(with_if(if_node(captures, "Y", {"X"}))), {{"node_count", 1}});
 }
 
 void limit_cases(Corpus& c) {

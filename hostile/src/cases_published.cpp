@@ -273,17 +273,20 @@ void add_published_cases(Corpus& c) {
                      const std::string ks = std::to_string(k), vk = "v" + ks;
                      Names reads{"X"};
                      for (int j = 0; j < k; ++j) reads.push_back("v" + std::to_string(j));
-                     WireWriter n = node("If", {vk}, {k == 0 ? "Y" : "y" + ks}, "if" + ks);
+                     // The condition a BOOL, as If requires: ONNX Runtime type-checks before it nests.
+                     WireWriter cast = node("Cast", {vk}, {"c" + ks}, "cast" + ks);
+                     cast.message(f::n_attr, ob::attr_int("to", 9));
+                     WireWriter n = node("If", {"c" + ks}, {k == 0 ? "Y" : "y" + ks}, "if" + ks);
                      n = with_graph_attr(n, "then_branch", g);
                      n = with_graph_attr(n, "else_branch",
                                          bare_graph({node("Neg", {vk}, {"e" + ks}, "else" + ks)}, {}, {"e" + ks}));
-                     std::vector<WireWriter> nodes{node("Sum", reads, {vk}, "sum" + ks), n};
+                     std::vector<WireWriter> nodes{node("Sum", reads, {vk}, "sum" + ks), cast, n};
                      if (k == 0) return ob::model(graph_of(nodes, {"X"}, {"Y"})).str();
                      g = bare_graph(nodes, {}, {"y" + ks});
                  }
                  return std::string();
              }(),
-             {{"node_order", {"sum0", "if0"}},
+             {{"node_order", {"sum0", "cast0", "if0"}},
               {"captures",
                {{"if0/then_branch", {"X", "v0"}},
                 {"if0/else_branch", {"v0"}},
