@@ -3,38 +3,58 @@ views, as JSONTestSuite shows its parsers.
 
 - classes: each way an importer departs from the rules, once per importer and rule, with
   its smallest reproducing file, the rule and the importer's own message; crashes, reads
-  outside the folder, hangs and "read differently" first.
+  outside the folder, hangs, memory amplifications and "read differently" first.
 - pruned: the cases grouped by identical outcome rows across every importer that ran, the
   largest group first.
 """
 import os
 
 # Class names, in the order the findings list them.
-CLASSES = ("crashed", "read outside the folder", "hang (timed out)", "accepted, read differently",
-           "accepts what the spec refuses", "refuses what the spec accepts", "refused with another kind")
+CLASSES = ("crashed", "read outside the folder", "hang (timed out)", "memory amplification",
+           "accepted, read differently", "accepts what the spec refuses", "refuses what the spec accepts",
+           "refused with another kind")
+
+# A refusal whose resident memory rose past both bounds is an amplification: the reader paid
+# far more than the file's size for a file it did not take. 64 times is four times what rule
+# O15 lets this importer's own model take of a .ort (16 times); under 256 MiB the runtimes'
+# own arenas and heaps grow with no help from the file (docs/matrix.md, "Memory").
+AMPLIFICATION_FACTOR = 64
+AMPLIFICATION_FLOOR_KIB = 256 << 10
+
+
+def amplified(row, r):
+    """A refusal whose memory rose past AMPLIFICATION_FLOOR_KIB and AMPLIFICATION_FACTOR times the file."""
+    memory = r.get("memory_kib")
+    if r["outcome"] != "refused" or memory is None or memory <= AMPLIFICATION_FLOOR_KIB:
+        return False
+    return memory * 1024 > AMPLIFICATION_FACTOR * _size(row)
 
 
 def result_class(row, r):
     """The class of one result, or None when it is as the spec says or not judged. A crash,
-    a read outside the folder and a hang count whatever the options."""
+    a read outside the folder, a hang and an amplification count whatever the options."""
     if r["outcome"] == "crashed":
-        return CLASSES[0]
+        return "crashed"
     if r.get("read_outside"):
-        return CLASSES[1]
+        return "read outside the folder"
     if r["outcome"] == "timeout":
-        return CLASSES[2]
+        return "hang (timed out)"
+    if amplified(row, r):
+        return "memory amplification"
     if r.get("match") is not False:
         return None
     if r.get("read_differently"):
-        return CLASSES[3]
+        return "accepted, read differently"
     if row["expected"] == "refuse" and r["outcome"] == "accepted":
-        return CLASSES[4]
+        return "accepts what the spec refuses"
     if row["expected"] == "accept" and r["outcome"] == "refused":
-        return CLASSES[5]
-    return CLASSES[6]
+        return "refuses what the spec accepts"
+    return "refused with another kind"
 
 
-def _message(r):
+def _message(cls, r):
+    if cls == "memory amplification":
+        return f"{r['memory_kib'] // 1024} MiB resident, then refused: {r.get('message') or ''}"
     if r.get("read_outside"):
         return f"read {r['read_outside']['target']} into {r['read_outside']['tensor']}"
     return r.get("read_differently") or r.get("message") or ""
@@ -62,7 +82,7 @@ def classes(rows, importer_ids):
             entry["cases"] += 1
             size = _size(row)
             if size < entry["size"] or "reproducer" not in entry:
-                entry.update(size=size, reproducer=row["file"], valid=bool(row.get("valid")), message=_message(r))
+                entry.update(size=size, reproducer=row["file"], valid=bool(row.get("valid")), message=_message(cls, r))
     out = []
     for _key, entry in sorted(found.items()):
         entry["size"] = None if entry["size"] == float("inf") else entry["size"]

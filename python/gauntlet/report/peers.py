@@ -1,8 +1,9 @@
 """The matrix's importers as processes: this importer's command line, one
 process per file, and the peers' long-lived workers (peer_onnx.py, peer_opencv.py,
 peer_protobufjs.js, peer_ort.js), one JSON request and one JSON answer per line, restarted
-after a crash or a time-out. Each peer is pinned and named with its version: the Debian
-package's or the npm lock's.
+after a crash or a time-out. Each answer carries its seconds and how far the reader's memory
+rose to give it (docs/matrix.md, "Memory"). Each peer is pinned and named with its version:
+the Debian package's or the npm lock's.
 """
 import json
 import os
@@ -10,6 +11,7 @@ import resource
 import select
 import signal
 import subprocess
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,6 +42,29 @@ def _limit_memory(limit=ADDRESS_SPACE_LIMIT):
         pass
 
 
+def _status_kib(pid, field):
+    """A size of /proc/PID/status in KiB (VmRSS: resident now, VmHWM: the peak), or None."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _reset_peak(pid):
+    """Sets the process's peak back to its resident size (Linux's clear_refs 5), so that the
+    next peak read is one request's; False where the kernel does not allow it."""
+    try:
+        with open(f"/proc/{pid}/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
 def _signal_name(code):
     try:
         return signal.Signals(-code).name
@@ -65,33 +90,58 @@ def run_ours(importer, path, timeout, options=None):
         argv += ["--ort-data", str(options["ort_data"])]
     if "threads" in options:
         argv += ["--threads", str(options["threads"])]
-    start = time.monotonic()
-    try:
-        proc = subprocess.run(
-            argv + [path], capture_output=True, timeout=timeout,
-            preexec_fn=_limit_memory,
-        )
-    except subprocess.TimeoutExpired:
+    done = _run_measured(argv + [path], timeout)
+    if done is None:
         return {"outcome": "timeout", "message": f"no answer within {timeout} s", "seconds": timeout}
-    seconds = round(time.monotonic() - start, 4)
-    out = proc.stdout.decode("utf-8", "replace").rstrip("\n")
-    err = proc.stderr.decode("utf-8", "replace")
-    if proc.returncode < 0 or proc.returncode not in (0, 1):
-        return {"outcome": "crashed", "seconds": seconds,
-                "message": _one_line(f"{_signal_name(proc.returncode)}: {err[-600:]}")}
+    returncode, out, err, seconds, peak_kib = done
+    out = out.decode("utf-8", "replace").rstrip("\n")
+    err = err.decode("utf-8", "replace")
+    verdict = _ours_verdict(returncode, out, err)
+    verdict.update(seconds=seconds, memory_kib=peak_kib)
+    return verdict
+
+
+def _run_measured(argv, timeout):
+    """(exit code or -signal, stdout, stderr, seconds, peak resident KiB) of one process under
+    the matrix's limits, or None when it outlives `timeout` (then it is killed). wait4 gives
+    the process's own peak, which subprocess's wait does not."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, preexec_fn=_limit_memory)
+        ended = os.pidfd_open(proc.pid)  # readable when the process ends
+        try:
+            ready, _, _ = select.select([ended], [], [], timeout)
+        finally:
+            os.close(ended)
+        if not ready:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            return None
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = round(time.monotonic() - start, 4)
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+        out.seek(0)
+        err.seek(0)
+        return proc.returncode, out.read(), err.read(), seconds, usage.ru_maxrss
+
+
+def _ours_verdict(returncode, out, err):
+    """The verdict of `onnximport check`'s exit code and last line."""
+    if returncode < 0 or returncode not in (0, 1):
+        return {"outcome": "crashed", "message": _one_line(f"{_signal_name(returncode)}: {err[-600:]}")}
     fields = out.split("\n")[-1].split("\t") if out else []
-    if proc.returncode == 0 and len(fields) >= 2 and fields[1] == "ok":
-        return {"outcome": "accepted", "message": "", "seconds": seconds}
-    if proc.returncode == 1 and len(fields) >= 5:
+    if returncode == 0 and len(fields) >= 2 and fields[1] == "ok":
+        return {"outcome": "accepted", "message": ""}
+    if returncode == 1 and len(fields) >= 5:
         return {
-            "outcome": "refused", "seconds": seconds,
+            "outcome": "refused",
             "kind": fields[1],
             "offset": None if fields[2] == "-" else int(fields[2]),
             "field_path": None if fields[3] == "-" else fields[3],
             "message": _one_line("\t".join(fields[4:])),
         }
-    return {"outcome": "crashed", "seconds": seconds,
-            "message": _one_line(f"unexpected output (exit {proc.returncode}): {out[-300:]} {err[-300:]}")}
+    return {"outcome": "crashed",
+            "message": _one_line(f"unexpected output (exit {returncode}): {out[-300:]} {err[-300:]}")}
 
 
 class Worker:
@@ -108,6 +158,7 @@ class Worker:
         self.buffer = b""
         self.version = None
         self.restarts = 0
+        self.memory_kib = None
         self.log = open(log_path, "ab")
 
     def _read_line(self, timeout):
@@ -157,11 +208,16 @@ class Worker:
             return f.read()[-600:].decode("utf-8", "replace")
 
     def request(self, request, timeout):
-        """(answer dict, seconds) or a crash/timeout verdict; the worker restarts lazily."""
+        """(answer dict, seconds) or a crash/timeout verdict; the worker restarts lazily.
+        Afterwards `memory_kib` is how far the worker's resident memory rose above its size at
+        the request (None after a crash, or where the peak cannot be reset)."""
         if self.proc is None:
             self.start()
             self.restarts += 1
         log_mark = os.path.getsize(self.log_path)
+        pid = self.proc.pid
+        base = _status_kib(pid, "VmRSS") if _reset_peak(pid) else None
+        self.memory_kib = None
         start = time.monotonic()
         try:
             self.proc.stdin.write((json.dumps(request) + "\n").encode())
@@ -173,6 +229,9 @@ class Worker:
             # The message keeps the end of what the worker printed; the log keeps all of it.
             return {"crashed": f"{_signal_name(code)}: {self._log_tail(log_mark)} (all of it: {self.log_path} "
                                f"from byte {log_mark})"}, time.monotonic() - start
+        peak = _status_kib(pid, "VmHWM")
+        if base is not None and peak is not None:
+            self.memory_kib = max(0, peak - base)
         if line is None:
             self.kill()
             return {"timeout": f"no answer within {timeout} s"}, timeout
@@ -254,6 +313,8 @@ def run_peer(name, spec, cases, log_dir, cwd, timeout, results, progress):
             answer, seconds = worker.request({"path": os.path.abspath(case["path"]), "mode": mode}, timeout)
             for i, (column, key) in enumerate(columns):
                 v = _verdict(answer, seconds, key)
+                if worker.memory_kib is not None:
+                    v["memory_kib"] = worker.memory_kib
                 if i == 0 and isinstance(answer.get("tensors"), dict):
                     v["tensors"] = answer["tensors"]
                 results[case["file"]][column] = v

@@ -43,6 +43,11 @@ def outcome_cell(result, importer_id):
     return f'<td class="{cls}" title={quoteattr(title)}>{escape(text)}</td>'
 
 
+def _mib(result):
+    """The answer's memory (docs/matrix.md, "Memory") in MiB, or a dash where it was not measured."""
+    return "-" if result.get("memory_kib") is None else f'{result["memory_kib"] / 1024:.0f}'
+
+
 def render_case_detail(case, importers, corpus_rel, published):
     rows = []
     for imp in importers:
@@ -55,7 +60,8 @@ def render_case_detail(case, importers, corpus_rel, published):
             where = f'offset {r.get("offset", "-")}, <code class="path">{escape(r.get("field_path") or "-")}</code>'
         rows.append(f'<tr><td>{escape(imp["label"])}</td>{outcome_cell(r, imp["id"])}'
                     f'<td>{VERDICT[r["match"]]}</td><td>{where}</td>'
-                    f'<td class="msg">{escape(r.get("message", ""))}</td><td class="num">{r.get("seconds", 0):.3f}</td></tr>')
+                    f'<td class="msg">{escape(r.get("message", ""))}</td><td class="num">{r.get("seconds", 0):.3f}</td>'
+                    f'<td class="num">{_mib(r)}</td></tr>')
     expected = "accepted" if case["expected"] == "accept" else f'refused as {case.get("expected_kind") or "any kind"}'
     data = b""
     path = case.get("path")
@@ -80,7 +86,7 @@ def render_case_detail(case, importers, corpus_rel, published):
                if os.path.isfile(published) else
                f'<p>{case.get("size") or 0} bytes: not copied into the report (too big, or not a regular file); '
                f'<code>hostile-gen DIR</code> writes it</p>' if exists else "")
-            + '<table><tr><th>importer</th><th>outcome</th><th>verdict</th><th>where</th><th>message</th><th>s</th></tr>'
+            + '<table><tr><th>importer</th><th>outcome</th><th>verdict</th><th>where</th><th>message</th><th>s</th><th>MiB</th></tr>'
             + "".join(rows) + "</table>"
             + "<h3>bytes</h3>" + (hexdump(data, ours.get("offset")) if exists
                                   else "<p>not a regular file (a folder, a link or missing): that is the case</p>"))

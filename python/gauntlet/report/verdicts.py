@@ -1,6 +1,7 @@
 """The matrix's columns and how a result compares with the spec (docs/matrix.md): which
 importer's outcome the spec fixes for a case, whether a result agrees, and the counts per
 importer the report prints."""
+from gauntlet.report import findings
 from gauntlet.report.peers_more import MORE_IMPORTERS, MORE_ORT_READERS
 
 # The columns, in the order the report shows them.
@@ -61,13 +62,16 @@ def summarize(cases, importers):
             continue
         s = {"cases": 0, "match": 0, "mismatch": 0,
              "accepted_spec_refuses": 0, "refused_spec_accepts": 0, "wrong_kind": 0,
-             "crashed": 0, "timeout": 0, "not_judged": 0, "read_outside": 0, "read_differently": 0}
+             "crashed": 0, "timeout": 0, "not_judged": 0, "read_outside": 0, "read_differently": 0,
+             "memory_amplified": 0}
         for case in cases:
             r = case["results"].get(imp)
             if r is None:
                 continue
             if r.get("read_outside"):
                 s["read_outside"] += 1
+            if findings.amplified(case, r):
+                s["memory_amplified"] += 1  # whatever the options (docs/matrix.md, "Memory")
             if r["match"] is None:
                 s["not_judged"] += 1
                 if r["outcome"] in ("crashed", "timeout"):
