@@ -41,19 +41,54 @@ std::string finish(FB& fbb, flatbuffers::Offset<ofb::Graph> graph) {
     return bytes_of(fbb);
 }
 
-/// A graph X -> Y of one node `op` with `attributes`, X and Y declared.
+// ONNX Runtime reads every NodeArg's type before the nodes, and every name vector of a node,
+// and stops at one that is missing: the cases carry them, so that its reader reaches what they
+// share (docs/matrix.md, "Memory").
+
+/// One FLOAT tensor type, for every NodeArg of a case.
+flatbuffers::Offset<ofb::TypeInfo> float_type(FB& fbb) {
+    const auto tensor_type = ofb::CreateTensorTypeAndShape(fbb, 1);
+    return ofb::CreateTypeInfo(fbb, 0, ofb::TypeInfoValue::tensor_type, tensor_type.Union());
+}
+
+using Names = flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>>;
+
+/// What the nodes of a case share: input_arg_counts (one formal input of `input_count` names)
+/// and empty implicit_inputs, written once as a writer that shares vectors writes them.
+struct NodeLists {
+    flatbuffers::Offset<flatbuffers::Vector<int32_t>> counts;
+    Names implicit;
+};
+
+NodeLists node_lists(FB& fbb, int32_t input_count) {
+    const auto counts = fbb.CreateVector(std::vector<int32_t>{input_count});
+    const auto implicit = fbb.CreateVector(std::vector<flatbuffers::Offset<flatbuffers::String>>{});
+    return {counts, implicit};
+}
+
+flatbuffers::Offset<ofb::Node> node(FB& fbb, const NodeLists& lists, uint32_t index,
+                                    flatbuffers::Offset<flatbuffers::String> op, Names inputs, Names outputs,
+                                    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<ofb::Attribute>>>
+                                        attributes = 0) {
+    return ofb::CreateNode(fbb, 0, 0, 0, 0, index, op, 0, 0, inputs, outputs, attributes, lists.counts,
+                           lists.implicit);
+}
+
+/// A graph X -> Y of one node `op` with `attributes`.
 flatbuffers::Offset<ofb::Graph> one_node(FB& fbb, std::string_view op_type, const Offsets<ofb::Attribute>& attributes) {
     const auto x = fbb.CreateString("X");
     const auto y = fbb.CreateString("Y");
-    const auto vx = ofb::CreateValueInfo(fbb, x);
-    const auto vy = ofb::CreateValueInfo(fbb, y);
+    const auto type = float_type(fbb);
+    const auto vx = ofb::CreateValueInfo(fbb, x, 0, type);
+    const auto vy = ofb::CreateValueInfo(fbb, y, 0, type);
     const auto args = fbb.CreateVector(Offsets<ofb::ValueInfo>{vx, vy});
     const auto op = fbb.CreateString(op_type);
     const auto xs = fbb.CreateVector(std::vector{x});
     const auto ys = fbb.CreateVector(std::vector{y});
     const auto attribute_vector = fbb.CreateVector(attributes);
-    const auto node = ofb::CreateNode(fbb, 0, 0, 0, 0, 0, op, 0, 0, xs, ys, attribute_vector);
-    const auto nodes = fbb.CreateVector(Offsets<ofb::Node>{node});
+    const NodeLists lists = node_lists(fbb, 1);
+    const auto one = node(fbb, lists, 0, op, xs, ys, attribute_vector);
+    const auto nodes = fbb.CreateVector(Offsets<ofb::Node>{one});
     return ofb::CreateGraph(fbb, 0, args, nodes, 1, 0, xs, ys);
 }
 
@@ -65,6 +100,24 @@ std::string tensor_shared_by_attributes() {
     const auto tensor = ofb::CreateTensor(fbb, tensor_name, 0, dims, 1, raw);
     const auto name = fbb.CreateString("t");
     const Offsets<ofb::Attribute> attributes(16'384, ofb::CreateAttribute(fbb, name, 0, 4, 0, 0, 0, tensor));
+    const auto graph = one_node(fbb, "Identity", attributes);
+    return finish(fbb, graph);
+}
+
+/// One FLOAT [2^18] tensor, 1 MiB of raw_data, held by the 16,384 differently named attributes
+/// of one node: 16 GiB for a reader that copies each attribute's tensor; the walk charges the
+/// bytes at each reference, as it would copy them (rule O15).
+std::string raw_tensor_shared_by_attributes() {
+    FB fbb;
+    const auto dims = fbb.CreateVector(std::vector<int64_t>{1 << 18});
+    const auto raw = fbb.CreateVector(std::vector<uint8_t>(1 << 20, 0));
+    const auto tensor_name = fbb.CreateString("w");
+    const auto tensor = ofb::CreateTensor(fbb, tensor_name, 0, dims, 1, raw);
+    Offsets<ofb::Attribute> attributes;
+    for (int i = 0; i < 16'384; ++i) {
+        const auto name = fbb.CreateString("t" + std::to_string(i));
+        attributes.push_back(ofb::CreateAttribute(fbb, name, 0, 4, 0, 0, 0, tensor));
+    }
     const auto graph = one_node(fbb, "Identity", attributes);
     return finish(fbb, graph);
 }
@@ -113,11 +166,14 @@ std::string inputs_shared_by_nodes() {
     const auto x = fbb.CreateString("X");
     const auto y = fbb.CreateString("Y");
     const auto inputs = fbb.CreateVector(std::vector(50'000, x));
+    const auto none = fbb.CreateVector(std::vector<flatbuffers::Offset<flatbuffers::String>>{});
     const auto op = fbb.CreateString("Sum");
     Offsets<ofb::Node> nodes;
-    for (uint32_t i = 0; i < 20'000; ++i) nodes.push_back(ofb::CreateNode(fbb, 0, 0, 0, 0, i, op, 0, 0, inputs));
-    const auto vx = ofb::CreateValueInfo(fbb, x);
-    const auto vy = ofb::CreateValueInfo(fbb, y);
+    const NodeLists lists = node_lists(fbb, 50'000);
+    for (uint32_t i = 0; i < 20'000; ++i) nodes.push_back(node(fbb, lists, i, op, inputs, none));
+    const auto type = float_type(fbb);
+    const auto vx = ofb::CreateValueInfo(fbb, x, 0, type);
+    const auto vy = ofb::CreateValueInfo(fbb, y, 0, type);
     const auto args = fbb.CreateVector(Offsets<ofb::ValueInfo>{vx, vy});
     const auto node_vector = fbb.CreateVector(nodes);
     const auto xs = fbb.CreateVector(std::vector{x});
@@ -132,13 +188,16 @@ std::string edges_shared_by_node_edges() {
     FB fbb;
     const auto v = fbb.CreateString("v");
     const auto reads = fbb.CreateVector(std::vector{v});
+    const auto none = fbb.CreateVector(std::vector<flatbuffers::Offset<flatbuffers::String>>{});
     const auto op = fbb.CreateString("Identity");
-    Offsets<ofb::Node> nodes{ofb::CreateNode(fbb, 0, 0, 0, 0, 0, op, 0, 0, reads, reads)};
-    for (uint32_t i = 1; i < 60'000; ++i) nodes.push_back(ofb::CreateNode(fbb, 0, 0, 0, 0, i, op, 0, 0, reads));
+    const NodeLists lists = node_lists(fbb, 1);
+    Offsets<ofb::Node> nodes{node(fbb, lists, 0, op, reads, reads)};
+    for (uint32_t i = 1; i < 60'000; ++i) nodes.push_back(node(fbb, lists, i, op, reads, none));
     const auto edges = fbb.CreateVectorOfStructs(std::vector<ofb::EdgeEnd>(200'000, ofb::EdgeEnd(0, 0, 0)));
     Offsets<ofb::NodeEdge> node_edges;
     for (uint32_t i = 0; i < 60'000; ++i) node_edges.push_back(ofb::CreateNodeEdge(fbb, i, edges));
-    const auto arg = ofb::CreateValueInfo(fbb, v);
+    const auto type = float_type(fbb);
+    const auto arg = ofb::CreateValueInfo(fbb, v, 0, type);
     const auto args = fbb.CreateVector(Offsets<ofb::ValueInfo>{arg});
     const auto node_vector = fbb.CreateVector(nodes);
     const auto edge_vector = fbb.CreateVector(node_edges);
@@ -200,6 +259,8 @@ void add_ort_shared_cases(Corpus& c) {
     const std::string why = ": the walk's work would exceed 16 times the file, refused before it grows";
     c.refuse("Unsupported", "ort-shared-tensor-1mib-name.ort", budget,
              "one tensor with a 1 MiB name held by 16,384 attributes" + why, tensor_shared_by_attributes());
+    c.refuse("Unsupported", "ort-shared-raw-tensor-1mib.ort", budget,
+             "one tensor of 1 MiB of raw_data held by 16,384 attributes" + why, raw_tensor_shared_by_attributes());
     c.refuse("Unsupported", "ort-shared-scalar-attribute.ort", budget,
              "one FLOAT attribute with a 1 MiB name held 16,384 times" + why, scalar_attribute_shared());
     c.refuse("Unsupported", "ort-shared-type-1mib-denotation.ort", budget,
