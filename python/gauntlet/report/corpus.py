@@ -7,7 +7,7 @@ is a case, its expectation taken from the name.
 """
 import os
 import shutil
-import stat
+import subprocess
 
 from gauntlet import kinds, manifest
 
@@ -49,18 +49,8 @@ def load_corpus(directory):
 
 
 def copy_corpus(src, dst):
-    """A copy of the corpus folder that keeps links and FIFOs (shutil.copytree would open a FIFO)."""
-    fifos = []
-
-    def ignore(folder, names):
-        skip = []
-        for n in names:
-            if stat.S_ISFIFO(os.lstat(os.path.join(folder, n)).st_mode):
-                skip.append(n)
-                fifos.append(os.path.relpath(os.path.join(folder, n), src))
-        return skip
-
+    """A copy of the corpus folder as it is: links kept as links, FIFOs made as FIFOs (never
+    opened), and the 2 GiB cases' holes kept as holes (shutil's copy writes them out: 6.6 GB)."""
     shutil.rmtree(dst, ignore_errors=True)
-    shutil.copytree(src, dst, symlinks=True, ignore=ignore)
-    for rel in fifos:
-        os.mkfifo(os.path.join(dst, rel))
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    subprocess.run(["cp", "-a", "--sparse=always", src, dst], check=True)

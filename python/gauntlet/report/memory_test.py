@@ -5,6 +5,7 @@
   is reset between requests).
 - The class fires on a refusal past both bounds, 256 MiB and 64 times the file, and not below
   either, nor on an acceptance.
+- A worker left resident past 1 GiB is started again before the next file.
 - This importer's rows carry its process's peak.
 
 usage: python3 -m gauntlet test report.memory_test   (ctest matrix_memory)
@@ -18,17 +19,21 @@ from gauntlet import settings
 from gauntlet.report import findings, peers
 
 # A worker of the matrix protocol that touches 320 MiB while answering a file named
-# "*heavy*", then lets it go; it refuses every file.
-STUB = """import json, sys
+# "*heavy*", then lets it go, and keeps 1.1 GiB after a file named "*keep*"; it refuses every
+# file, saying its process id.
+STUB = """import json, os, sys
 print(json.dumps({"ready": True, "version": "stub"}), flush=True)
+kept = []
 for line in sys.stdin:
     path = json.loads(line)["path"]
-    if "heavy" in path:
-        block = bytearray(320 << 20)
+    if "heavy" in path or "keep" in path:
+        block = bytearray((1100 if "keep" in path else 320) << 20)
         for i in range(0, len(block), 4096):
             block[i] = 1
+        if "keep" in path:
+            kept.append(block)
         del block
-    print(json.dumps({"outcome": "refused", "message": "stub"}), flush=True)
+    print(json.dumps({"outcome": "refused", "message": str(os.getpid())}), flush=True)
 """
 
 MIB = 1024
@@ -62,6 +67,14 @@ class PerAnswer(unittest.TestCase):
             self.skipTest("this kernel does not let the matrix reset a process's peak (/proc/PID/clear_refs)")
         self.assertGreaterEqual(rows["heavy.onnx"]["memory_kib"], 300 * MIB)
         self.assertLess(rows["light.onnx"]["memory_kib"], 64 * MIB, "the peak of the file before leaked into it")
+
+    def test_a_worker_left_heavy_is_started_again(self):
+        with tempfile.TemporaryDirectory() as folder:
+            keep, light = small_file(folder, "keep.onnx"), small_file(folder, "light.onnx")
+            status, rows = run_stub([keep, light], folder)
+        self.assertEqual(status["restarts"], 1)
+        self.assertNotEqual(rows["keep.onnx"]["message"], rows["light.onnx"]["message"],
+                            "the file after one that left 1.1 GiB resident met the same process")
 
     def test_this_importers_rows_carry_its_peak(self):
         corpus = settings.COMMITTED_CORPUS

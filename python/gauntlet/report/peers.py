@@ -32,6 +32,10 @@ PEER_COLUMNS = {
 # machine down with it. 8 GiB of address space is far above what any case needs and
 # leaves room for V8's and ORT's reservations.
 ADDRESS_SPACE_LIMIT = 8 << 30
+# A worker left resident past this after an answer (a wasm memory never shrinks; an allocator
+# may keep what it freed) would meet the next file with its heap full, and its answer and
+# memory would depend on the file before: it is started again instead.
+RESTART_ABOVE_KIB = 1 << 20
 
 
 def _limit_memory(limit=ADDRESS_SPACE_LIMIT):
@@ -235,7 +239,10 @@ class Worker:
         if line is None:
             self.kill()
             return {"timeout": f"no answer within {timeout} s"}, timeout
-        return json.loads(line), time.monotonic() - start
+        seconds = time.monotonic() - start
+        if (_status_kib(pid, "VmRSS") or 0) > RESTART_ABOVE_KIB:
+            self.kill()
+        return json.loads(line), seconds
 
     def close(self):
         if self.proc:
