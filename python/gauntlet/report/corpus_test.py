@@ -2,7 +2,7 @@
 FIFO stays a FIFO (copying its contents would block), a link stays a link, and a sparse file
 stays sparse (the generated corpus holds 2 GiB cases that are almost all hole).
 
-usage: python3 -m gauntlet test report.corpus_test   (run by ctest gauntlet_python)
+usage: python3 -m gauntlet test report.corpus_test   (ctest matrix_corpus_copy)
 """
 import os
 import stat
