@@ -21,17 +21,7 @@ import time
 
 from gauntlet.fuzz import options as options_mod
 from gauntlet.fuzz import paths
-
-
-def status_kb(pid, key):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        return None
-    return None
+from gauntlet.resident import status_kib
 
 
 def main():
@@ -54,7 +44,7 @@ def main():
         start = time.monotonic()
         samples = []
         while proc.poll() is None:
-            rss, hwm = status_kb(proc.pid, "VmRSS"), status_kb(proc.pid, "VmHWM")
+            rss, hwm = status_kib(proc.pid, "VmRSS"), status_kib(proc.pid, "VmHWM")
             if rss is not None:
                 t = time.monotonic() - start
                 samples.append((t, rss // 1024, hwm // 1024))

@@ -16,6 +16,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 from gauntlet import settings
+from gauntlet.resident import reset_peak, status_kib
 from gauntlet.report.peers_more import MORE_COLUMNS, more_specs
 
 ONNX_PROTO = "/usr/include/onnx/onnx.proto"  # Debian libonnx-dev: the schema the libprotobuf peers use too
@@ -44,29 +45,6 @@ def _limit_memory(limit=ADDRESS_SPACE_LIMIT):
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ValueError, OSError):
         pass
-
-
-def _status_kib(pid, field):
-    """A size of /proc/PID/status in KiB (VmRSS: resident now, VmHWM: the peak), or None."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def _reset_peak(pid):
-    """Sets the process's peak back to its resident size (Linux's clear_refs 5), so that the
-    next peak read is one request's; False where the kernel does not allow it."""
-    try:
-        with open(f"/proc/{pid}/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
 
 
 def _signal_name(code):
@@ -220,7 +198,7 @@ class Worker:
             self.restarts += 1
         log_mark = os.path.getsize(self.log_path)
         pid = self.proc.pid
-        base = _status_kib(pid, "VmRSS") if _reset_peak(pid) else None
+        base = status_kib(pid, "VmRSS") if reset_peak(pid) else None
         self.memory_kib = None
         start = time.monotonic()
         try:
@@ -233,14 +211,14 @@ class Worker:
             # The message keeps the end of what the worker printed; the log keeps all of it.
             return {"crashed": f"{_signal_name(code)}: {self._log_tail(log_mark)} (all of it: {self.log_path} "
                                f"from byte {log_mark})"}, time.monotonic() - start
-        peak = _status_kib(pid, "VmHWM")
+        peak = status_kib(pid, "VmHWM")
         if base is not None and peak is not None:
             self.memory_kib = max(0, peak - base)
         if line is None:
             self.kill()
             return {"timeout": f"no answer within {timeout} s"}, timeout
         seconds = time.monotonic() - start
-        if (_status_kib(pid, "VmRSS") or 0) > RESTART_ABOVE_KIB:
+        if (status_kib(pid, "VmRSS") or 0) > RESTART_ABOVE_KIB:
             self.kill()
         return json.loads(line), seconds
 
