@@ -38,6 +38,14 @@ function errorText(err) {
   return String(err && err.message ? err.message : err);
 }
 
+// What a refusal adds about what was thrown: its class (TypeError, RangeError, Error, ...) and
+// language, by which the matrix tells a reader tripping over the input from one refusing it
+// (docs/matrix.md, "Internal errors").
+function whatWasThrown(err) {
+  const name = err && typeof err.name === 'string' ? err.name : typeof err;  // an error of another realm too
+  return { error_type: name, language: 'javascript' };
+}
+
 // Releasing each session keeps memory flat across a few thousand models.
 async function release(session) {
   if (session && typeof session.release === 'function') await session.release();
@@ -89,4 +97,4 @@ function serve(version, handle, badLine) {
   reply({ ready: true, version });
 }
 
-module.exports = { loadRuntime, sessionOptions, errorText, release, serve };
+module.exports = { loadRuntime, sessionOptions, errorText, whatWasThrown, release, serve };

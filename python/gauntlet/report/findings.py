@@ -3,16 +3,18 @@ views, as JSONTestSuite shows its parsers.
 
 - classes: each way an importer departs from the rules, once per importer and rule, with
   its smallest reproducing file, the rule and the importer's own message; crashes, reads
-  outside the folder, hangs, memory amplifications and "read differently" first.
+  outside the folder, hangs, memory amplifications, internal errors and "read differently"
+  first.
 - pruned: the cases grouped by identical outcome rows across every importer that ran, the
   largest group first.
 """
 import os
+import re
 
 # Class names, in the order the findings list them.
 CLASSES = ("crashed", "read outside the folder", "hang (timed out)", "memory amplification",
-           "accepted, read differently", "accepts what the spec refuses", "refuses what the spec accepts",
-           "refused with another kind")
+           "refused by an internal error", "accepted, read differently", "accepts what the spec refuses",
+           "refuses what the spec accepts", "refused with another kind")
 
 # A refusal whose resident memory rose past both bounds is an amplification: the reader paid
 # far more than the file's size for a file it did not take. 64 times is four times what rule
@@ -30,9 +32,34 @@ def amplified(row, r):
     return memory * 1024 > AMPLIFICATION_FACTOR * _size(row)
 
 
+# What a reader throws when the input reaches code that assumed something of it (a null or
+# missing member, an index past the end, recursion without a bound), as opposed to the errors
+# it raises to refuse (docs/matrix.md, "Internal errors"). Python's own errors of that kind
+# are named by their class; JavaScript readers throw TypeError and RangeError to refuse too
+# (onnxjs, protobufjs), so there only the engine's messages count.
+PYTHON_INTERNAL = {"TypeError", "AttributeError", "IndexError", "KeyError", "RecursionError", "ZeroDivisionError",
+                   "UnboundLocalError"}
+JAVASCRIPT_ENGINE = re.compile(r"Cannot (read|set) properties of|Cannot convert undefined or null|Cannot destructure"
+                               r"| is not a function| is not iterable| is not a constructor| is not defined"
+                               r"|Maximum call stack size exceeded|Invalid (typed )?array length")
+
+
+def internal_error(r):
+    """A refusal by an error the reader did not mean to raise."""
+    if r["outcome"] != "refused":
+        return False
+    if r.get("language") == "python":
+        return r.get("error_type") in PYTHON_INTERNAL
+    if r.get("language") == "javascript":
+        return r.get("error_type") in ("TypeError", "RangeError", "ReferenceError") and bool(
+            JAVASCRIPT_ENGINE.search(r.get("message", "")))
+    return False
+
+
 def result_class(row, r):
     """The class of one result, or None when it is as the spec says or not judged. A crash,
-    a read outside the folder, a hang and an amplification count whatever the options."""
+    a read outside the folder, a hang, an amplification and an internal error count whatever
+    the options."""
     if r["outcome"] == "crashed":
         return "crashed"
     if r.get("read_outside"):
@@ -41,6 +68,8 @@ def result_class(row, r):
         return "hang (timed out)"
     if amplified(row, r):
         return "memory amplification"
+    if internal_error(r):
+        return "refused by an internal error"
     if r.get("match") is not False:
         return None
     if r.get("read_differently"):
@@ -53,6 +82,8 @@ def result_class(row, r):
 
 
 def _message(cls, r):
+    if cls == "refused by an internal error":
+        return f"{r['error_type']}: {r.get('message') or ''}"
     if cls == "memory amplification":
         return f"{r['memory_kib'] // 1024} MiB resident, then refused: {r.get('message') or ''}"
     if r.get("read_outside"):

@@ -142,7 +142,7 @@ def say_summary(doc, importers, say):
         say(f"  matrix: {imp}: {s['match']}/{s['cases']} as the spec says; accepted {s['accepted_spec_refuses']} "
             f"the spec refuses, refused {s['refused_spec_accepts']} it accepts, {s['crashed']} crashed, "
             f"{s['timeout']} timed out, {s['read_outside']} read outside the folder, "
-            f"{s['memory_amplified']} memory amplifications")
+            f"{s['memory_amplified']} memory amplifications, {s['internal_errors']} internal errors")
     for imp, s in doc["valid"]["summary"].items():
         say(f"  matrix: {imp}: refused {s['refused_spec_accepts']} of {s['cases']} valid models")
     for imp, hits in doc["read_outside"].items():

@@ -24,6 +24,7 @@ import json
 import sys
 
 
+from gauntlet.report.peer_refusal import refusal
 from gauntlet.text import one_line
 from gauntlet.report.read_summary import summarize
 
@@ -80,7 +81,7 @@ def main():
                 except Exception as e:  # noqa: BLE001 - a summary is evidence, never a verdict
                     answer["noext"]["read_error"] = one_line(f"{type(e).__name__}: {e}")
             except Exception as e:  # every refusal, whatever the class
-                answer["noext"] = {"outcome": "refused", "message": one_line(f"{type(e).__name__}: {e}")}
+                answer["noext"] = refusal(e)
         else:
             try:
                 model = onnx.load(path)
@@ -98,15 +99,14 @@ def main():
                 answer["tensors"] = {k: hashlib.sha256(v).hexdigest() for k, v in found.items()}
             except Exception as e:
                 model = None
-                message = one_line(f"{type(e).__name__}: {e}")
-                answer["load"] = {"outcome": "refused", "message": message}
-                answer["check"] = {"outcome": "refused", "message": "onnx.load refused: " + message}
+                answer["load"] = refusal(e)
+                answer["check"] = refusal(e, "onnx.load refused: ")
             if model is not None:
                 try:
                     onnx.checker.check_model(model, full_check=True)
                     answer["check"] = {"outcome": "accepted", "message": ""}
                 except Exception as e:
-                    answer["check"] = {"outcome": "refused", "message": one_line(f"{type(e).__name__}: {e}")}
+                    answer["check"] = refusal(e)
         out.write(json.dumps(answer) + "\n")
         out.flush()
 

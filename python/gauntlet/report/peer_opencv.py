@@ -12,7 +12,7 @@ import json
 import sys
 
 
-from gauntlet.text import one_line
+from gauntlet.report.peer_refusal import refusal
 
 
 def main():
@@ -41,7 +41,7 @@ def main():
             except Exception:  # noqa: BLE001 - running is evidence, never a verdict
                 pass
         except Exception as e:  # cv2.error and friends
-            answer = {"outcome": "refused", "message": one_line(f"{type(e).__name__}: {e}")}
+            answer = refusal(e)
         out.write(json.dumps(answer) + "\n")
         out.flush()
 

@@ -24,7 +24,7 @@ async function load(request) {
     await worker.release(session);
     return answer;
   } catch (err) {
-    return { outcome: 'refused', message: worker.errorText(err) };
+    return { outcome: 'refused', message: worker.errorText(err), ...worker.whatWasThrown(err) };
   }
 }
 

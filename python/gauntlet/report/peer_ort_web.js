@@ -4,7 +4,7 @@
 // graph without inputs.
 'use strict';
 
-const { serve, errorText, release } = require('../ort/ort_worker.js');
+const { serve, errorText, whatWasThrown, release } = require('../ort/ort_worker.js');
 const { moduleDirs, versionOf } = require('./peer_reader.js');
 const { outputHashes } = require('./peer_outputs.js');
 
@@ -22,7 +22,7 @@ async function load(request) {
     await release(session);
     return answer;
   } catch (err) {
-    return { outcome: 'refused', message: errorText(err).slice(0, 400) };
+    return { outcome: 'refused', message: errorText(err).slice(0, 400), ...whatWasThrown(err) };
   }
 }
 

@@ -4,7 +4,7 @@
 'use strict';
 
 const path = require('path');
-const { serve, errorText } = require('../ort/ort_worker.js');
+const { serve, errorText, whatWasThrown } = require('../ort/ort_worker.js');
 const readSummary = require('./read_summary.js');
 
 // The package folders named on the command line (absolute), or a usage line and exit 2.
@@ -31,7 +31,7 @@ function serveReader(version, load, summarize) {
     try {
       model = await load(file, request);
     } catch (err) {
-      return { outcome: 'refused', message: errorText(err).slice(0, 400) };
+      return { outcome: 'refused', message: errorText(err).slice(0, 400), ...whatWasThrown(err) };
     }
     const answer = { outcome: 'accepted', message: '' };
     try {

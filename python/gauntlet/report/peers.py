@@ -242,6 +242,9 @@ def _verdict(answer, seconds, key=None):
                "seconds": round(seconds, 4)}
     if isinstance(part.get("read"), dict):  # what it read (docs/matrix.md)
         verdict["read"] = part["read"]
+    for field in ("error_type", "language"):  # what was thrown (docs/matrix.md, "Internal errors")
+        if part.get(field):
+            verdict[field] = str(part[field])
     return verdict
 
 
@@ -295,9 +298,18 @@ def run_peer(name, spec, cases, log_dir, cwd, timeout, results, progress):
         return {"status": "not run", "reason": f"{why} (the worker's log: {worker.log_path})"}
     for case in cases:
         for mode, columns in spec["requests"]:
-            answer, seconds = worker.request({"path": os.path.abspath(case["path"]), "mode": mode}, timeout)
+            request = {"path": os.path.abspath(case["path"]), "mode": mode}
+            answer, seconds = worker.request(request, timeout)
+            first_run = None
+            if "crashed" in answer:
+                # Judged on a fresh worker: a crash counts when the file alone makes it, not the
+                # files the worker read before it (docs/matrix.md, "The worker protocol").
+                first_run = _verdict(answer, seconds)
+                answer, seconds = worker.request(request, timeout)
             for i, (column, key) in enumerate(columns):
                 v = _verdict(answer, seconds, key)
+                if first_run and v["outcome"] != "crashed":
+                    v["first_run"] = first_run
                 if worker.memory_kib is not None:
                     v["memory_kib"] = worker.memory_kib
                 if i == 0 and isinstance(answer.get("tensors"), dict):

@@ -89,7 +89,8 @@ def render_summary(report):
             lines.append(f'<div class="label"><strong>{escape(imp["id"])}</strong>: accepts {ms["accepted_spec_refuses"]} '
                          f'the spec refuses, refuses {ms["refused_spec_accepts"]} it accepts, {ms["crashed"]} crashed, '
                          f'{ms["timeout"]} timed out, read outside the folder in {ms.get("read_outside", 0)}, '
-                         f'amplified memory in {ms.get("memory_amplified", 0)}; refuses '
+                         f'amplified memory in {ms.get("memory_amplified", 0)}, internal errors in '
+                         f'{ms.get("internal_errors", 0)}; refuses '
                          f'{vs.get("refused_spec_accepts", 0)} of {vs.get("cases", 0)} valid models</div>')
         cards.append(f'<div class="card" id="matrix-card"><div class="label">cross-importer matrix '
                      f'({len(m["cases"])} cases)</div>{"".join(lines)}</div>')
@@ -183,7 +184,7 @@ def render_matrix(report):
     for imp in imps:
         s = m["summary"].get(imp["id"])
         if s is None:
-            srows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="11" class="notrun">not run: '
+            srows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="12" class="notrun">not run: '
                          f'{escape(imp.get("reason") or "")}</td></tr>')
             continue
         srows.append(f'<tr><td>{escape(imp["label"])}</td><td>{escape(str(imp.get("version") or ""))}</td>'
@@ -192,11 +193,12 @@ def render_matrix(report):
                      f'<td class="num">{s["crashed"]}</td><td class="num">{s["timeout"]}</td>'
                      f'<td class="num">{s.get("not_judged", 0)}</td><td class="num">{s.get("read_outside", 0)}</td>'
                      f'<td class="num">{s.get("read_differently", 0)}</td>'
-                     f'<td class="num">{s.get("memory_amplified", 0)}</td></tr>')
+                     f'<td class="num">{s.get("memory_amplified", 0)}</td>'
+                     f'<td class="num">{s.get("internal_errors", 0)}</td></tr>')
     parts.append('<table id="matrix-summary"><tr><th>importer</th><th>version</th><th>as the spec says</th>'
                  '<th>accepted, spec refuses</th><th>refused, spec accepts</th><th>wrong kind</th><th>crashed</th>'
                  '<th>timed out</th><th>not judged (option cases)</th><th>read outside the folder</th>'
-                 '<th>accepted, read differently</th><th>memory amplifications</th></tr>'
+                 '<th>accepted, read differently</th><th>memory amplifications</th><th>internal errors</th></tr>'
                  + "".join(srows) + "</table>")
     head = "".join(f'<th title={quoteattr(i["label"])}>{escape(i["id"])}</th>' for i in imps)
     rows = []

@@ -5,8 +5,8 @@ from html import escape
 
 from gauntlet.report.findings import CLASSES
 
-# The first five classes are the ones a reader must see first: harm, not opinion.
-SEVERE = set(CLASSES[:5])
+# The first six classes are the ones a reader must see first: harm, not opinion.
+SEVERE = set(CLASSES[:6])
 
 
 def _reproducer(entry, hostile_files, safe_name):
@@ -29,7 +29,7 @@ def render_classes(f, hostile_files, safe_name):
     return ('<section id="findings-classes"><h2>Divergence classes</h2>'
             '<p>Each way an importer departs from docs/rules.md, once per importer and rule, with the smallest file '
             'of the corpus that shows it and the importer\'s own message. Crashes, reads outside the folder, hangs, '
-            'memory amplifications and "accepted, read differently" come first.</p>'
+            'memory amplifications, internal errors and "accepted, read differently" come first.</p>'
             f'<table id="findings-counts"><tr><th>class</th><th>results</th></tr>{counts}</table>'
             '<table id="findings-table"><tr><th>class</th><th>importer</th><th>rule</th><th>cases</th>'
             f'<th>smallest reproducer</th><th>message</th></tr>{"".join(rows)}</table></section>')

@@ -63,7 +63,7 @@ def summarize(cases, importers):
         s = {"cases": 0, "match": 0, "mismatch": 0,
              "accepted_spec_refuses": 0, "refused_spec_accepts": 0, "wrong_kind": 0,
              "crashed": 0, "timeout": 0, "not_judged": 0, "read_outside": 0, "read_differently": 0,
-             "memory_amplified": 0}
+             "memory_amplified": 0, "internal_errors": 0}
         for case in cases:
             r = case["results"].get(imp)
             if r is None:
@@ -72,6 +72,8 @@ def summarize(cases, importers):
                 s["read_outside"] += 1
             if findings.amplified(case, r):
                 s["memory_amplified"] += 1  # whatever the options (docs/matrix.md, "Memory")
+            elif findings.internal_error(r):
+                s["internal_errors"] += 1  # whatever the options (docs/matrix.md, "Internal errors")
             if r["match"] is None:
                 s["not_judged"] += 1
                 if r["outcome"] in ("crashed", "timeout"):
