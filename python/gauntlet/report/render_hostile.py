@@ -48,19 +48,31 @@ def _mib(result):
     return "-" if result.get("memory_kib") is None else f'{result["memory_kib"] / 1024:.0f}'
 
 
+def _said(result):
+    """The reader's message, with the class of what it threw and a crash of its first run, when
+    a fresh worker answered otherwise (docs/matrix.md, "The worker protocol", "Internal errors")."""
+    said = result.get("message", "")
+    kind = result.get("error_type")
+    if result["outcome"] == "refused" and kind and not said.startswith(kind):  # Python's messages name it
+        said = f"{kind}: {said}"
+    if result.get("first_run"):
+        said += f' (a worker that had read the files before it: {result["first_run"]["message"]})'
+    return said
+
+
 def render_case_detail(case, importers, corpus_rel, published):
     rows = []
     for imp in importers:
         r = case["results"].get(imp["id"])
         if r is None:
-            rows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="5" class="notrun">not run</td></tr>')
+            rows.append(f'<tr><td>{escape(imp["label"])}</td><td colspan="6" class="notrun">not run</td></tr>')
             continue
         where = ""
         if r.get("offset") is not None or r.get("field_path"):
             where = f'offset {r.get("offset", "-")}, <code class="path">{escape(r.get("field_path") or "-")}</code>'
         rows.append(f'<tr><td>{escape(imp["label"])}</td>{outcome_cell(r, imp["id"])}'
                     f'<td>{VERDICT[r["match"]]}</td><td>{where}</td>'
-                    f'<td class="msg">{escape(r.get("message", ""))}</td><td class="num">{r.get("seconds", 0):.3f}</td>'
+                    f'<td class="msg">{escape(_said(r))}</td><td class="num">{r.get("seconds", 0):.3f}</td>'
                     f'<td class="num">{_mib(r)}</td></tr>')
     expected = "accepted" if case["expected"] == "accept" else f'refused as {case.get("expected_kind") or "any kind"}'
     data = b""
