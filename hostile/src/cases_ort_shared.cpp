@@ -104,9 +104,10 @@ std::string tensor_shared_by_attributes() {
     return finish(fbb, graph);
 }
 
-/// One FLOAT [2^18] tensor, 1 MiB of raw_data, held by the 16,384 differently named attributes
-/// of one node: 16 GiB for a reader that copies each attribute's tensor; the walk charges the
-/// bytes at each reference, as it would copy them (rule O15).
+/// One FLOAT tensor of 1 MiB of raw_data held by many differently named attributes of one node:
+/// a reader that copies each attribute's tensor grows with the references (docs/performance.md,
+/// "Sizes the tests rely on"); the walk charges the bytes at each reference, as it would copy
+/// them (rule O15).
 std::string raw_tensor_shared_by_attributes() {
     FB fbb;
     const auto dims = fbb.CreateVector(std::vector<int64_t>{1 << 18});

@@ -50,7 +50,8 @@ def load_corpus(directory):
 
 def copy_corpus(src, dst):
     """A copy of the corpus folder as it is: links kept as links, FIFOs made as FIFOs (never
-    opened), and the 2 GiB cases' holes kept as holes (shutil's copy writes them out: 6.6 GB)."""
+    opened), and the 2 GiB cases' holes kept as holes, which shutil's copy writes out
+    (docs/performance.md, "Sizes the tests rely on")."""
     shutil.rmtree(dst, ignore_errors=True)
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     subprocess.run(["cp", "-a", "--sparse=always", src, dst], check=True)
