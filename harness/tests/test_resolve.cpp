@@ -5,6 +5,7 @@
 #include <onnximport/import.hpp>
 #include "core/strings.hpp"
 #include "model/access.hpp"
+#include "model/name_run.hpp"
 #include "model/value_index.hpp"
 #include <numbered.hpp>
 #include <onnx_builders.hpp>
@@ -714,6 +715,33 @@ BOOST_AUTO_TEST_CASE(value_info_in_any_order_types_the_value_it_names) {
     BOOST_TEST(value(gr, "H1").type->elem_type == 11);
 }
 
+BOOST_AUTO_TEST_CASE(value_info_in_no_order_types_each_value_with_its_first_declaration) {
+    // Past eight misses in a row the run hashes ahead (model/name_run.hpp): answers still come in
+    // the file's order, so the first value_info naming a value is still the one that types it.
+    G g;
+    g.in("X");
+    constexpr int n = 300;
+    for (int i = 0; i < n; ++i) g.node("Relu", {i ? numbered("h", i - 1) : "X"}, {numbered("h", i)});
+    g.out_untyped(numbered("h", n - 1));
+    std::vector<int> first(n, 0);
+    for (int round = 0; round < 2; ++round)
+        for (int k = 0; k < n; ++k) {
+            const int i = (k * 7 + round) % n;  // 7 is prime to 300: each value once a round
+            const int elem = round == 0 ? 1 + i % 10 : 11;
+            if (round == 0) first[i] = elem;
+            g.info(numbered("h", i), elem);
+            if (k % 40 == 0) g.info(numbered("elsewhere", k), 6);
+        }
+    Loaded m = load(model_of(g));
+    const Graph& gr = m.graph();
+    bool first_wins = true;
+    for (int i = 0; i < n; ++i) {
+        const Value& v = value(gr, numbered("h", i));
+        first_wins = first_wins && v.type && v.type->elem_type == first[i];
+    }
+    BOOST_TEST(first_wins);
+}
+
 BOOST_AUTO_TEST_CASE(subgraph_value_info_for_an_outer_name_is_ignored) {
     G body("body");
     body.node("Neg", {"X"}, {"B"}).info("X", 7).info("B", 10).out_untyped("B");
@@ -882,6 +910,63 @@ BOOST_AUTO_TEST_CASE(value_index_finds_every_name_in_a_table_sized_once) {
     BOOST_TEST(index.size() == keys.size());
     BOOST_TEST(index.find("name1") == ValueIndex::npos);
     BOOST_TEST(index.find("") == ValueIndex::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_name_run_answers_every_name_as_the_index_does_in_every_order) {
+    // model/name_run.hpp compares neighbours first, hashes names ahead once eight in a row
+    // miss them, and goes back after eight answers in a row that follow each other: whatever
+    // the order, each name gets the index's answer, in the order added.
+    constexpr uint32_t n = 5000;
+    std::vector<std::string> keys;
+    for (uint32_t i = 0; i < n; ++i) keys.push_back(numbered("v", i));
+    std::vector<Value> values(n);
+    for (uint32_t i = 0; i < n; ++i) values[i].name = keys[i];
+    std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(n));
+    ValueIndex index;
+    index.attach(slots.data(), slots.size(), values.data(), onnximport::detail::random_hash_key());
+    for (uint32_t i = 0; i < n; ++i) BOOST_TEST_REQUIRE(index.try_emplace(keys[i], i).second);
+
+    std::vector<uint32_t> in_order(n), scattered(n);
+    for (uint32_t i = 0; i < n; ++i) in_order[i] = i;
+    for (uint32_t i = 0; i < n; ++i) scattered[i] = (i * 2654435761u) % n;  // 2654435761 is prime to 5000
+    std::vector<std::string> unknown;
+    for (uint32_t i = 0; i < 100; ++i) unknown.push_back(numbered("absent", i));
+    auto run_of = [&](const std::vector<uint32_t>& order, bool extras) {
+        std::vector<std::string_view> names;
+        for (size_t k = 0; k < order.size(); ++k) {
+            names.push_back(keys[order[k]]);
+            if (extras && k % 50 == 0) names.push_back(unknown[(k / 50) % unknown.size()]);
+            if (extras && k % 70 == 0) names.push_back(keys[order[k / 2]]);  // a repeat
+        }
+        return names;
+    };
+    std::vector<uint32_t> mixed;  // in order, scattered, reversed, in order again
+    for (uint32_t i = 0; i < 1000; ++i) mixed.push_back(i);
+    for (uint32_t i = 0; i < 1000; ++i) mixed.push_back(scattered[i]);
+    for (uint32_t i = 3000; i-- > 2000;) mixed.push_back(i);
+    for (uint32_t i = 3000; i < n; ++i) mixed.push_back(i);
+    std::vector<uint32_t> reversed(in_order.rbegin(), in_order.rend());
+
+    for (const auto& order : {in_order, reversed, scattered, mixed}) {
+        for (bool extras : {false, true}) {
+            const std::vector<std::string_view> names = run_of(order, extras);
+            std::vector<std::pair<uint32_t, uint32_t>> answers;
+            bool names_given_back = true;
+            auto answer = [&](uint32_t tag, std::string_view name, uint32_t found) {
+                names_given_back = names_given_back && name.data() == names[tag].data();
+                answers.emplace_back(tag, found);
+            };
+            onnximport::detail::NameRun run(index, values.data(), n, answer);
+            for (uint32_t k = 0; k < names.size(); ++k) run.add(names[k], k);
+            run.finish();
+            BOOST_TEST_REQUIRE(answers.size() == names.size());
+            bool as_the_index = true;
+            for (uint32_t k = 0; k < names.size(); ++k)
+                as_the_index = as_the_index && answers[k].first == k && answers[k].second == index.find(names[k]);
+            BOOST_TEST(as_the_index);
+            BOOST_TEST(names_given_back);
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(value_index_keeps_every_index_whole_beside_its_tag_at_every_table_size) {

@@ -119,6 +119,17 @@ public:
         }
     }
 
+    /// The index in hash h's first slot when its tag is h's, without comparing a name: the
+    /// record find() will most likely compare, to load early; else npos. One slot, no probe
+    /// loop: GCC 12 counts a prefetch as no side effect, and removed a loop whose answer only a
+    /// prefetch used (docs/performance-history.md, ".ort files ONNX Runtime writes").
+    uint32_t candidate(uint64_t h) const noexcept {
+        if (linear_ || size_ == 0) return npos;
+        const Slot slot = slots_[static_cast<size_t>(h) & mask_];
+        if (slot.bits == vacant || (slot.bits & ~index_bits_) != tag_of(h)) return npos;
+        return slot.bits & index_bits_;
+    }
+
     /// The hash find() and try_emplace() use for `name` (keyed per import); 0 for a table
     /// without slots, which uses none.
     uint64_t hash(std::string_view name) const noexcept { return linear_ ? 0 : hash_name(name, key_); }

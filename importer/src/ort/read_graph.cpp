@@ -6,6 +6,7 @@
 // Initializers, nodes and sparse initializers in file order; then the node graph checks.
 #include "core/text.hpp"
 #include "io/passed_pages.hpp"
+#include "model/name_run.hpp"
 #include "model/value_index.hpp"
 #include "ort/context.hpp"
 #include "ort/node_facts.hpp"
@@ -33,32 +34,35 @@ public:
         index_names();
     }
 
-    /// The NodeArg named `name`; refused when there is none. Writers list node_args in the
-    /// order the nodes define them, or in reverse: the neighbours of the last match are tried
-    /// before the index, as resolution does for value_info (resolve/types.cpp).
-    uint32_t find(std::string_view name, const uint8_t* at, std::string_view what) {
-        uint32_t i = last_ + 1;
-        if (!named(i, name)) {
-            i = last_ - 1;
-            if (!named(i, name)) i = index_.find(name);
-        }
-        if (i == NameIndex<ValueInfo>::npos)
-            c_.invalid(at, std::string(what) + " " + quoted(name, '\'') + " has no NodeArg in node_args");
-        last_ = i;
-        return i;
+    /// A run of names looked up in order (model/name_run.hpp), answered through `answer`.
+    template <class Answer>
+    NameRun<ValueInfo, Answer> run(Answer answer) const {
+        return {index_, infos_, count_, answer};
     }
 
     /// Graph inputs or outputs: copies of their NodeArgs, which leave value_info.
     void take(const FbTable& fg, uint16_t vt, std::string_view field, List<ValueInfo>& out) {
         const FbVector names = c_.fb.vector(fg, vt, 4, field);
         ListAccess::reserve(c_.arena, out, names.count);
-        for (uint32_t i = 0; i < names.count; ++i) {
-            const std::string_view name = c_.fb.string_at(names, i, field);
-            PathScope at(c_.path, field, i);
-            const uint32_t k = find(name, address_of(name.data()), "graph value");
+        auto copy = [&](uint32_t i, std::string_view name, uint32_t k) {
+            if (k == NameIndex<ValueInfo>::npos) {
+                PathScope at(c_.path, field, i);
+                c_.invalid(address_of(name.data()),
+                           "graph value " + quoted(name, '\'') + " has no NodeArg in node_args");
+            }
             used_[k] = true;
             ListAccess::push_back(c_.arena, out, infos_[k]);
+        };
+        auto taken = run(copy);
+        for (uint32_t i = 0; i < names.count; ++i) {
+            std::string_view name;
+            {
+                PathScope at(c_.path, field, i);
+                name = c_.fb.string_at(names, i, field);
+            }
+            taken.add(name, i);  // answered outside entry i's path: the answer pushes its own
         }
+        taken.finish();
     }
 
     /// The NodeArgs that are neither inputs nor outputs, in file order, moved to the front of
@@ -122,14 +126,9 @@ private:
         }
     }
 
-    bool named(uint32_t i, std::string_view name) const noexcept {
-        return i < count_ && same_name(infos_[i].name, name);
-    }
-
     OrtContext& c_;
     ValueInfo* infos_ = nullptr;
     uint32_t count_ = 0;
-    uint32_t last_ = NameIndex<ValueInfo>::npos;  ///< the last NodeArg found
     uint32_t last_type_at_ = 0;                     ///< the last TypeInfo read (0: none)
     TypeProto last_type_;
     uint64_t last_type_work_ = 0;
@@ -157,13 +156,7 @@ void read_initializers(OrtContext& c, const FbTable& fg, Graph& g) {
     }
 }
 
-/// Every non-empty output of a node has a NodeArg (empty: an omitted optional output).
-void check_defined(NodeArgs& args, const Node& n) {
-    for (const std::string_view name : n.outputs)
-        if (!name.empty()) args.find(name, address_of(name.data()), "node output");
-}
-
-void read_nodes(OrtContext& c, const FbTable& fg, Graph& g, NodeArgs& args, OrtNodeFacts& facts) {
+void read_nodes(OrtContext& c, const FbTable& fg, Graph& g, const NodeArgs& args, OrtNodeFacts& facts) {
     const FbVector v = c.fb.vector(fg, G::VT_NODES, 4, "nodes");
     ListAccess::view(g.nodes, ListAccess::make_array<Node>(c.arena, v.count), v.count);
     facts.nodes.reserve(v.count);
@@ -171,15 +164,27 @@ void read_nodes(OrtContext& c, const FbTable& fg, Graph& g, NodeArgs& args, OrtN
     // At least a value read and one defined per node in most graphs: one growth or none. The
     // scratch arena keeps what a vector outgrows until the walk ends.
     facts.places.reserve(2 * size_t{v.count});
+    // Every non-empty output of a node has a NodeArg (empty: an omitted optional output),
+    // answered a few outputs later when the NodeArgs are in no order (model/name_run.hpp).
+    auto has_node_arg = [&](uint32_t node, std::string_view name, uint32_t k) {
+        if (k != NameIndex<ValueInfo>::npos) return;
+        PathScope at(c.path, "nodes", node);
+        c.invalid(address_of(name.data()), "node output " + quoted(name, '\'') + " has no NodeArg in node_args");
+    };
+    auto defined = args.run(has_node_arg);
     for (uint32_t i = 0; i < v.count; ++i) {
-        const FbTable fn = c.fb.table_at(v, i, "nodes");
-        PathScope at(c.path, "nodes", i);
         Node& n = g.nodes[i];
-        read_ort_node(c, fn, n, facts);
-        check_defined(args, n);
+        {
+            const FbTable fn = c.fb.table_at(v, i, "nodes");
+            PathScope at(c.path, "nodes", i);
+            read_ort_node(c, fn, n, facts);
+        }
+        for (const std::string_view name : n.outputs)
+            if (!name.empty()) defined.add(name, i);
         ModelAccess::node_input_count(g) += n.inputs.size();
         ModelAccess::node_output_count(g) += n.outputs.size();
     }
+    defined.finish();
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // value_info for values that still have none. A TypeProto with no member set is "no
 // type" (section 2) and leaves the value open for value_info. Value::type points into
 // the graph's ValueInfo messages, which are not moved after reading.
+#include "model/name_run.hpp"
 #include "resolve/graph.hpp"
 
 namespace onnximport::detail {
@@ -23,28 +24,17 @@ void assign_types(Scope& s, std::span<const ValueRef> outputs) {
         Value& v = g.values[outputs[i].value];
         if (!v.type) v.type = &g.outputs[i].type;
     }
-    // Exporters list value_info in the order the values are defined, or (nodes written
-    // last to first) in the reverse order: the values after and before the last one found
-    // are tried first (names are unique among values, so a match is the value the index
-    // would give), the index only when both guesses fail.
-    uint32_t last = ValueIndex::npos;
-    auto named = [&](uint32_t v, std::string_view name) {
-        return v < g.values.size() && same_name(g.values[v].name, name);
-    };
-    for (const ValueInfo& vi : g.value_info) {
-        if (!has_type(vi)) continue;
-        uint32_t index = last + 1;  // 0 for the first value_info
-        if (!named(index, vi.name)) {
-            index = last - 1;
-            if (!named(index, vi.name)) {
-                index = s.index->find(vi.name);
-                if (index == ValueIndex::npos) continue;  // names nothing defined here: ignored
-            }
-        }
-        last = index;
-        Value& v = g.values[index];
-        if (!v.type) v.type = &vi.type;
-    }
+    // value_info answers in its own order (model/name_run.hpp: neighbours first, the index for
+    // the rest); a name that nothing here defines is ignored.
+    NameRun run(*s.index, g.values.data(), static_cast<uint32_t>(g.values.size()),
+                [&](uint32_t entry, std::string_view, uint32_t index) {
+                    if (index == ValueIndex::npos) return;
+                    Value& v = g.values[index];
+                    if (!v.type) v.type = &g.value_info[entry].type;
+                });
+    for (uint32_t i = 0; i < g.value_info.size(); ++i)
+        if (has_type(g.value_info[i])) run.add(g.value_info[i].name, i);
+    run.finish();
 }
 
 }  // namespace onnximport::detail
