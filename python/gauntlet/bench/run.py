@@ -21,6 +21,7 @@ chain-10k (a chain of 10^4 nodes: a mid-size graph, whose blocks a Workspace kee
 big, wide and reversed are also timed cold: N fresh children, each importing once.
 big-ort and big-ort-external: big as ONNX Runtime's inline .ort and as our 4096-aligned
 external .ort (python/gauntlet/bench/ort.py), mapped and read on 1 and 2 threads (ImportOptions::threads).
+wide-ort: wide as ONNX Runtime writes it, mapped and from memory.
 writers: `onnximport convert` of big to .ort and to .onnx with aligned external data on 1 and
 2 threads, against ONNX Runtime writing the same .ort (whole processes, taking turns).
 
@@ -115,12 +116,12 @@ def model_paths(args) -> tuple:
     """Generates the models into OUT: their paths, {model: reason} of the .ort ones that could not be
     written, ONNX Runtime's module for the writer rows, and {model: its .ort twin}."""
     subprocess.run([args.exe, "gen", args.out], check=True, stdout=subprocess.DEVNULL)
-    generated = [n for n in PLAN if n not in ("backend", "big-ort", "big-ort-external")]
+    generated = [n for n in PLAN if n not in ("backend", "big-ort", "big-ort-external", "wide-ort")]
     paths = {n: os.path.join(args.out, n + ".onnx") for n in generated}
     if wanted(args, "backend"):
         paths["backend"] = "@" + backend_list(args.out, args.data, args.build)
     ort_paths, ort_missing, ort_module = {}, {}, ""
-    if wanted(args, "big-ort", "big-ort-external", "writers"):
+    if wanted(args, "big-ort", "big-ort-external", "wide-ort", "writers"):
         ort_paths, ort_missing, ort_module = bench_ort.prepare(args.out, args.build, log)
         paths.update(ort_paths)
     ort_twins = bench_ort.twins(args.out, args.cli, ort_paths, args.only or list(PLAN), log)

@@ -78,6 +78,15 @@ class SpeedTargets(unittest.TestCase):
         self.assertTrue(ort_row["value"].endswith("; by round 1.00x)"), ort_row)
         self.assertFalse(ort_row["met"])
 
+    def test_wide_as_onnx_runtime_writes_it_states_its_ratio_from_memory_without_a_verdict(self):
+        m = models(wide={"ours-memory": row(0.040)}, **{"wide-ort": {"ours-memory": row(0.140)}})
+        got = {t["target"]: t for t in targets.bench_ort.targets(m)}
+        ort_row = got["wide as ONNX Runtime writes it, from memory: .ort / .onnx import time (stated, no threshold)"]
+        self.assertEqual(ort_row["value"], "3.50x (140.0 vs 40.0 ms)")
+        self.assertTrue(ort_row["met"])
+        del m["wide-ort"]
+        self.assertEqual(targets.bench_ort.targets(m), [])
+
     def test_a_missing_or_failed_row_gives_no_target(self):
         m = models(chain={"ours-memory": {"error": "exit 1"}, "protobuf": row(0.1)})
         self.assertEqual(targets.speed_targets(m), [])
