@@ -8,6 +8,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -191,6 +192,33 @@ BOOST_AUTO_TEST_CASE(node_args_in_no_order_are_found_and_a_missing_one_refused_a
     const auto* name = graph_of(b)->nodes()->Get(200)->outputs()->Get(0);
     expect(b, ErrorKind::InvalidModel, at(b, name->data()), "InferenceSession.model.graph.nodes[200]");
     BOOST_TEST(std::string(refusal(b).what()).find("node output 'v200' has no NodeArg") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(node_names_loaded_ahead_read_nothing_outside_a_broken_buffer) {
+    // With NodeArgs in no order the walk loads the input names of the node eight ahead
+    // (FbReader::prefetch_strings), reading that node's offsets unchecked: its entry and every word
+    // around its table overwritten with offsets that point anywhere must end in a refusal
+    // or an acceptance, never a read outside the buffer (the ASan build runs this too).
+    const auto b = tb::build_ort(scattered_chain(300));
+    const auto* nodes = graph_of(b)->nodes();
+    const uint64_t table = at(b, nodes->Get(150));
+    std::vector<uint64_t> places{at(b, nodes->data()) + 4 * 150};  // the node's entry in `nodes`
+    for (uint64_t offset = table - 32; offset < table + 64; offset += 4) places.push_back(offset);
+    int refused = 0, cases = 0;
+    for (uint32_t word : {0xFFFFFFFFu, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFF0u, 0x00010000u}) {
+        for (const uint64_t offset : places) {
+            auto broken = b;
+            std::memcpy(broken.data() + offset, &word, 4);
+            ++cases;
+            try {
+                import_ort(broken);
+            } catch (const ImportError&) {
+                ++refused;
+            }
+        }
+    }
+    BOOST_TEST(cases == 125);
+    BOOST_TEST(refused > cases / 2);
 }
 
 BOOST_AUTO_TEST_CASE(shared_vtables_are_accepted) {

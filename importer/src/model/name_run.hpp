@@ -40,6 +40,9 @@ public:
         if (neighbours_in_a_row_ >= switch_after) switch_back();
     }
 
+    /// Whether the run takes its names as unordered now (it hashes them ahead).
+    bool unordered() const noexcept { return unordered_; }
+
     /// Answers the names still pending: call once after the last add().
     void finish() {
         while (tail_ != head_) answer_next();

@@ -111,6 +111,31 @@ public:
         return read<T>(v.entry(i) + offset);
     }
 
+    /// A hint, checking nothing and refusing nothing: starts loading the first strings that
+    /// vector field `vt` of the table at entry i of `tables` names, reading only bytes inside the
+    /// buffer. ONNX Runtime writes a name where it first used it, so a node's names lie scattered
+    /// over the buffer; the walk asks a few nodes ahead (docs/performance-history.md, ".ort files
+    /// ONNX Runtime writes"). Inlined: a function that only prefetches is pure to GCC 12, which
+    /// drops calls to it.
+    [[gnu::always_inline]] void prefetch_strings(const FbVector& tables, uint32_t i, uint16_t vt) const noexcept {
+        if (i >= tables.count) return;
+        const int64_t slot = tables.entry(i);
+        const int64_t table = slot + read<uint32_t>(static_cast<uint32_t>(slot));
+        if (table + 4 > size_) return;
+        const int64_t vtable = table - read<int32_t>(static_cast<uint32_t>(table));
+        if (vtable < 0 || vtable + vt + 2 > size_) return;
+        const auto field = read<uint16_t>(static_cast<uint32_t>(vtable + vt));
+        if (field == 0 || vt + 2 > read<uint16_t>(static_cast<uint32_t>(vtable)) || table + field + 4 > size_) return;
+        const int64_t vector = table + field + read<uint32_t>(static_cast<uint32_t>(table + field));
+        if (vector + 4 > size_) return;
+        const uint32_t count = read<uint32_t>(static_cast<uint32_t>(vector));
+        for (uint32_t k = 0; k < count && k < 4 && vector + 8 + 4 * k <= size_; ++k) {
+            const int64_t entry = vector + 4 + 4 * k;
+            const int64_t string = entry + read<uint32_t>(static_cast<uint32_t>(entry));
+            if (string < size_) __builtin_prefetch(base_ + string);
+        }
+    }
+
     /// The walk's work, in bytes of model it builds, at the object `at` it reads; refused
     /// there past the budget (rule O15).
     void charge(uint64_t units, uint32_t at) {

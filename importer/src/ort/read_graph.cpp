@@ -172,7 +172,12 @@ void read_nodes(OrtContext& c, const FbTable& fg, Graph& g, const NodeArgs& args
         c.invalid(address_of(name.data()), "node output " + quoted(name, '\'') + " has no NodeArg in node_args");
     };
     auto defined = args.run(has_node_arg);
+    // NodeArgs in no order of the nodes' are ONNX Runtime's, whose names lie where it first wrote
+    // them: a node's input names are loaded a few nodes ahead (its outputs are the next nodes'
+    // inputs; docs/performance-history.md, ".ort files ONNX Runtime writes").
+    constexpr uint32_t names_ahead = 8;
     for (uint32_t i = 0; i < v.count; ++i) {
+        if (defined.unordered()) c.fb.prefetch_strings(v, i + names_ahead, fb::Node::VT_INPUTS);
         Node& n = g.nodes[i];
         {
             const FbTable fn = c.fb.table_at(v, i, "nodes");
