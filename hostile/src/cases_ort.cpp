@@ -104,6 +104,25 @@ ob::OrtModelSpec with_if(ob::OrtNodeSpec n) {
     return m;
 }
 
+/// `n` Relu nodes reading X, each output a graph output, the NodeArgs in a scattered order
+/// (k * 17 mod n + 1, 17 prime to n + 1) and every name one shared string.
+ob::OrtModelSpec node_args_in_hash_order(uint32_t n) {
+    ob::OrtModelSpec m = ob::relu_model();
+    m.share_strings = true;
+    m.graph.initializers.clear();
+    m.graph.nodes.clear();
+    m.graph.outputs.clear();
+    std::vector<std::string> names{"X"};
+    for (uint32_t i = 0; i < n; ++i) {
+        names.push_back("y" + std::to_string(i));
+        m.graph.nodes.push_back({.index = i, .inputs = {"X"}, .outputs = {names.back()}});
+        m.graph.outputs.push_back(names.back());
+    }
+    m.graph.node_args.clear();
+    for (size_t k = 0; k < names.size(); ++k) m.graph.node_args.push_back({names[(k * 17) % names.size()]});
+    return m;
+}
+
 /// If nodes nested `levels` deep in their then branches, the innermost one's Relu(X) (each
 /// level costs three tables of depth: node, attribute, graph).
 ob::OrtModelSpec nested(int levels) {
@@ -449,6 +468,10 @@ void graph_cases(Corpus& c) {
              chain([](auto& g) { g.nodes[1].inputs = {"X"}; }));
     c.refuse("InvalidModel", "ort-node-edge-twice.ort", edges, "two NodeEdge entries for node 0",
              chain([](auto& g) { g.edges.push_back(g.edges[0]); }));
+    c.accept("ort-node-args-hash-order.ort", node_args,
+             "40 Relu nodes on X whose NodeArgs follow no order of the nodes' and whose names are shared strings, "
+             "as ONNX Runtime writes them (its hash table's order)",
+             built(node_args_in_hash_order(40)), {{"node_count", 40}});
     c.refuse("InvalidModel", "ort-node-arg-duplicate.ort", node_args, "NodeArg X declared twice",
              edited([](auto& m) { m.graph.node_args.push_back({"X"}); }));
     c.refuse("InvalidModel", "ort-node-arg-missing-output.ort", node_args, "graph output Z has no NodeArg",
