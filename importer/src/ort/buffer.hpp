@@ -111,6 +111,15 @@ public:
         return read<T>(v.entry(i) + offset);
     }
 
+    /// A hint, checking nothing and refusing nothing: starts loading the start of the table at
+    /// entry i of `tables` when it lies inside the buffer. Inlined, as prefetch_strings.
+    [[gnu::always_inline]] void prefetch_table(const FbVector& tables, uint32_t i) const noexcept {
+        if (i >= tables.count) return;
+        const uint32_t slot = tables.entry(i);
+        const uint64_t table = uint64_t{slot} + read<uint32_t>(slot);
+        if (table < size_) __builtin_prefetch(base_ + table);
+    }
+
     /// A hint, checking nothing and refusing nothing: starts loading the first strings that
     /// vector field `vt` of the table at entry i of `tables` names, reading only bytes inside the
     /// buffer. ONNX Runtime writes a name where it first used it, so a node's names lie scattered

@@ -194,7 +194,9 @@ void check_ort_node_graph(OrtContext& c, const FbTable& fg, const Graph& g, cons
     const NodeTable nodes(c, g, facts);
     const FbVector v = c.fb.vector(fg, fb::Graph::VT_NODE_EDGES, 4, "node_edges");
     ScratchVector<bool> described(nodes.size(), false, &c.scratch);
+    constexpr uint32_t tables_ahead = 8;  // ONNX Runtime's entries are not in the order of their tables
     for (uint32_t i = 0; i < v.count; ++i) {
+        c.fb.prefetch_table(v, i + tables_ahead);
         const EdgesEntry e = read_entry(c, nodes, v, i, described);
         PathScope at(c.path, "node_edges", i);
         check_edges(c, nodes, facts, e.ins, "input_edges", e.self, true);
