@@ -132,9 +132,9 @@ public:
         const int64_t table = slot + read<uint32_t>(static_cast<uint32_t>(slot));
         if (table + 4 > size_) return;
         const int64_t vtable = table - read<int32_t>(static_cast<uint32_t>(table));
-        if (vtable < 0 || vtable + vt + 2 > size_) return;
+        if (vtable < 0 || vtable + vt + 2 > size_ || read<uint16_t>(static_cast<uint32_t>(vtable)) < vt + 2) return;
         const auto field = read<uint16_t>(static_cast<uint32_t>(vtable + vt));
-        if (field == 0 || vt + 2 > read<uint16_t>(static_cast<uint32_t>(vtable)) || table + field + 4 > size_) return;
+        if (field == 0 || table + field + 4 > size_) return;
         const int64_t vector = table + field + read<uint32_t>(static_cast<uint32_t>(table + field));
         if (vector + 4 > size_) return;
         const uint32_t count = read<uint32_t>(static_cast<uint32_t>(vector));
