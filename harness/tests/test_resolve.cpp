@@ -887,15 +887,24 @@ BOOST_AUTO_TEST_CASE(reversed_chain_of_200000_nodes_resolves) {
     BOOST_TEST(mid.consumers == (Indices{100000}), boost::test_tools::per_element());
 }
 
+/// Values named `names` and an empty ValueIndex over them, sized for all (not to be moved).
+struct IndexedValues {
+    std::vector<Value> values;
+    std::vector<ValueIndex::Slot> slots;
+    ValueIndex index;
+    explicit IndexedValues(const std::vector<std::string>& names)
+        : values(names.size()), slots(ValueIndex::slots_for(names.size())) {
+        for (size_t i = 0; i < names.size(); ++i) values[i].name = names[i];
+        index.attach(slots.data(), slots.size(), values.data(), onnximport::detail::random_hash_key());
+    }
+};
+
 BOOST_AUTO_TEST_CASE(value_index_finds_every_name_in_a_table_sized_once) {
     std::vector<std::string> keys;
     for (int i = 0; i < 5000; ++i) keys.push_back(numbered("name", i * 7919));
-    std::vector<Value> values(keys.size());
-    for (size_t i = 0; i < keys.size(); ++i) values[i].name = keys[i];
-    std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(keys.size()));
-    BOOST_TEST(slots.size() >= 2 * keys.size());  // at most half full: probes end
-    ValueIndex index;
-    index.attach(slots.data(), slots.size(), values.data(), onnximport::detail::random_hash_key());
+    IndexedValues table(keys);
+    ValueIndex& index = table.index;
+    BOOST_TEST(table.slots.size() >= 2 * keys.size());  // at most half full: probes end
     BOOST_TEST(index.find("name0") == ValueIndex::npos);
     for (uint32_t i = 0; i < keys.size(); ++i) BOOST_TEST_REQUIRE(index.try_emplace(keys[i], i).second);
     BOOST_TEST(index.size() == keys.size());
@@ -919,12 +928,9 @@ BOOST_AUTO_TEST_CASE(a_name_run_answers_every_name_as_the_index_does_in_every_or
     constexpr uint32_t n = 5000;
     std::vector<std::string> keys;
     for (uint32_t i = 0; i < n; ++i) keys.push_back(numbered("v", i));
-    std::vector<Value> values(n);
-    for (uint32_t i = 0; i < n; ++i) values[i].name = keys[i];
-    std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(n));
-    ValueIndex index;
-    index.attach(slots.data(), slots.size(), values.data(), onnximport::detail::random_hash_key());
-    for (uint32_t i = 0; i < n; ++i) BOOST_TEST_REQUIRE(index.try_emplace(keys[i], i).second);
+    IndexedValues table(keys);
+    const ValueIndex& index = table.index;
+    for (uint32_t i = 0; i < n; ++i) BOOST_TEST_REQUIRE(table.index.try_emplace(keys[i], i).second);
 
     std::vector<uint32_t> in_order(n), scattered(n);
     for (uint32_t i = 0; i < n; ++i) in_order[i] = i;
@@ -956,7 +962,7 @@ BOOST_AUTO_TEST_CASE(a_name_run_answers_every_name_as_the_index_does_in_every_or
                 names_given_back = names_given_back && name.data() == names[tag].data();
                 answers.emplace_back(tag, found);
             };
-            onnximport::detail::NameRun run(index, values.data(), n, answer);
+            onnximport::detail::NameRun run(index, table.values.data(), n, answer);
             for (uint32_t k = 0; k < names.size(); ++k) run.add(names[k], k);
             run.finish();
             BOOST_TEST_REQUIRE(answers.size() == names.size());
@@ -976,11 +982,8 @@ BOOST_AUTO_TEST_CASE(value_index_keeps_every_index_whole_beside_its_tag_at_every
     for (size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 2047, 2048, 2049, 65536}) {
         std::vector<std::string> names;
         for (size_t i = 0; i < n; ++i) names.push_back(numbered("v", i));
-        std::vector<Value> values(n);
-        for (size_t i = 0; i < n; ++i) values[i].name = names[i];
-        std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(n));
-        ValueIndex index;
-        index.attach(slots.data(), slots.size(), values.data(), onnximport::detail::random_hash_key());
+        IndexedValues table(names);
+        ValueIndex& index = table.index;
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.try_emplace(names[i], i).second;
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.find(names[i]) == i;
         for (uint32_t i = 0; i < n; ++i) all_found = all_found && index.try_emplace(names[i], 0) == std::pair{i, false};
@@ -1041,11 +1044,8 @@ BOOST_AUTO_TEST_CASE(names_differing_in_any_one_byte_are_different_names) {
     BOOST_TEST(equal_to_itself);
     BOOST_TEST(unequal_to_others);
 
-    std::vector<Value> values(names.size());
-    for (size_t i = 0; i < names.size(); ++i) values[i].name = names[i];
-    std::vector<ValueIndex::Slot> slots(ValueIndex::slots_for(names.size()));
-    ValueIndex index;
-    index.attach(slots.data(), slots.size(), values.data(), onnximport::detail::random_hash_key());
+    IndexedValues table(names);
+    ValueIndex& index = table.index;
     bool all_new = true, all_found = true;
     for (uint32_t i = 0; i < names.size(); ++i) all_new = all_new && index.try_emplace(names[i], i).second;
     for (uint32_t i = 0; i < names.size(); ++i) all_found = all_found && index.find(names[i]) == i;
