@@ -104,8 +104,8 @@ std::string tensor_shared_by_attributes() {
     return finish(fbb, graph);
 }
 
-/// One FLOAT tensor of 1 MiB of raw_data held by many differently named attributes of one node:
-/// a reader that copies each attribute's tensor grows with the references (docs/performance.md,
+/// One FLOAT tensor's raw_data held by many differently named attributes of one node: a reader
+/// that copies each attribute's tensor grows with the references (its sizes: docs/performance.md,
 /// "Sizes the tests rely on"); the walk charges the bytes at each reference, as it would copy
 /// them (rule O15).
 std::string raw_tensor_shared_by_attributes() {
