@@ -42,7 +42,7 @@ inline WireWriter value_info(std::string_view name, int32_t elem_type = 1, const
         .message(proto::ValueInfo::type, tensor_type(elem_type, dims));
 }
 
-/// NodeProto; attributes appended by the caller with .message(5, ...).
+/// NodeProto; attributes appended by the caller with .message(proto::Node::attribute, ...).
 inline WireWriter node(std::string_view op_type, const std::vector<std::string>& inputs,
                        const std::vector<std::string>& outputs, std::string_view name = {}) {
     WireWriter n;
@@ -71,6 +71,21 @@ inline WireWriter attr_graph(std::string_view name, const WireWriter& graph) {
 inline WireWriter attr_tensor(std::string_view name, const WireWriter& tensor) {
     using A = proto::Attribute;
     return WireWriter().bytes_field(A::name, name).message(A::t, tensor).int_field(A::type, attribute_type::TENSOR);
+}
+
+/// SparseTensorProto: values, indices and the dense dims, in that order.
+inline WireWriter sparse_tensor(const WireWriter& values, const WireWriter& indices, const std::vector<int64_t>& dims) {
+    WireWriter s =
+        WireWriter().message(proto::SparseTensor::values, values).message(proto::SparseTensor::indices, indices);
+    for (int64_t d : dims) s.int_field(proto::SparseTensor::dims, static_cast<uint64_t>(d));
+    return s;
+}
+
+/// StringStringEntryProto (external_data, metadata_props).
+inline WireWriter string_entry(std::string_view key, std::string_view value) {
+    return WireWriter()
+        .bytes_field(proto::StringStringEntry::key, key)
+        .bytes_field(proto::StringStringEntry::value, value);
 }
 
 /// OperatorSetIdProto.

@@ -31,7 +31,9 @@ enum class Tensor : uint32_t {
     name = 8, raw_data = 9, double_data = 10, uint64_data = 11, doc_string = 12, external_data = 13,
     data_location = 14, metadata_props = 16,
 };
+enum class TensorSegment : uint32_t { begin = 1, end = 2 };  // TensorProto.Segment, refused (rule T18)
 enum class SparseTensor : uint32_t { values = 1, indices = 2, dims = 3 };
+enum class TensorAnnotation : uint32_t { tensor_name = 1, quant_parameter_tensor_names = 2 };  // skipped
 enum class OperatorSetId : uint32_t { domain = 1, version = 2 };
 enum class StringStringEntry : uint32_t { key = 1, value = 2 };
 enum class Function : uint32_t {
