@@ -28,9 +28,9 @@ std::string onnx_aliases(const std::string& location) {
     WireWriter g = base_graph();
     for (int i = 0; i < aliases; ++i) {
         WireWriter t = tensor_head(alias_name(i), 1, {floats});
-        t.message(f::external_data, WireWriter().bytes_field(1, "location").bytes_field(2, location));
-        t.int_field(f::data_location, 1);
-        g.message(f::initializer, t);
+        t.message(p::Tensor::external_data, ob::string_entry("location", location));
+        t.int_field(p::Tensor::data_location, 1);
+        g.message(p::Graph::initializer, t);
     }
     return ob::model(g).str();
 }

@@ -23,8 +23,8 @@ const std::string origin_bin = pattern(16, 10);  // sub/hardlink-origin.bin, har
 
 WireWriter external(std::string_view name, int32_t type, const std::vector<int64_t>& dims, const Entries& entries) {
     WireWriter t = tensor_head(name, type, dims);
-    for (const auto& [k, v] : entries) t.message(f::external_data, WireWriter().bytes_field(1, k).bytes_field(2, v));
-    t.int_field(f::data_location, 1);
+    for (const auto& [k, v] : entries) t.message(p::Tensor::external_data, ob::string_entry(k, v));
+    t.int_field(p::Tensor::data_location, 1);
     return t;
 }
 
@@ -80,8 +80,8 @@ void add_external_cases(Corpus& c) {
         "external-shared-file", r::mapped, "two tensors from one file (one mapping)",
         [] {
             WireWriter g = base_graph();
-            g.message(f::initializer, external("A", 1, {4}, {{"location", "data.bin"}}));
-            g.message(f::initializer, external("B", 1, {4}, {{"location", "data.bin"}, {"offset", "32"}}));
+            g.message(p::Graph::initializer, external("A", 1, {4}, {{"location", "data.bin"}}));
+            g.message(p::Graph::initializer, external("B", 1, {4}, {{"location", "data.bin"}, {"offset", "32"}}));
             return ob::model(g).str();
         }(),
         {{"tensor_sha256", {{"A", sha256_hex(data_bin.substr(0, 16))}, {"B", sha256_hex(data_bin.substr(32, 16))}}}});
@@ -232,11 +232,11 @@ void add_external_cases(Corpus& c) {
     c.refuse("ExternalData", "in-subgraph-initializer", r::everywhere,
              "an initializer of a then_branch with a .. location", [&] {
                  WireWriter sub = bare_graph({ob::node("Identity", {"X"}, {"t"}, "inner")}, {}, {"t"});
-                 sub.message(f::initializer, external("S", 1, {4}, escape));
+                 sub.message(p::Graph::initializer, external("S", 1, {4}, escape));
                  WireWriter n = ob::node("If", {"X"}, {"Z"}, "ifn");
-                 n.message(f::n_attr, ob::attr_graph("then_branch", sub));
+                 n.message(p::Node::attribute, ob::attr_graph("then_branch", sub));
                  WireWriter g = base_graph();
-                 g.message(f::node, n);
+                 g.message(p::Graph::node, n);
                  return ob::model(g).str();
              }());
     c.refuse("ExternalData", "in-constant-attribute", r::everywhere, "a Constant's value tensor with a .. location",
@@ -244,24 +244,24 @@ void add_external_cases(Corpus& c) {
     c.refuse("ExternalData", "in-sparse-initializer-values", r::everywhere,
              "the values of a sparse initializer with a .. location", [&] {
                  WireWriter g = base_graph();
-                 g.message(f::sparse_initializer, WireWriter()
-                                                      .message(1, external("sp", 1, {4}, escape))
-                                                      .message(2, ob::tensor_raw("", 7, {4}, std::string(32, '\0')))
-                                                      .int_field(3, 8));
+                 g.message(p::Graph::sparse_initializer,
+                           ob::sparse_tensor(external("sp", 1, {4}, escape),
+                                             ob::tensor_raw("", 7, {4}, std::string(32, '\0')), {8}));
                  return ob::model(g).str();
              }());
     c.refuse(
         "ExternalData", "in-function-attribute", r::everywhere,
         "a function body's Constant tensor pointing at /etc/passwd", [] {
             WireWriter body = ob::node("Constant", {}, {"b"}, "k");
-            body.message(f::n_attr, ob::attr_tensor("value", external("v", 1, {4}, {{"location", "/etc/passwd"}})));
+            body.message(p::Node::attribute,
+                         ob::attr_tensor("value", external("v", 1, {4}, {{"location", "/etc/passwd"}})));
             WireWriter fn;
-            fn.bytes_field(1, "f")
-                .bytes_field(5, "b")
-                .message(7, body)
-                .message(9, ob::opset("", 21))
-                .bytes_field(10, "local");
-            return ob::minimal_model() + WireWriter().message(f::functions, fn).str();
+            fn.bytes_field(p::Function::name, "f")
+                .bytes_field(p::Function::output, "b")
+                .message(p::Function::node, body)
+                .message(p::Function::opset_import, ob::opset("", 21))
+                .bytes_field(p::Function::domain, "local");
+            return ob::minimal_model() + WireWriter().message(p::Model::functions, fn).str();
         }());
     c.refuse("ExternalData", "bytes-without-directory", r::joined,
              "a valid reference, but imported from bytes with no external-data directory named",

@@ -26,15 +26,15 @@ std::string model_of(const std::vector<WireWriter>& nodes, const Names& inputs, 
 }
 
 WireWriter init_field(std::string_view name) {
-    return WireWriter().message(f::initializer, ob::tensor_raw(name, 1, {1}, floats_le({1})));
+    return WireWriter().message(p::Graph::initializer, ob::tensor_raw(name, 1, {1}, floats_le({1})));
 }
 WireWriter sparse_field(std::string_view name) {
-    return WireWriter().message(f::sparse_initializer,
-                                WireWriter().message(1, ob::tensor_raw(name, 1, {1}, floats_le({1})))
-                                    .message(2, ob::tensor_raw("", 7, {1}, std::string(8, '\0'))).int_field(3, 4));
+    return WireWriter().message(p::Graph::sparse_initializer,
+                                ob::sparse_tensor(ob::tensor_raw(name, 1, {1}, floats_le({1})),
+                                                  ob::tensor_raw("", 7, {1}, std::string(8, '\0')), {4}));
 }
 WireWriter with_graph_attr(WireWriter n, std::string_view attr, const WireWriter& g) {
-    n.message(f::n_attr, ob::attr_graph(attr, g));
+    n.message(p::Node::attribute, ob::attr_graph(attr, g));
     return n;
 }
 
@@ -54,15 +54,15 @@ std::string reversed_chain(uint64_t n) {
     for (uint64_t j = 0; j < n; ++j) {
         uint64_t k = n - 1 - j;  // file index j holds chain step k
         WireWriter nd;
-        nd.bytes_field(f::n_input, "c" + base36(k)).bytes_field(f::n_output, "c" + base36(k + 1));
-        if (k == 0) nd.bytes_field(f::n_name, "first");
-        if (k == n - 1) nd.bytes_field(f::n_name, "last");
-        nd.bytes_field(f::n_op, "Neg");
-        g.message(f::node, nd);
+        nd.bytes_field(p::Node::input, "c" + base36(k)).bytes_field(p::Node::output, "c" + base36(k + 1));
+        if (k == 0) nd.bytes_field(p::Node::name, "first");
+        if (k == n - 1) nd.bytes_field(p::Node::name, "last");
+        nd.bytes_field(p::Node::op_type, "Neg");
+        g.message(p::Graph::node, nd);
     }
-    g.bytes_field(f::name, "chain")
-        .message(f::input, ob::value_info("c0"))
-        .message(f::output, ob::value_info("c" + base36(n)));
+    g.bytes_field(p::Graph::name, "chain")
+        .message(p::Graph::input, ob::value_info("c0"))
+        .message(p::Graph::output, ob::value_info("c" + base36(n)));
     return ob::model(g).str();
 }
 
@@ -171,11 +171,11 @@ void add_graph_cases(Corpus& c) {
     c.accept("subgraph-in-graphs-attribute", r::scope, "a graphs (plural) attribute is a subgraph too: it captures X",
              [] {
                  WireWriter n = node("Custom", {}, {"Y"}, "multi");
-                 n.message(f::n_attr,
+                 n.message(p::Node::attribute,
                            WireWriter()
-                               .bytes_field(f::a_name, "bodies")
-                               .message(f::a_graphs, bare_graph({node("Neg", {"X"}, {"t"}, "i0")}, {}, {"t"}))
-                               .int_field(f::a_type, 10));
+                               .bytes_field(p::Attribute::name, "bodies")
+                               .message(p::Attribute::graphs, bare_graph({node("Neg", {"X"}, {"t"}, "i0")}, {}, {"t"}))
+                               .int_field(p::Attribute::type, 10));
                  return model_of({n}, {"X"}, {"Y"});
              }(),
              {{"consumers", {{"X", {"multi"}}}}});
@@ -184,34 +184,37 @@ void add_graph_cases(Corpus& c) {
     c.refuse("InvalidModel", "domain-not-imported", r::domain, "a node in domain com.example, which is not imported",
              [] {
                  WireWriter n = node("Foo", {"X"}, {"Z"}, "n1");
-                 n.bytes_field(f::n_domain, "com.example");
+                 n.bytes_field(p::Node::domain, "com.example");
                  return model_of({node("Identity", {"X"}, {"Y"}, "n0"), n}, {"X"}, {"Y"});
              }());
     c.refuse("InvalidModel", "no-opset-import", r::domain, "no opset_import at all: the default domain is not imported",
-             WireWriter().int_field(1, 9).message(f::graph, base_graph()).str());
+             WireWriter().int_field(p::Model::ir_version, 9).message(p::Model::graph, base_graph()).str());
     c.accept("ai-onnx-alias-node", r::opset, "a node in domain ai.onnx, the model imports the empty domain at 17",
              [] {
                  WireWriter n = node("Neg", {"X"}, {"Y"}, "n0");
-                 n.bytes_field(f::n_domain, "ai.onnx");
+                 n.bytes_field(p::Node::domain, "ai.onnx");
                  return ob::model(graph_of({n}, {"X"}, {"Y"}), 9, 17).str();
              }(),
              {{"opset_version", {{"n0", 17}}}});
     c.accept("ai-onnx-alias-import", r::opset, "a node in the empty domain, the model imports ai.onnx at 13",
-             WireWriter().int_field(1, 9).message(f::graph, graph_of({node("Neg", {"X"}, {"Y"}, "n0")}, {"X"}, {"Y"}))
-                 .message(f::opset_import, ob::opset("ai.onnx", 13)).str(),
+             WireWriter()
+                 .int_field(p::Model::ir_version, 9)
+                 .message(p::Model::graph, graph_of({node("Neg", {"X"}, {"Y"}, "n0")}, {"X"}, {"Y"}))
+                 .message(p::Model::opset_import, ob::opset("ai.onnx", 13))
+                 .str(),
              {{"opset_version", {{"n0", 13}}}});
     c.accept("custom-domain-imported", r::opset, "a node in com.example, imported at version 2",
              [] {
                  WireWriter n = node("Foo", {"X"}, {"Y"}, "n0");
-                 n.bytes_field(f::n_domain, "com.example");
+                 n.bytes_field(p::Node::domain, "com.example");
                  return ob::model(graph_of({n}, {"X"}, {"Y"})).str() +
-                        WireWriter().message(f::opset_import, ob::opset("com.example", 2)).str();
+                        WireWriter().message(p::Model::opset_import, ob::opset("com.example", 2)).str();
              }(),
              {{"opset_version", {{"n0", 2}}}});
     c.refuse("InvalidModel", "domain-not-imported-in-subgraph", r::domain, "a subgraph node in an unimported domain",
              [] {
                  WireWriter inner = node("Foo", {"X"}, {"t"}, "inner");
-                 inner.bytes_field(f::n_domain, "com.example");
+                 inner.bytes_field(p::Node::domain, "com.example");
                  return model_of(
                      {with_graph_attr(node("If", {"X"}, {"Y"}, "ifn"), "then_branch", bare_graph({inner}, {}, {"t"}))},
                      {"X"}, {"Y"});
@@ -220,22 +223,27 @@ void add_graph_cases(Corpus& c) {
     // Functions.
     auto function = [](std::string_view name, std::string_view calls, bool broken_body) {
         WireWriter body = node(calls, {"a"}, {"b"}, "call");
-        body.bytes_field(f::n_domain, "local");
+        body.bytes_field(p::Node::domain, "local");
         WireWriter fn;
-        fn.bytes_field(1, name).bytes_field(4, "a").bytes_field(5, "b").message(7, body);
+        fn.bytes_field(p::Function::name, name)
+            .bytes_field(p::Function::input, "a")
+            .bytes_field(p::Function::output, "b")
+            .message(p::Function::node, body);
         if (broken_body) {
             WireWriter bad = node("Foo", {"nowhere"}, {"c"}, "dangling");
-            bad.bytes_field(f::n_domain, "not.imported");
-            fn.message(7, bad);
+            bad.bytes_field(p::Node::domain, "not.imported");
+            fn.message(p::Function::node, bad);
         }
-        fn.message(9, ob::opset("", 21)).message(9, ob::opset("local", 1)).bytes_field(10, "local");
-        return WireWriter().message(f::functions, fn);
+        fn.message(p::Function::opset_import, ob::opset("", 21))
+            .message(p::Function::opset_import, ob::opset("local", 1))
+            .bytes_field(p::Function::domain, "local");
+        return WireWriter().message(p::Model::functions, fn);
     };
     auto calls_f = [] {
         WireWriter n = node("f", {"X"}, {"Y"}, "n0");
-        n.bytes_field(f::n_domain, "local");
+        n.bytes_field(p::Node::domain, "local");
         return ob::model(graph_of({n}, {"X"}, {"Y"})).str() +
-               WireWriter().message(f::opset_import, ob::opset("local", 1)).str();
+               WireWriter().message(p::Model::opset_import, ob::opset("local", 1)).str();
     };
     c.accept("function-call-cycle", r::functions,
              "function f calls g, g calls f: a cycle, but functions are not expanded",
@@ -250,7 +258,7 @@ void add_graph_cases(Corpus& c) {
              "the graph calls local.f but the model does not import local",
              ob::model(graph_of({[] {
                                     WireWriter n = node("f", {"X"}, {"Y"}, "n0");
-                                    n.bytes_field(f::n_domain, "local");
+                                    n.bytes_field(p::Node::domain, "local");
                                     return n;
                                 }()},
                                 {"X"}, {"Y"}))
@@ -260,15 +268,15 @@ void add_graph_cases(Corpus& c) {
     // Types.
     c.accept("type-from-declaration-first", r::types, "input X declared float, value_info X says int64: float wins",
              model_of({node("Identity", {"X"}, {"Y"}, "n0")}, {"X"}, {"Y"},
-                      {WireWriter().message(f::value_info, ob::value_info("X", 7))}),
+                      {WireWriter().message(p::Graph::value_info, ob::value_info("X", 7))}),
              {{"value_elem_type", {{"X", 1}}}});
     c.accept("type-from-value-info", r::types, "the untyped intermediate Z gets its type (int8) from value_info",
              model_of({node("Identity", {"X"}, {"Z"}, "n0"), node("Identity", {"Z"}, {"Y"}, "n1")}, {"X"}, {"Y"},
-                      {WireWriter().message(f::value_info, ob::value_info("Z", 3))}),
+                      {WireWriter().message(p::Graph::value_info, ob::value_info("Z", 3))}),
              {{"value_elem_type", {{"Z", 3}, {"Y", 1}}}});
     c.accept("value-info-undefined-ignored", r::vi_ignored, "value_info for Ghost, which nothing defines",
              model_of({node("Identity", {"X"}, {"Y"}, "n0")}, {"X"}, {"Y"},
-                      {WireWriter().message(f::value_info, ob::value_info("Ghost"))}),
+                      {WireWriter().message(p::Graph::value_info, ob::value_info("Ghost"))}),
              {{"node_order", {"n0"}}});
 
     // Order.
@@ -338,14 +346,14 @@ void add_graph_cases(Corpus& c) {
                  WireWriter g;
                  for (int i = 0; i < 100000; ++i) {
                      WireWriter n;
-                     n.bytes_field(f::n_input, "X")
-                         .bytes_field(f::n_output, "o" + base36(static_cast<uint64_t>(i)))
-                         .bytes_field(f::n_op, "Neg");
-                     g.message(f::node, n);
+                     n.bytes_field(p::Node::input, "X")
+                         .bytes_field(p::Node::output, "o" + base36(static_cast<uint64_t>(i)))
+                         .bytes_field(p::Node::op_type, "Neg");
+                     g.message(p::Graph::node, n);
                  }
-                 g.bytes_field(f::name, "fan")
-                     .message(f::input, ob::value_info("X"))
-                     .message(f::output, ob::value_info("o0"));
+                 g.bytes_field(p::Graph::name, "fan")
+                     .message(p::Graph::input, ob::value_info("X"))
+                     .message(p::Graph::output, ob::value_info("o0"));
                  return ob::model(g).str();
              }(),
              {{"consumer_count", {{"X", 100000}}}, {"nodes_were_reordered", false}});
@@ -357,26 +365,28 @@ void add_graph_cases(Corpus& c) {
                  WireWriter g;
                  for (int i = 0; i < 10000; ++i) {
                      WireWriter n;
-                     n.bytes_field(f::n_input, "X")
-                         .bytes_field(f::n_input, "v0")
-                         .bytes_field(f::n_output, "w" + base36(static_cast<uint64_t>(i)))
-                         .bytes_field(f::n_op, "Add");
-                     g.message(f::node, n);
+                     n.bytes_field(p::Node::input, "X")
+                         .bytes_field(p::Node::input, "v0")
+                         .bytes_field(p::Node::output, "w" + base36(static_cast<uint64_t>(i)))
+                         .bytes_field(p::Node::op_type, "Add");
+                     g.message(p::Graph::node, n);
                  }
                  for (int k = levels - 1; k >= 0; --k) {
                      // Level k's graph: a node reading X and v0..v(k-1), defining vk, then the If.
                      Names reads{"X"};
                      for (int j = 0; j < k; ++j) reads.push_back("v" + std::to_string(j));
                      WireWriter level;
-                     level.message(f::node, node("Sum", reads, {"v" + std::to_string(k)}, "sum" + std::to_string(k)));
-                     level.message(f::node, with_graph_attr(node("If", {}, {k == 0 ? "Y" : "y" + std::to_string(k)},
-                                                                 "if" + std::to_string(k)),
-                                                            "then_branch", g));
+                     level.message(p::Graph::node,
+                                   node("Sum", reads, {"v" + std::to_string(k)}, "sum" + std::to_string(k)));
+                     level.message(p::Graph::node,
+                                   with_graph_attr(node("If", {}, {k == 0 ? "Y" : "y" + std::to_string(k)},
+                                                        "if" + std::to_string(k)),
+                                                   "then_branch", g));
                      g = std::move(level);
                  }
-                 g.bytes_field(f::name, "deep")
-                     .message(f::input, ob::value_info("X"))
-                     .message(f::output, ob::value_info("Y"));
+                 g.bytes_field(p::Graph::name, "deep")
+                     .message(p::Graph::input, ob::value_info("X"))
+                     .message(p::Graph::output, ob::value_info("Y"));
                  return ob::model(g).str();
              }(),
              {{"captures", {{"if0/then_branch", {"X", "v0"}}}}, {"node_order", {"sum0", "if0"}}});

@@ -35,8 +35,8 @@ const std::string parent_link_canary = std::string("link-parent/") + canary;
 /// A float [4] tensor (16 bytes) whose values are external: `name`, the entries given.
 WireWriter external(std::string_view name, const Entries& entries) {
     WireWriter t = tensor_head(name, 1, {4});
-    for (const auto& [k, v] : entries) t.message(f::external_data, WireWriter().bytes_field(1, k).bytes_field(2, v));
-    t.int_field(f::data_location, 1);
+    for (const auto& [k, v] : entries) t.message(p::Tensor::external_data, ob::string_entry(k, v));
+    t.int_field(p::Tensor::data_location, 1);
     return t;
 }
 WireWriter external_at(std::string_view name, const std::string& location) {
@@ -47,30 +47,30 @@ WireWriter external_at(std::string_view name, const std::string& location) {
 WireWriter sparse_of(const WireWriter& values) {
     std::string idx;
     for (int i = 0; i < 4; ++i) idx += std::string(1, static_cast<char>(i)) + std::string(7, '\0');
-    return WireWriter().message(1, values).message(2, ob::tensor_raw("", 7, {4}, idx)).int_field(3, 4);
+    return ob::sparse_tensor(values, ob::tensor_raw("", 7, {4}, idx), {4});
 }
 
 /// A graph with no inputs whose output Y (float [4]) is `source` through Identity, with
 /// the given extra graph fields (initializers) and nodes before it.
 std::string outputs(const std::string& source, const std::vector<WireWriter>& nodes, const WireWriter& fields) {
     WireWriter g;
-    for (const auto& n : nodes) g.message(f::node, n);
-    g.message(f::node, ob::node("Identity", {source}, {"Y"}, "out"));
-    g.bytes_field(f::name, "canary");
+    for (const auto& n : nodes) g.message(p::Graph::node, n);
+    g.message(p::Graph::node, ob::node("Identity", {source}, {"Y"}, "out"));
+    g.bytes_field(p::Graph::name, "canary");
     g.raw(fields.str());
-    g.message(f::output, ob::value_info("Y", 1, {4}));
+    g.message(p::Graph::output, ob::value_info("Y", 1, {4}));
     return ob::model(g).str();
 }
 
 std::string initializer_case(const WireWriter& tensor) {
-    return outputs("T", {}, WireWriter().message(f::initializer, tensor));
+    return outputs("T", {}, WireWriter().message(p::Graph::initializer, tensor));
 }
 std::string sparse_initializer_case(const WireWriter& values) {
-    return outputs("sp", {}, WireWriter().message(f::sparse_initializer, sparse_of(values)));
+    return outputs("sp", {}, WireWriter().message(p::Graph::sparse_initializer, sparse_of(values)));
 }
 WireWriter constant(const WireWriter& attribute) {
     WireWriter n = ob::node("Constant", {}, {"C"}, "k");
-    n.message(f::n_attr, attribute);
+    n.message(p::Node::attribute, attribute);
     return n;
 }
 std::string constant_value_case(const WireWriter& tensor) {
@@ -79,9 +79,9 @@ std::string constant_value_case(const WireWriter& tensor) {
 std::string constant_sparse_case(const WireWriter& values) {
     return outputs("C",
                    {constant(WireWriter()
-                                 .bytes_field(f::a_name, "sparse_value")
-                                 .message(f::a_sparse, sparse_of(values))
-                                 .int_field(f::a_type, 11))},
+                                 .bytes_field(p::Attribute::name, "sparse_value")
+                                 .message(p::Attribute::sparse_tensor, sparse_of(values))
+                                 .int_field(p::Attribute::type, 11))},
                    WireWriter());
 }
 
@@ -89,13 +89,13 @@ WireWriter node(std::string_view op, const Names& in, const Names& out, std::str
     return ob::node(op, in, out, name);
 }
 WireWriter with_graph_attr(WireWriter n, std::string_view attr, const WireWriter& g) {
-    n.message(f::n_attr, ob::attr_graph(attr, g));
+    n.message(p::Node::attribute, ob::attr_graph(attr, g));
     return n;
 }
 WireWriter ints_attr(std::string_view name, std::initializer_list<int64_t> v) {
-    WireWriter a = WireWriter().bytes_field(f::a_name, name);
-    for (int64_t x : v) a.int_field(f::a_ints, static_cast<uint64_t>(x));
-    return a.int_field(f::a_type, 7);
+    WireWriter a = WireWriter().bytes_field(p::Attribute::name, name);
+    for (int64_t x : v) a.int_field(p::Attribute::ints, static_cast<uint64_t>(x));
+    return a.int_field(p::Attribute::type, 7);
 }
 WireWriter int64s(std::string_view name, std::initializer_list<int64_t> v) {
     std::string raw;
@@ -108,7 +108,7 @@ WireWriter int64s(std::string_view name, std::initializer_list<int64_t> v) {
 std::string model_of(const std::vector<WireWriter>& nodes, const Names& inputs, const Names& outputs_,
                      const std::vector<WireWriter>& initializers = {}, std::string_view extra_opsets = {}) {
     WireWriter g = graph_of(nodes, inputs, outputs_);
-    for (const auto& t : initializers) g.message(f::initializer, t);
+    for (const auto& t : initializers) g.message(p::Graph::initializer, t);
     return ob::model(g).str() + std::string(extra_opsets);
 }
 
@@ -275,7 +275,7 @@ void add_published_cases(Corpus& c) {
                      for (int j = 0; j < k; ++j) reads.push_back("v" + std::to_string(j));
                      // The condition a BOOL, as If requires: ONNX Runtime type-checks before it nests.
                      WireWriter cast = node("Cast", {vk}, {"c" + ks}, "cast" + ks);
-                     cast.message(f::n_attr, ob::attr_int("to", 9));
+                     cast.message(p::Node::attribute, ob::attr_int("to", 9));
                      WireWriter n = node("If", {"c" + ks}, {k == 0 ? "Y" : "y" + ks}, "if" + ks);
                      n = with_graph_attr(n, "then_branch", g);
                      n = with_graph_attr(n, "else_branch",
@@ -306,7 +306,7 @@ void add_published_cases(Corpus& c) {
     c.accept("op-scan-num-scan-inputs-past-inputs", r::operators, "Scan with num_scan_inputs 100 and one input",
              [&] {
                  WireWriter n = with_graph_attr(node("Scan", {"X"}, {"Y"}, "scan"), "body", scan_body);
-                 n.message(f::n_attr, ob::attr_int("num_scan_inputs", 100));
+                 n.message(p::Node::attribute, ob::attr_int("num_scan_inputs", 100));
                  return model_of({n}, {"X"}, {"Y"});
              }(),
              {{"attribute_int", {{"scan/num_scan_inputs", 100}}}});
@@ -314,7 +314,7 @@ void add_published_cases(Corpus& c) {
              "Scan with num_scan_inputs -1 (an unsigned count underflows)",
              [&] {
                  WireWriter n = with_graph_attr(node("Scan", {"X"}, {"Y"}, "scan"), "body", scan_body);
-                 n.message(f::n_attr, ob::attr_int("num_scan_inputs", -1));
+                 n.message(p::Node::attribute, ob::attr_int("num_scan_inputs", -1));
                  return model_of({n}, {"X"}, {"Y"});
              }(),
              {{"attribute_int", {{"scan/num_scan_inputs", -1}}}});
@@ -322,17 +322,17 @@ void add_published_cases(Corpus& c) {
              "Conv with kernel_shape [2^62, 2^62], pads of INT64_MAX and strides 0",
              [&] {
                  WireWriter n = node("Conv", {"X", "W"}, {"Y"}, "conv");
-                 n.message(f::n_attr, ints_attr("kernel_shape", {big, big}));
-                 n.message(f::n_attr, ints_attr("pads", {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX}));
-                 n.message(f::n_attr, ints_attr("strides", {0, 0}));
+                 n.message(p::Node::attribute, ints_attr("kernel_shape", {big, big}));
+                 n.message(p::Node::attribute, ints_attr("pads", {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX}));
+                 n.message(p::Node::attribute, ints_attr("strides", {0, 0}));
                  return model_of({n}, {"X"}, {"Y"}, {ob::tensor_raw("W", 1, {1, 1, 1, 1}, floats_le({1}))});
              }(),
              {{"attribute_ints", {{"conv/kernel_shape", {big, big}}}}});
     c.accept("op-maxpool-huge-kernel", r::operators, "MaxPool with kernel_shape [INT64_MAX] and dilations [-1]",
              [&] {
                  WireWriter n = node("MaxPool", {"X"}, {"Y"}, "pool");
-                 n.message(f::n_attr, ints_attr("kernel_shape", {INT64_MAX}));
-                 n.message(f::n_attr, ints_attr("dilations", {-1}));
+                 n.message(p::Node::attribute, ints_attr("kernel_shape", {INT64_MAX}));
+                 n.message(p::Node::attribute, ints_attr("dilations", {-1}));
                  return model_of({n}, {"X"}, {"Y"});
              }(),
              {{"attribute_ints", {{"pool/kernel_shape", {INT64_MAX}}}}});
@@ -361,11 +361,11 @@ void add_published_cases(Corpus& c) {
     c.accept("op-axis-out-of-range", r::operators, "Concat axis INT64_MIN, Gather axis -100, Split axis 2^40",
              [] {
                  WireWriter cat = node("Concat", {"X", "X"}, {"a"}, "concat");
-                 cat.message(f::n_attr, ob::attr_int("axis", INT64_MIN));
+                 cat.message(p::Node::attribute, ob::attr_int("axis", INT64_MIN));
                  WireWriter gather = node("Gather", {"X", "i"}, {"b"}, "gather");
-                 gather.message(f::n_attr, ob::attr_int("axis", -100));
+                 gather.message(p::Node::attribute, ob::attr_int("axis", -100));
                  WireWriter split = node("Split", {"X"}, {"c", "d"}, "split");
-                 split.message(f::n_attr, ob::attr_int("axis", int64_t{1} << 40));
+                 split.message(p::Node::attribute, ob::attr_int("axis", int64_t{1} << 40));
                  return model_of({cat, gather, split, node("Identity", {"X"}, {"Y"}, "n0")}, {"X"}, {"Y"},
                                  {int64s("i", {7})});
              }(),
@@ -375,14 +375,14 @@ void add_published_cases(Corpus& c) {
              "session creation)",
              [] {
                  WireWriter n = node("MatMulNBits", {"X", "B", "scales"}, {"Y"}, "mm");
-                 n.bytes_field(f::n_domain, "com.microsoft");
-                 for (const char* a : {"K", "N"}) n.message(f::n_attr, ob::attr_int(a, int64_t{1} << 31));
-                 n.message(f::n_attr, ob::attr_int("bits", 4));
-                 n.message(f::n_attr, ob::attr_int("block_size", int64_t{1} << 30));
+                 n.bytes_field(p::Node::domain, "com.microsoft");
+                 for (const char* a : {"K", "N"}) n.message(p::Node::attribute, ob::attr_int(a, int64_t{1} << 31));
+                 n.message(p::Node::attribute, ob::attr_int("bits", 4));
+                 n.message(p::Node::attribute, ob::attr_int("block_size", int64_t{1} << 30));
                  return model_of(
                      {n}, {"X"}, {"Y"},
                      {ob::tensor_raw("B", 2, {1, 1, 8}, pattern(8)), ob::tensor_raw("scales", 1, {1}, floats_le({1}))},
-                     WireWriter().message(f::opset_import, ob::opset("com.microsoft", 1)).str());
+                     WireWriter().message(p::Model::opset_import, ob::opset("com.microsoft", 1)).str());
              }(),
              {{"opset_version", {{"mm", 1}}}, {"attribute_int", {{"mm/K", int64_t{1} << 31}}}});
 
@@ -390,19 +390,26 @@ void add_published_cases(Corpus& c) {
     // formatting the type's name). Kept as written (D10).
     auto typed_input = [](const WireWriter& tensor_type) {
         WireWriter g;
-        g.message(f::node, ob::node("Identity", {"X"}, {"Y"}, "n0")).bytes_field(f::name, "g");
-        g.message(f::input, WireWriter().bytes_field(1, "X").message(2, WireWriter().message(1, tensor_type)));
-        g.message(f::output, ob::value_info("Y"));
+        g.message(p::Graph::node, ob::node("Identity", {"X"}, {"Y"}, "n0")).bytes_field(p::Graph::name, "g");
+        g.message(p::Graph::input,
+                  WireWriter()
+                      .bytes_field(p::ValueInfo::name, "X")
+                      .message(p::ValueInfo::type, WireWriter().message(p::Type::tensor_type, tensor_type)));
+        g.message(p::Graph::output, ob::value_info("Y"));
         return ob::model(g).str();
     };
     c.accept("type-value-no-elem-type", r::value_elem_type,
              "input X is a tensor type with a shape [2] and no elem_type",
-             typed_input(WireWriter().message(2, WireWriter().message(1, WireWriter().int_field(1, 2)))),
+             typed_input(WireWriter().message(
+                 p::TensorType::shape,
+                 WireWriter().message(p::Shape::dim, WireWriter().int_field(p::Dimension::dim_value, 2)))),
              {{"value_decl_elem_type", {{"X", 0}}}, {"value_shape", {{"X", {2}}}}});
     c.accept("type-value-elem-type-out-of-range", r::value_elem_type, "input X of elem_type 9999",
-             typed_input(WireWriter().int_field(1, 9999)), {{"value_decl_elem_type", {{"X", 9999}}}});
+             typed_input(WireWriter().int_field(p::TensorType::elem_type, 9999)),
+             {{"value_decl_elem_type", {{"X", 9999}}}});
     c.accept("type-value-elem-type-negative", r::value_elem_type, "input X of elem_type -1",
-             typed_input(WireWriter().int_field(1, ~uint64_t{0})), {{"value_decl_elem_type", {{"X", -1}}}});
+             typed_input(WireWriter().int_field(p::TensorType::elem_type, ~uint64_t{0})),
+             {{"value_decl_elem_type", {{"X", -1}}}});
 }
 
 }  // namespace hostile

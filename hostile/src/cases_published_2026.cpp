@@ -29,13 +29,16 @@ std::string nested_groups(int depth) {
 std::string with_nodes(const std::vector<WireWriter>& nodes, const std::vector<WireWriter>& initializers = {},
                        int64_t opset_version = 21) {
     WireWriter g = base_graph();
-    for (const auto& n : nodes) g.message(f::node, n);
-    for (const auto& t : initializers) g.message(f::initializer, t);
+    for (const auto& n : nodes) g.message(p::Graph::node, n);
+    for (const auto& t : initializers) g.message(p::Graph::initializer, t);
     return ob::model(g, 9, opset_version).str();
 }
 
 WireWriter floats_attr(std::string_view name, float v) {
-    return WireWriter().bytes_field(f::a_name, name).float_field(f::a_f, v).int_field(f::a_type, 1);
+    return WireWriter()
+        .bytes_field(p::Attribute::name, name)
+        .float_field(p::Attribute::f, v)
+        .int_field(p::Attribute::type, 1);
 }
 
 WireWriter int64_tensor(std::string_view name, const std::vector<int64_t>& values) {
@@ -60,20 +63,23 @@ void add_payload_cases(Corpus& c) {
              model_with_initializer(ob::tensor_raw("T", 1, {1000000}, floats_le({1}))));
     c.refuse("InvalidModel", "typed-dims-million-one-float", r::typed_len,
              "FLOAT dims [1000000] with one float_data value",
-             model_with_initializer(tensor_head("T", 1, {1000000}).float_field(f::float_data, 1.0F)));
+             model_with_initializer(tensor_head("T", 1, {1000000}).float_field(p::Tensor::float_data, 1.0F)));
     c.refuse("InvalidModel", "raw-int64-one-element-4096-bytes", r::raw_len,
              "INT64 dims [1] with 4096 bytes of raw_data (onnx-mlir read past the element)",
              model_with_initializer(ob::tensor_raw("T", 7, {1}, pattern(4096))));
     c.refuse("InvalidModel", "mix-raw-and-float-data-in-function", r::mixing,
              "a function body's Constant tensor with raw_data and float_data (the checker passes it)", [] {
                  WireWriter t = ob::tensor_raw("v", 1, {1}, floats_le({1}));
-                 t.float_field(f::float_data, 2.0F);
+                 t.float_field(p::Tensor::float_data, 2.0F);
                  WireWriter body = ob::node("Constant", {}, {"b"}, "k");
-                 body.message(f::n_attr, ob::attr_tensor("value", t));
+                 body.message(p::Node::attribute, ob::attr_tensor("value", t));
                  WireWriter fn;
-                 fn.bytes_field(1, "f").bytes_field(5, "b").message(7, body).message(9, ob::opset("", 21));
-                 fn.bytes_field(10, "local");
-                 return ob::minimal_model() + WireWriter().message(f::functions, fn).str();
+                 fn.bytes_field(p::Function::name, "f")
+                     .bytes_field(p::Function::output, "b")
+                     .message(p::Function::node, body)
+                     .message(p::Function::opset_import, ob::opset("", 21));
+                 fn.bytes_field(p::Function::domain, "local");
+                 return ob::minimal_model() + WireWriter().message(p::Model::functions, fn).str();
              }());
 }
 
@@ -81,8 +87,8 @@ void add_converter_cases(Corpus& c) {
     c.accept("op-upsample-6-scale-attributes-no-inputs", r::operators,
              "Upsample at opset 6 with width_scale and height_scale attributes and no inputs",
              with_nodes({ob::node("Upsample", {}, {"u"}, "up")
-                             .message(f::n_attr, floats_attr("width_scale", 2))
-                             .message(f::n_attr, floats_attr("height_scale", 2))},
+                             .message(p::Node::attribute, floats_attr("width_scale", 2))
+                             .message(p::Node::attribute, floats_attr("height_scale", 2))},
                         {}, 6),
              {{"node_count", 2}, {"ir_version", 9}});
     c.accept("op-gemm-rank-1-operands", r::operators, "Gemm whose A and B are rank-1 initializers",
@@ -91,7 +97,7 @@ void add_converter_cases(Corpus& c) {
                          ob::tensor_raw("B", 1, {2}, floats_le({3, 4}))}),
              {{"node_count", 2}, {"tensor_dims", {{"A", {2}}, {"B", {2}}}}});
     c.accept("op-cast-softmax-missing-inputs", r::operators, "Cast and Softmax nodes with no inputs",
-             with_nodes({ob::node("Cast", {}, {"c"}, "cast").message(f::n_attr, ob::attr_int("to", 1)),
+             with_nodes({ob::node("Cast", {}, {"c"}, "cast").message(p::Node::attribute, ob::attr_int("to", 1)),
                          ob::node("Softmax", {}, {"s"}, "softmax")}),
              {{"node_count", 3}});
 }
@@ -100,12 +106,12 @@ void add_ort_load_fix_cases(Corpus& c) {
     c.accept("op-inputs-to-operator-without-inputs", r::operators,
              "a Constant (whose schema has no inputs) given the graph input X",
              with_nodes({ob::node("Constant", {"X"}, {"k"}, "const")
-                             .message(f::n_attr,
+                             .message(p::Node::attribute,
                                       ob::attr_tensor("value", ob::tensor_raw("v", 1, {1}, floats_le({1}))))}),
              {{"node_count", 2}});
     c.accept("op-graph-attribute-on-relu", r::operators, "a Relu carrying a graph attribute `body`",
              with_nodes({ob::node("Relu", {"X"}, {"r"}, "relu")
-                             .message(f::n_attr, ob::attr_graph("body", bare_graph({}, {}, {}, "b")))}),
+                             .message(p::Node::attribute, ob::attr_graph("body", bare_graph({}, {}, {}, "b")))}),
              {{"node_count", 2}});
     c.accept("op-conv-weight-more-spatial-dims", r::operators,
              "Conv of the rank-1 input X with a rank-6 weight (ONNX Runtime over-read its dilations)",
@@ -121,8 +127,8 @@ void add_ort_load_fix_cases(Corpus& c) {
              "a Loop body whose input `cond_in` is also a body initializer (its default value, as before IR 4)", [] {
                  WireWriter body = bare_graph({ob::node("Identity", {"cond_in"}, {"cond_out"}, "keep")},
                                               {"iter", "cond_in"}, {"cond_out"}, "body");
-                 body.message(f::initializer, ob::tensor_raw("cond_in", 9, {}, std::string(1, '\1')));
-                 return with_nodes({ob::node("Loop", {"", ""}, {}, "loop").message(f::n_attr,
+                 body.message(p::Graph::initializer, ob::tensor_raw("cond_in", 9, {}, std::string(1, '\1')));
+                 return with_nodes({ob::node("Loop", {"", ""}, {}, "loop").message(p::Node::attribute,
                                                                               ob::attr_graph("body", body))});
              }(),
              {{"node_count", 2}});

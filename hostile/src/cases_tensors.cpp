@@ -28,21 +28,15 @@ std::string bytes_of(std::initializer_list<int> v) {
 
 /// int32_data entries, each written as protobuf writes an int32 (negatives sign-extended).
 WireWriter int32s(WireWriter t, std::initializer_list<int64_t> v) {
-    for (int64_t x : v) t.int_field(f::int32_data, static_cast<uint64_t>(x));
+    for (int64_t x : v) t.int_field(p::Tensor::int32_data, static_cast<uint64_t>(x));
     return t;
 }
 
 uint64_t p2(int n) { return uint64_t{1} << n; }
 
-WireWriter sparse(const WireWriter& values, const WireWriter& indices, std::initializer_list<int64_t> dims) {
-    WireWriter s = WireWriter().message(1, values).message(2, indices);
-    for (int64_t d : dims) s.int_field(3, static_cast<uint64_t>(d));
-    return s;
-}
-
 std::string with_sparse(const WireWriter& s) {
     WireWriter g = base_graph();
-    g.message(f::sparse_initializer, s);
+    g.message(p::Graph::sparse_initializer, s);
     return ob::model(g).str();
 }
 
@@ -51,7 +45,10 @@ std::string with_sparse(const WireWriter& s) {
 void add_tensor_cases(Corpus& c) {
     // Element type codes.
     c.refuse("InvalidModel", "data-type-missing", r::elem_code, "a tensor without data_type",
-             init(WireWriter().int_field(f::dims, 1).bytes_field(f::t_name, "T").bytes_field(f::raw_data, "abcd")));
+             init(WireWriter()
+                      .int_field(p::Tensor::dims, 1)
+                      .bytes_field(p::Tensor::name, "T")
+                      .bytes_field(p::Tensor::raw_data, "abcd")));
     c.refuse("InvalidModel", "data-type-zero", r::elem_code, "data_type 0 (UNDEFINED)",
              init(ob::tensor_raw("T", 0, {1}, "abcd")));
     c.refuse("Unsupported", "data-type-29", r::elem_code, "data_type 29: one past the last known code",
@@ -67,7 +64,7 @@ void add_tensor_cases(Corpus& c) {
             WireWriter g = base_graph();
             for (int code = 1; code <= 28; ++code) {
                 if (code == 8) continue;
-                g.message(f::initializer,
+                g.message(p::Graph::initializer,
                           ob::tensor_raw("t" + std::to_string(code), code, {3},
                                          pattern((3 * onnximport::bits_per_element(code) + 7) / 8, code)));
             }
@@ -139,18 +136,18 @@ void add_tensor_cases(Corpus& c) {
 
     // Sources.
     c.refuse("InvalidModel", "mix-raw-and-float-data", r::mixing, "raw_data and float_data on one float tensor",
-             init(ob::tensor_raw("T", 1, {1}, floats_le({1})).float_field(f::float_data, 1)));
+             init(ob::tensor_raw("T", 1, {1}, floats_le({1})).float_field(p::Tensor::float_data, 1)));
     c.refuse("InvalidModel", "mix-raw-and-int32-data", r::mixing, "int8 with raw_data and int32_data",
              init(int32s(ob::tensor_raw("T", 3, {1}, "a"), {1})));
     c.refuse("InvalidModel", "mix-external-and-raw", r::mixing, "data_location EXTERNAL with raw_data too",
              init(ob::tensor_raw("T", 1, {1}, floats_le({1}))
-                      .message(f::external_data, WireWriter().bytes_field(1, "location").bytes_field(2, "data.bin"))
-                      .int_field(f::data_location, 1)));
+                      .message(p::Tensor::external_data, ob::string_entry("location", "data.bin"))
+                      .int_field(p::Tensor::data_location, 1)));
     c.refuse("InvalidModel", "mix-external-and-float-data", r::mixing, "data_location EXTERNAL with float_data too",
              init(tensor_head("T", 1, {1})
-                      .float_field(f::float_data, 1)
-                      .message(f::external_data, WireWriter().bytes_field(1, "location").bytes_field(2, "data.bin"))
-                      .int_field(f::data_location, 1)));
+                      .float_field(p::Tensor::float_data, 1)
+                      .message(p::Tensor::external_data, ob::string_entry("location", "data.bin"))
+                      .int_field(p::Tensor::data_location, 1)));
     c.refuse("InvalidModel", "no-source-with-elements", r::no_source, "float [2] with no data",
              init(tensor_head("T", 1, {2})));
     c.refuse("InvalidModel", "no-source-scalar", r::no_source, "a scalar (no dims) has one element and needs data",
@@ -158,33 +155,40 @@ void add_tensor_cases(Corpus& c) {
     c.accept("no-source-zero-elements", r::no_source, "float [0] with no data: zero bytes, accepted",
              init(tensor_head("T", 1, {0})), {{"tensor_bytes", {{"T", 0}}}});
     c.refuse("InvalidModel", "data-location-2", r::location_code, "data_location 2 is neither DEFAULT nor EXTERNAL",
-             init(ob::tensor_raw("T", 1, {1}, floats_le({1})).int_field(f::data_location, 2)));
+             init(ob::tensor_raw("T", 1, {1}, floats_le({1})).int_field(p::Tensor::data_location, 2)));
     c.refuse("InvalidModel", "data-location-negative", r::location_code, "data_location -1",
-             init(ob::tensor_raw("T", 1, {1}, floats_le({1})).int_field(f::data_location, ~uint64_t{0})));
+             init(ob::tensor_raw("T", 1, {1}, floats_le({1})).int_field(p::Tensor::data_location, ~uint64_t{0})));
     c.accept("data-location-default-explicit", r::source_order, "data_location 0 written explicitly: raw_data is used",
-             init(ob::tensor_raw("T", 1, {1}, floats_le({7})).int_field(f::data_location, 0)),
+             init(ob::tensor_raw("T", 1, {1}, floats_le({7})).int_field(p::Tensor::data_location, 0)),
              sha("T", floats_le({7})));
 
     // Typed fields, converted; expected bytes written out by hand.
     c.accept("typed-float", r::float_double_int64, "float_data for float [3]",
-             init(tensor_head("T", 1, {3}).bytes_field(f::float_data, floats_le({1, -2, 3.5f}))),
+             init(tensor_head("T", 1, {3}).bytes_field(p::Tensor::float_data, floats_le({1, -2, 3.5f}))),
              sha("T", floats_le({1, -2, 3.5f})));
     c.accept("typed-complex64", r::float_double_int64, "float_data for complex64 [2]: two entries per element",
-             init(tensor_head("T", 14, {2}).bytes_field(f::float_data, floats_le({1, 2, 3, 4}))),
+             init(tensor_head("T", 14, {2}).bytes_field(p::Tensor::float_data, floats_le({1, 2, 3, 4}))),
              sha("T", floats_le({1, 2, 3, 4})));
     c.accept("typed-double", r::float_double_int64, "double_data for double [1]: 8 bytes",
-             init(tensor_head("T", 11, {1}).fixed64_field(f::double_data, 0x400921FB54442D18ull)),
+             init(tensor_head("T", 11, {1}).fixed64_field(p::Tensor::double_data, 0x400921FB54442D18ull)),
              sha("T", bytes_of({0x18, 0x2d, 0x44, 0x54, 0xfb, 0x21, 0x09, 0x40})));
     c.accept("typed-complex128", r::float_double_int64, "double_data for complex128 [1]: two entries",
-             init(tensor_head("T", 15, {1}).fixed64_field(f::double_data, 1).fixed64_field(f::double_data, 2)),
+             init(tensor_head("T", 15, {1})
+                      .fixed64_field(p::Tensor::double_data, 1)
+                      .fixed64_field(p::Tensor::double_data, 2)),
              sha("T", bytes_of({1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0})));
     c.accept("typed-int64", r::float_double_int64, "int64_data -1 and 2^40",
-             init(tensor_head("T", 7, {2}).int_field(f::int64_data, ~uint64_t{0}).int_field(f::int64_data, p2(40))),
+             init(tensor_head("T", 7, {2})
+                      .int_field(p::Tensor::int64_data, ~uint64_t{0})
+                      .int_field(p::Tensor::int64_data, p2(40))),
              sha("T", bytes_of({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 1, 0, 0})));
     c.accept("typed-uint64", r::uint64_data, "uint64_data 2^64-1 for uint64",
-             init(tensor_head("T", 13, {1}).int_field(f::uint64_data, ~uint64_t{0})), sha("T", std::string(8, '\xff')));
+             init(tensor_head("T", 13, {1}).int_field(p::Tensor::uint64_data, ~uint64_t{0})),
+             sha("T", std::string(8, '\xff')));
     c.accept("typed-uint32-low-32-bits", r::uint64_data, "uint64_data 2^32+5 and 7 for uint32: 5 and 7",
-             init(tensor_head("T", 12, {2}).int_field(f::uint64_data, p2(32) + 5).int_field(f::uint64_data, 7)),
+             init(tensor_head("T", 12, {2})
+                      .int_field(p::Tensor::uint64_data, p2(32) + 5)
+                      .int_field(p::Tensor::uint64_data, 7)),
              sha("T", bytes_of({5, 0, 0, 0, 7, 0, 0, 0})));
     c.accept("typed-int32", r::int32_data, "int32_data -5 (sign-extended varint) and 7",
              init(int32s(tensor_head("T", 6, {2}), {-5, 7})), sha("T", bytes_of({0xfb, 0xff, 0xff, 0xff, 7, 0, 0, 0})));
@@ -194,8 +198,8 @@ void add_tensor_cases(Corpus& c) {
         "typed-float16-bits", r::int32_data, "int32_data 0x3c00 for float16 (1.0) and 0x13f80 for bfloat16 (1.0)",
         [] {
             WireWriter g = base_graph();
-            g.message(f::initializer, int32s(tensor_head("H", 10, {1}), {0x3c00}));
-            g.message(f::initializer, int32s(tensor_head("B", 16, {1}), {0x13f80}));
+            g.message(p::Graph::initializer, int32s(tensor_head("H", 10, {1}), {0x3c00}));
+            g.message(p::Graph::initializer, int32s(tensor_head("B", 16, {1}), {0x13f80}));
             return ob::model(g).str();
         }(),
         {{"tensor_sha256", {{"H", sha256_hex(bytes_of({0x00, 0x3c}))}, {"B", sha256_hex(bytes_of({0x80, 0x3f}))}}}});
@@ -221,58 +225,58 @@ void add_tensor_cases(Corpus& c) {
     c.accept("typed-float6-three-elements", r::int32_six, "float6e3m2 [3]: 18 bits in 3 bytes; 1, 2, 3 -> 81 30 00",
              init(int32s(tensor_head("T", 28, {3}), {1, 2, 3})), sha("T", bytes_of({0x81, 0x30, 0x00})));
 
-    struct NotOwn { const char* name; int code; uint32_t field; };
+    struct NotOwn { const char* name; int code; p::Tensor field; };
     const NotOwn not_own[] = {
-        {"int64-data-on-float", 1, f::int64_data},   {"float-data-on-int32", 6, f::float_data},
-        {"double-data-on-float", 1, f::double_data}, {"uint64-data-on-int64", 7, f::uint64_data},
-        {"int32-data-on-uint32", 12, f::int32_data}, {"int32-data-on-uint64", 13, f::int32_data},
-        {"int64-data-on-uint64", 13, f::int64_data}, {"int32-data-on-float", 1, f::int32_data},
-        {"string-data-on-float", 1, f::string_data}, {"float-data-on-string", 8, f::float_data},
-        {"int32-data-on-double", 11, f::int32_data},
+        {"int64-data-on-float", 1, p::Tensor::int64_data},   {"float-data-on-int32", 6, p::Tensor::float_data},
+        {"double-data-on-float", 1, p::Tensor::double_data}, {"uint64-data-on-int64", 7, p::Tensor::uint64_data},
+        {"int32-data-on-uint32", 12, p::Tensor::int32_data}, {"int32-data-on-uint64", 13, p::Tensor::int32_data},
+        {"int64-data-on-uint64", 13, p::Tensor::int64_data}, {"int32-data-on-float", 1, p::Tensor::int32_data},
+        {"string-data-on-float", 1, p::Tensor::string_data}, {"float-data-on-string", 8, p::Tensor::float_data},
+        {"int32-data-on-double", 11, p::Tensor::int32_data},
     };
     for (const auto& k : not_own) {
         WireWriter t = tensor_head("T", k.code, {1});
-        if (k.field == f::float_data) t.float_field(k.field, 1);
-        else if (k.field == f::double_data) t.fixed64_field(k.field, 1);
-        else if (k.field == f::string_data) t.bytes_field(k.field, "x");
+        if (k.field == p::Tensor::float_data) t.float_field(k.field, 1);
+        else if (k.field == p::Tensor::double_data) t.fixed64_field(k.field, 1);
+        else if (k.field == p::Tensor::string_data) t.bytes_field(k.field, "x");
         else t.int_field(k.field, 1);
         c.refuse("InvalidModel", std::string("typed-") + k.name, r::not_own, std::string("a tensor with ") + k.name,
                  init(t));
     }
     c.refuse("InvalidModel", "typed-own-and-foreign", r::not_own,
              "float [1] with float_data (its own) and int32_data too",
-             init(int32s(tensor_head("T", 1, {1}).float_field(f::float_data, 1), {1})));
+             init(int32s(tensor_head("T", 1, {1}).float_field(p::Tensor::float_data, 1), {1})));
 
     c.refuse("InvalidModel", "typed-float-too-many", r::typed_len, "float [2] with 3 float_data entries",
-             init(tensor_head("T", 1, {2}).bytes_field(f::float_data, floats_le({1, 2, 3}))));
+             init(tensor_head("T", 1, {2}).bytes_field(p::Tensor::float_data, floats_le({1, 2, 3}))));
     c.refuse("InvalidModel", "typed-float-too-few", r::typed_len, "float [2] with 1 float_data entry",
-             init(tensor_head("T", 1, {2}).float_field(f::float_data, 1)));
+             init(tensor_head("T", 1, {2}).float_field(p::Tensor::float_data, 1)));
     c.refuse("InvalidModel", "typed-complex64-half", r::typed_len, "complex64 [1] with one float: half an element",
-             init(tensor_head("T", 14, {1}).float_field(f::float_data, 1)));
+             init(tensor_head("T", 14, {1}).float_field(p::Tensor::float_data, 1)));
     c.refuse("InvalidModel", "typed-complex128-odd", r::typed_len, "complex128 [1] with 3 doubles",
              init(tensor_head("T", 15, {1})
-                      .fixed64_field(f::double_data, 1)
-                      .fixed64_field(f::double_data, 2)
-                      .fixed64_field(f::double_data, 3)));
+                      .fixed64_field(p::Tensor::double_data, 1)
+                      .fixed64_field(p::Tensor::double_data, 2)
+                      .fixed64_field(p::Tensor::double_data, 3)));
     c.refuse("InvalidModel", "typed-uint4-extra-byte", r::typed_len, "uint4 [3] (2 bytes) from 3 entries",
              init(int32s(tensor_head("T", 21, {3}), {1, 2, 3})));
     c.refuse("InvalidModel", "typed-int8-short", r::typed_len, "int8 [2] from 1 entry",
              init(int32s(tensor_head("T", 3, {2}), {1})));
     c.refuse("InvalidModel", "typed-uint32-short", r::typed_len, "uint32 [2] from 1 uint64_data entry",
-             init(tensor_head("T", 12, {2}).int_field(f::uint64_data, 1)));
+             init(tensor_head("T", 12, {2}).int_field(p::Tensor::uint64_data, 1)));
     c.refuse("InvalidModel", "typed-float6-too-many", r::typed_len, "float6e2m3 [3] (3 bytes) from 5 entries (4 bytes)",
              init(int32s(tensor_head("T", 27, {3}), {1, 2, 3, 4, 5})));
     c.refuse("InvalidModel", "typed-many-entries-small-dims", r::typed_len,
              "int64 [1] with 100000 int64_data entries: refused from the count, not converted",
              [] {
                  std::vector<uint64_t> v(100000, 1);
-                 return init(tensor_head("T", 7, {1}).packed_varint_range(f::int64_data, v));
+                 return init(tensor_head("T", 7, {1}).packed_varint_range(p::Tensor::int64_data, v));
              }());
 
     // Strings.
     auto strings_tensor = [](std::initializer_list<int64_t> dims, int n) {
         WireWriter t = tensor_head("S", 8, std::vector<int64_t>(dims));
-        for (int i = 0; i < n; ++i) t.bytes_field(f::string_data, "s" + std::to_string(i));
+        for (int i = 0; i < n; ++i) t.bytes_field(p::Tensor::string_data, "s" + std::to_string(i));
         return t;
     };
     c.accept("strings-exact-count", r::strings, "string [2] with 2 entries", init(strings_tensor({2}, 2)),
@@ -285,17 +289,19 @@ void add_tensor_cases(Corpus& c) {
              init(ob::tensor_raw("S", 8, {1}, "abc")));
     c.refuse("InvalidModel", "strings-external", r::strings, "a string tensor marked EXTERNAL",
              init(tensor_head("S", 8, {1})
-                      .message(f::external_data, WireWriter().bytes_field(1, "location").bytes_field(2, "data.bin"))
-                      .int_field(f::data_location, 1)));
+                      .message(p::Tensor::external_data, ob::string_entry("location", "data.bin"))
+                      .int_field(p::Tensor::data_location, 1)));
     c.accept("strings-empty-tensor", r::strings, "string [0] with no entries", init(strings_tensor({0}, 0)),
              {{"tensor_dims", {{"S", {0}}}}});
 
     // Segments.
-    c.refuse("Unsupported", "segment", r::segments, "a valid float tensor that also has a segment (begin 0, end 1)",
-             init(ob::tensor_raw("T", 1, {1}, floats_le({1}))
-                      .message(f::segment, WireWriter().int_field(1, 0).int_field(2, 1))));
+    c.refuse(
+        "Unsupported", "segment", r::segments, "a valid float tensor that also has a segment (begin 0, end 1)",
+        init(ob::tensor_raw("T", 1, {1}, floats_le({1}))
+                 .message(p::Tensor::segment,
+                          WireWriter().int_field(p::TensorSegment::begin, 0).int_field(p::TensorSegment::end, 1))));
     c.refuse("Unsupported", "segment-empty", r::segments, "an empty segment message is still a segment",
-             init(ob::tensor_raw("T", 1, {1}, floats_le({1})).message(f::segment, WireWriter())));
+             init(ob::tensor_raw("T", 1, {1}, floats_le({1})).message(p::Tensor::segment, WireWriter())));
 
     // raw_data lengths.
     c.accept("raw-exact", r::raw_len, "float [2] with 8 bytes", init(ob::tensor_raw("T", 1, {2}, pattern(8))),
@@ -330,21 +336,22 @@ void add_tensor_cases(Corpus& c) {
              init(ob::tensor_raw("T", 9, {2}, bytes_of({2, 0xff}))), sha("T", bytes_of({2, 0xff})));
     c.accept("raw-wins-over-empty-typed", r::source_order,
              "raw_data with an empty packed float_data field: no float_data entries, raw used",
-             init(ob::tensor_raw("T", 1, {1}, floats_le({5})).bytes_field(f::float_data, "")),
+             init(ob::tensor_raw("T", 1, {1}, floats_le({5})).bytes_field(p::Tensor::float_data, "")),
              sha("T", floats_le({5})));
 
     // Sparse tensors.
     WireWriter v3 = ob::tensor_raw("sp", 1, {3}, floats_le({1, 2, 3}));
     WireWriter i2 = ob::tensor_raw("", 7, {2}, std::string(16, '\0'));
     c.accept("sparse-indices-values-mismatch", r::sparse,
-             "3 values, 2 indices: imported as written, not checked or densified", with_sparse(sparse(v3, i2, {10})),
+             "3 values, 2 indices: imported as written, not checked or densified",
+             with_sparse(ob::sparse_tensor(v3, i2, {10})),
              {{"sparse_initializers", {{"sp", {{"dims", {10}}, {"values", 3}, {"indices", 2}}}}}});
     c.accept("sparse-indices-out-of-range", r::sparse, "index 2^40 into dense dims [4]: not converted, so not checked",
-             with_sparse(sparse(ob::tensor_raw("sp", 1, {1}, floats_le({1})),
+             with_sparse(ob::sparse_tensor(ob::tensor_raw("sp", 1, {1}, floats_le({1})),
                                 ob::tensor_raw("", 7, {1}, bytes_of({0, 0, 0, 0, 0, 1, 0, 0})), {4})),
              {{"sparse_initializers", {{"sp", {{"dims", {4}}, {"values", 1}, {"indices", 1}}}}}});
     c.accept("sparse-dense-dims-huge", r::sparse, "dense dims [2^62, 2^62]: never densified, so never allocated",
-             with_sparse(sparse(ob::tensor_raw("sp", 1, {1}, floats_le({1})),
+             with_sparse(ob::sparse_tensor(ob::tensor_raw("sp", 1, {1}, floats_le({1})),
                                 ob::tensor_raw("", 7, {1}, std::string(8, '\0')),
                                 {static_cast<int64_t>(p2(62)), static_cast<int64_t>(p2(62))})),
              {{"sparse_initializers",
@@ -353,14 +360,14 @@ void add_tensor_cases(Corpus& c) {
                   {"values", 1},
                   {"indices", 1}}}}}});
     c.accept("sparse-dense-dims-negative", r::sparse, "dense dims [-1]: the spec imports the dense dims as written",
-             with_sparse(sparse(ob::tensor_raw("sp", 1, {1}, floats_le({1})),
+             with_sparse(ob::sparse_tensor(ob::tensor_raw("sp", 1, {1}, floats_le({1})),
                                 ob::tensor_raw("", 7, {1}, std::string(8, '\0')), {-1})),
              {{"sparse_initializers", {{"sp", {{"dims", {-1}}, {"values", 1}, {"indices", 1}}}}}});
     c.refuse("InvalidModel", "sparse-values-bad-raw", r::raw_len,
              "the values tensor of a sparse tensor is still a tensor: 5 bytes for float [1]",
-             with_sparse(sparse(ob::tensor_raw("sp", 1, {1}, pattern(5)), i2, {4})));
+             with_sparse(ob::sparse_tensor(ob::tensor_raw("sp", 1, {1}, pattern(5)), i2, {4})));
     c.refuse("Unsupported", "sparse-values-huge", r::too_big, "sparse values float [2^40] without data",
-             with_sparse(sparse(tensor_head("sp", 1, {static_cast<int64_t>(p2(40))}), i2, {4})));
+             with_sparse(ob::sparse_tensor(tensor_head("sp", 1, {static_cast<int64_t>(p2(40))}), i2, {4})));
 }
 
 }  // namespace hostile

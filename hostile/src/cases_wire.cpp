@@ -17,9 +17,9 @@ std::string base() { return ob::minimal_model(); }
 std::string with(const WireWriter& tail) { return base() + tail.str(); }
 
 /// A model written field by field so a case can change one of them.
-WireWriter model_head(uint64_t ir = 9) { return WireWriter().int_field(f::ir_version, ir); }
+WireWriter model_head(uint64_t ir = 9) { return WireWriter().int_field(p::Model::ir_version, ir); }
 WireWriter model_tail(WireWriter m) {
-    m.message(f::graph, base_graph()).message(f::opset_import, ob::opset("", 21));
+    m.message(p::Model::graph, base_graph()).message(p::Model::opset_import, ob::opset("", 21));
     return m;
 }
 
@@ -31,32 +31,35 @@ std::string nested_ifs(int k_levels, int inner) {
     WireWriter g;
     if (inner >= 1) {
         WireWriter n = ob::node("Identity", {"X"}, {"leaf"}, "leaf");
-        if (inner == 2) n.message(f::n_attr, ob::attr_int("a", 1));
-        g.message(f::node, n);
+        if (inner == 2) n.message(p::Node::attribute, ob::attr_int("a", 1));
+        g.message(p::Graph::node, n);
     }
     for (int k = 0; k < k_levels; ++k) {
         bool top = k + 1 == k_levels;
         WireWriter n = ob::node("If", {}, {top ? "Y" : "y" + std::to_string(k)}, "if" + std::to_string(k));
-        n.message(f::n_attr, ob::attr_graph("then_branch", g));
-        g = WireWriter().message(f::node, n);
+        n.message(p::Node::attribute, ob::attr_graph("then_branch", g));
+        g = WireWriter().message(p::Graph::node, n);
     }
-    g.bytes_field(f::name, "g").message(f::input, ob::value_info("X")).message(f::output, ob::value_info("Y"));
+    g.bytes_field(p::Graph::name, "g")
+        .message(p::Graph::input, ob::value_info("X"))
+        .message(p::Graph::output, ob::value_info("Y"));
     return ob::model(g).str();
 }
 
 /// Input X typed as sequence(sequence(...(tensor))) with `wraps` sequences; the
 /// innermost tensor type sits at level 4 + 2*wraps, with_shape adds one level.
 std::string nested_types(int wraps, bool with_shape) {
-    WireWriter tt = WireWriter().int_field(1, 1);
-    if (with_shape) tt.message(2, WireWriter());
-    WireWriter t = WireWriter().message(1, tt);
-    for (int i = 0; i < wraps; ++i) t = WireWriter().message(4, WireWriter().message(1, t));
+    WireWriter tt = WireWriter().int_field(p::TensorType::elem_type, 1);
+    if (with_shape) tt.message(p::TensorType::shape, WireWriter());
+    WireWriter t = WireWriter().message(p::Type::tensor_type, tt);
+    for (int i = 0; i < wraps; ++i)
+        t = WireWriter().message(p::Type::sequence_type, WireWriter().message(p::ElemType::elem_type, t));
     WireWriter g = ob::minimal_graph();
     WireWriter gg;
-    gg.message(f::node, ob::node("Identity", {"X2"}, {"Y2"}, "n1"));
-    gg.message(f::input, WireWriter().bytes_field(1, "X2").message(2, t));
-    gg.message(f::output, WireWriter().bytes_field(1, "Y2"));
-    return ob::model(g).str() + WireWriter().message(f::graph, gg).str();  // second graph wins
+    gg.message(p::Graph::node, ob::node("Identity", {"X2"}, {"Y2"}, "n1"));
+    gg.message(p::Graph::input, WireWriter().bytes_field(p::ValueInfo::name, "X2").message(p::ValueInfo::type, t));
+    gg.message(p::Graph::output, WireWriter().bytes_field(p::ValueInfo::name, "Y2"));
+    return ob::model(g).str() + WireWriter().message(p::Model::graph, gg).str();  // second graph wins
 }
 
 }  // namespace
@@ -80,7 +83,8 @@ void add_wire_cases(Corpus& c) {
                  with(WireWriter().key(99, w).varint(0)));
     c.refuse("Malformed", "wire-type-3-on-graph-field", r::wire_bad,
              "the graph field (7) sent as a start-group: groups are not read",
-             WireWriter().int_field(1, 9).key(7, 3).str() + ob::minimal_graph().str() + WireWriter().key(7, 4).str());
+             WireWriter().int_field(p::Model::ir_version, 9).key(p::Model::graph, 3).str() + ob::minimal_graph().str() +
+                 WireWriter().key(p::Model::graph, 4).str());
     c.accept("wire-types-all-readable-unknown", r::wire_read,
              "unknown fields of each readable wire type (0, 1, 2, 5) at model, graph and node level are skipped",
              [] {
@@ -89,8 +93,10 @@ void add_wire_cases(Corpus& c) {
                  WireWriter g;
                  WireWriter n = ob::node("Identity", {"X"}, {"Y"}, "n0");
                  n.raw(extra.str());
-                 g.message(f::node, n).bytes_field(f::name, "g").message(f::input, ob::value_info("X"));
-                 g.message(f::output, ob::value_info("Y")).raw(extra.str());
+                 g.message(p::Graph::node, n)
+                     .bytes_field(p::Graph::name, "g")
+                     .message(p::Graph::input, ob::value_info("X"));
+                 g.message(p::Graph::output, ob::value_info("Y")).raw(extra.str());
                  return ob::model(g).str() + extra.str();
              }(),
              {{"node_order", {"n0"}}});
@@ -98,35 +104,36 @@ void add_wire_cases(Corpus& c) {
     // Varints.
     c.accept("varint-tenth-byte-1", r::tenth,
              "model_version = -1 is ten bytes whose last is 0x01: the largest legal varint",
-             with(WireWriter().key(f::model_version, 0).raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01")),
+             with(WireWriter().key(p::Model::model_version, 0).raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01")),
              {{"model_version", -1}});
     c.refuse("Malformed", "varint-tenth-byte-2", r::tenth, "the tenth byte 0x02 overflows 64 bits",
-             with(WireWriter().key(f::model_version, 0).raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02")));
+             with(WireWriter().key(p::Model::model_version, 0).raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02")));
     c.refuse("Malformed", "varint-tenth-byte-0x7f", r::tenth, "the tenth byte 0x7f overflows 64 bits",
-             with(WireWriter().key(f::model_version, 0).raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f")));
+             with(WireWriter().key(p::Model::model_version, 0).raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f")));
     c.refuse("Malformed", "varint-eleven-bytes", r::tenth,
              "the tenth byte 0x81 asks for an eleventh: more than 10 bytes",
              with(WireWriter()
-                      .key(f::model_version, 0)
+                      .key(p::Model::model_version, 0)
                       .raw(std::string_view("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x81\x00", 11))));
-    c.accept(
-        "varint-overlong-ten-bytes-zero-tail", r::tenth,
-        "ir_version 9 written in ten bytes, the tenth 0x00: legal (overlong, and the tenth byte is 0)",
-        model_tail(
-            WireWriter().key(f::ir_version, 0).raw(std::string_view("\x89\x80\x80\x80\x80\x80\x80\x80\x80\x00", 10)))
-            .str(),
-        {{"ir_version", 9}});
+    c.accept("varint-overlong-ten-bytes-zero-tail", r::tenth,
+             "ir_version 9 written in ten bytes, the tenth 0x00: legal (overlong, and the tenth byte is 0)",
+             model_tail(WireWriter()
+                            .key(p::Model::ir_version, 0)
+                            .raw(std::string_view("\x89\x80\x80\x80\x80\x80\x80\x80\x80\x00", 10)))
+                 .str(),
+             {{"ir_version", 9}});
     c.refuse("Malformed", "varint-cut-off-in-value", r::varint_cut, "the model ends inside a varint value",
-             with(WireWriter().key(f::model_version, 0).raw("\xff\xff")));
+             with(WireWriter().key(p::Model::model_version, 0).raw("\xff\xff")));
     c.refuse("Malformed", "varint-cut-off-in-key", r::varint_cut, "the model ends inside a key",
              with(WireWriter().raw("\xff")));
     c.refuse("Malformed", "varint-cut-off-in-length", r::varint_cut, "the model ends inside a length prefix",
              with(WireWriter().key(99, 2).raw("\x80\x80")));
     c.refuse("Malformed", "varint-cut-off-at-slice-end", r::range,
              "a varint inside a graph runs past the graph's slice though the file goes on",
-             WireWriter().int_field(1, 9).key(7, 2).varint(2).raw("\x28\xff").str() + ob::minimal_model());
+             WireWriter().int_field(p::Model::ir_version, 9).key(p::Model::graph, 2).varint(2).raw("\x28\xff").str() +
+                 ob::minimal_model());
     c.accept("varint-overlong-value", r::overlong, "ir_version 9 as 0x89 0x80 0x00",
-             model_tail(WireWriter().key(f::ir_version, 0).raw(std::string_view("\x89\x80\x00", 3))).str(),
+             model_tail(WireWriter().key(p::Model::ir_version, 0).raw(std::string_view("\x89\x80\x00", 3))).str(),
              {{"ir_version", 9}});
     c.accept("varint-overlong-key", r::overlong, "the ir_version key 0x08 written as 0x88 0x80 0x00",
              model_tail(WireWriter().raw(std::string_view("\x88\x80\x00", 3)).varint(9)).str(), {{"ir_version", 9}});
@@ -134,9 +141,9 @@ void add_wire_cases(Corpus& c) {
              [] {
                  WireWriter g = base_graph();
                  WireWriter m = model_head();
-                 m.key(f::graph, 2).u8(static_cast<uint8_t>(0x80 | (g.size() & 0x7F)))
+                 m.key(p::Model::graph, 2).u8(static_cast<uint8_t>(0x80 | (g.size() & 0x7F)))
                      .u8(static_cast<uint8_t>(0x80 | (g.size() >> 7))).u8(0x00).raw(g.str());
-                 m.message(f::opset_import, ob::opset("", 21));
+                 m.message(p::Model::opset_import, ob::opset("", 21));
                  return m.str();
              }(),
              {{"node_order", {"n0"}}});
@@ -147,7 +154,12 @@ void add_wire_cases(Corpus& c) {
     c.refuse("Malformed", "length-graph-one-past-end", r::len_big, "the graph's length is one more than the bytes left",
              [] {
                  WireWriter g = base_graph();
-                 return WireWriter().int_field(1, 9).key(7, 2).varint(g.size() + 1).raw(g.str()).str();
+                 return WireWriter()
+                     .int_field(p::Model::ir_version, 9)
+                     .key(p::Model::graph, 2)
+                     .varint(g.size() + 1)
+                     .raw(g.str())
+                     .str();
              }());
     c.refuse("Malformed", "length-2pow64-minus-1", r::len64,
              "length 2^64-1: cursor + length wraps to cursor - 1 if added before comparing",
@@ -161,11 +173,11 @@ void add_wire_cases(Corpus& c) {
              "a node's length fits the file but not its graph's slice",
              [] {
                  WireWriter n = ob::node("Identity", {"X"}, {"Y"}, "n0");
-                 WireWriter g = WireWriter().key(f::node, 2).varint(n.size() + 3).raw(n.str());
+                 WireWriter g = WireWriter().key(p::Graph::node, 2).varint(n.size() + 3).raw(n.str());
                  return WireWriter()
-                     .int_field(1, 9)
-                     .message(f::graph, g)
-                     .message(f::opset_import, ob::opset("", 21))
+                     .int_field(p::Model::ir_version, 9)
+                     .message(p::Model::graph, g)
+                     .message(p::Model::opset_import, ob::opset("", 21))
                      .str();
              }());
     c.refuse("Malformed", "truncated-in-graph", r::len_big, "the minimal model cut in the middle of its graph",
@@ -176,27 +188,31 @@ void add_wire_cases(Corpus& c) {
              with(WireWriter().key(99, 1).raw("abcd")));
     c.refuse("Malformed", "float-attribute-cut-off", r::range,
              "an attribute's f (32-bit) cut off by the attribute's end",
-             model_with_attributes({WireWriter().bytes_field(f::a_name, "f").key(f::a_f, 5).raw("\x01\x02")}));
+             model_with_attributes(
+                 {WireWriter().bytes_field(p::Attribute::name, "f").key(p::Attribute::f, 5).raw("\x01\x02")}));
 
     // Integers.
-    c.accept("int32-keeps-low-32-bits", r::int32, "data_type 2^32+1 is FLOAT once truncated to 32 bits",
-             model_with_initializer(
-                 ob::tensor_raw("T", 0, {1}, floats_le({1.5f})).int_field(f::data_type, (uint64_t{1} << 32) + 1)),
-             {{"tensor_data_type", {{"T", 1}}}});
+    c.accept(
+        "int32-keeps-low-32-bits", r::int32, "data_type 2^32+1 is FLOAT once truncated to 32 bits",
+        model_with_initializer(
+            ob::tensor_raw("T", 0, {1}, floats_le({1.5f})).int_field(p::Tensor::data_type, (uint64_t{1} << 32) + 1)),
+        {{"tensor_data_type", {{"T", 1}}}});
     c.refuse("InvalidModel", "int32-truncates-to-zero-data-type", r::int32,
              "data_type 2^32 is 0 (undefined) once truncated: not a valid element type",
-             model_with_initializer(
-                 tensor_head("T", 0, {1}).int_field(f::data_type, uint64_t{1} << 32).bytes_field(f::raw_data, "abcd")));
+             model_with_initializer(tensor_head("T", 0, {1})
+                                        .int_field(p::Tensor::data_type, uint64_t{1} << 32)
+                                        .bytes_field(p::Tensor::raw_data, "abcd")));
     c.accept("int32-attribute-type-truncated", r::int32, "attribute type 2^32+2 is INT once truncated",
              model_with_attributes({WireWriter()
-                                        .bytes_field(f::a_name, "k")
-                                        .int_field(f::a_i, 5)
-                                        .int_field(f::a_type, (uint64_t{1} << 32) + 2)}),
+                                        .bytes_field(p::Attribute::name, "k")
+                                        .int_field(p::Attribute::i, 5)
+                                        .int_field(p::Attribute::type, (uint64_t{1} << 32) + 2)}),
              {{"attribute_type", {{"n1/k", 2}}}, {"attribute_int", {{"n1/k", 5}}}});
     c.accept("int64-keeps-all-bits", r::int64, "ir_version 2^32+9 stays 4294967305 (truncating importers see 9)",
              model_tail(model_head((uint64_t{1} << 32) + 9)).str(), {{"ir_version", 4294967305LL}});
     c.accept("int64-model-version-2pow40", r::int64, "model_version 2^40",
-             with(WireWriter().int_field(f::model_version, uint64_t{1} << 40)), {{"model_version", 1099511627776LL}});
+             with(WireWriter().int_field(p::Model::model_version, uint64_t{1} << 40)),
+             {{"model_version", 1099511627776LL}});
 
     // UTF-8.
     struct Utf8Case { const char* name; std::string bytes; const char* why; };
@@ -212,125 +228,141 @@ void add_wire_cases(Corpus& c) {
     };
     for (const auto& u : bad)
         c.refuse("Malformed", u.name, r::utf8, std::string(u.why) + " (in producer_name)",
-                 with(WireWriter().bytes_field(f::producer_name, u.bytes)));
+                 with(WireWriter().bytes_field(p::Model::producer_name, u.bytes)));
     c.refuse("Malformed", "utf8-invalid-in-node-input", r::utf8, "a node input name with C3 28 (bad continuation)",
              [] {
                  WireWriter g = base_graph();
-                 g.message(f::node, ob::node("Identity", {"\xc3\x28"}, {"Z"}, "n1"));
+                 g.message(p::Graph::node, ob::node("Identity", {"\xc3\x28"}, {"Z"}, "n1"));
                  return ob::model(g).str();
              }());
     c.refuse("Malformed", "utf8-invalid-in-doc-string", r::utf8, "doc_string is a string field too",
-             with(WireWriter().bytes_field(6, "\xfe\xff")));
+             with(WireWriter().bytes_field(p::Model::doc_string, "\xfe\xff")));
     c.accept("utf8-boundaries-valid", r::utf8,
              "U+D7FF (ED 9F BF), U+E000, U+10FFFF (F4 8F BF BF), a BOM and an emoji are valid UTF-8",
-             with(WireWriter().bytes_field(f::producer_name,
+             with(WireWriter().bytes_field(p::Model::producer_name,
                                            "\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf\xef\xbb\xbf\xf0\x9f\x98\x80")),
              {{"producer_name_hex", "ed9fbfee8080f48fbfbfefbbbff09f9880"}});
-    c.accept(
-        "bytes-field-not-decoded", r::bytes, "attribute s (bytes) holding FF FE C0 is not UTF-8 checked",
-        model_with_attributes(
-            {WireWriter().bytes_field(f::a_name, "s").bytes_field(f::a_s, "\xff\xfe\xc0").int_field(f::a_type, 3)}),
-        {{"attribute_type", {{"n1/s", 3}}}});
+    c.accept("bytes-field-not-decoded", r::bytes, "attribute s (bytes) holding FF FE C0 is not UTF-8 checked",
+             model_with_attributes({WireWriter()
+                                        .bytes_field(p::Attribute::name, "s")
+                                        .bytes_field(p::Attribute::s, "\xff\xfe\xc0")
+                                        .int_field(p::Attribute::type, 3)}),
+             {{"attribute_type", {{"n1/s", 3}}}});
     c.accept("string-data-not-decoded", r::bytes, "string_data is repeated bytes: FF is accepted",
-             model_with_initializer(tensor_head("S", 8, {1}).bytes_field(f::string_data, "\xff")),
+             model_with_initializer(tensor_head("S", 8, {1}).bytes_field(p::Tensor::string_data, "\xff")),
              {{"tensor_dims", {{"S", {1}}}}});
 
     // Repeated scalars.
     c.accept("packed-and-unpacked-dims", r::packed, "dims [2] packed then 3 unpacked: dims [2, 3]",
              model_with_initializer(WireWriter()
-                                        .packed_varints(f::dims, {2})
-                                        .int_field(f::dims, 3)
-                                        .int_field(f::data_type, 2)
-                                        .bytes_field(f::t_name, "T")
-                                        .bytes_field(f::raw_data, pattern(6))),
+                                        .packed_varints(p::Tensor::dims, {2})
+                                        .int_field(p::Tensor::dims, 3)
+                                        .int_field(p::Tensor::data_type, 2)
+                                        .bytes_field(p::Tensor::name, "T")
+                                        .bytes_field(p::Tensor::raw_data, pattern(6))),
              {{"tensor_dims", {{"T", {2, 3}}}}, {"tensor_sha256", {{"T", sha256_hex(pattern(6))}}}});
     c.accept("packed-and-unpacked-float-data", r::packed, "float_data 1,2 packed, 3 unpacked, 4 packed: 1,2,3,4",
              [] {
                  WireWriter t = tensor_head("T", 1, {4});
-                 t.bytes_field(f::float_data, floats_le({1, 2}))
-                     .float_field(f::float_data, 3)
-                     .bytes_field(f::float_data, floats_le({4}));
+                 t.bytes_field(p::Tensor::float_data, floats_le({1, 2}))
+                     .float_field(p::Tensor::float_data, 3)
+                     .bytes_field(p::Tensor::float_data, floats_le({4}));
                  return model_with_initializer(t);
              }(),
              {{"tensor_sha256", {{"T", sha256_hex(floats_le({1, 2, 3, 4}))}}}});
     c.accept("packed-and-unpacked-attribute-ints", r::packed, "ints 1 unpacked, then 2,3 packed",
-             model_with_attributes(
-                 {WireWriter().bytes_field(f::a_name, "v").int_field(f::a_ints, 1).packed_varints(f::a_ints, {2, 3})}),
+             model_with_attributes({WireWriter()
+                                        .bytes_field(p::Attribute::name, "v")
+                                        .int_field(p::Attribute::ints, 1)
+                                        .packed_varints(p::Attribute::ints, {2, 3})}),
              {{"attribute_ints", {{"n1/v", {1, 2, 3}}}}});
     c.refuse("Malformed", "packed-fixed32-not-multiple-of-4", r::range,
              "packed float_data of 6 bytes: the second float is cut off",
-             model_with_initializer(tensor_head("T", 1, {2}).bytes_field(f::float_data, "abcdef")));
-    c.refuse("Malformed", "packed-fixed64-not-multiple-of-8", r::range, "packed double_data of 12 bytes",
-             model_with_initializer(tensor_head("T", 11, {2}).bytes_field(f::double_data, std::string(12, 'a'))));
+             model_with_initializer(tensor_head("T", 1, {2}).bytes_field(p::Tensor::float_data, "abcdef")));
+    c.refuse(
+        "Malformed", "packed-fixed64-not-multiple-of-8", r::range, "packed double_data of 12 bytes",
+        model_with_initializer(tensor_head("T", 11, {2}).bytes_field(p::Tensor::double_data, std::string(12, 'a'))));
     c.refuse("Malformed", "packed-varint-cut-off", r::varint_cut,
              "packed int64_data whose last varint runs past the packed slice",
-             model_with_initializer(tensor_head("T", 7, {1}).bytes_field(f::int64_data, "\x80\x80")));
+             model_with_initializer(tensor_head("T", 7, {1}).bytes_field(p::Tensor::int64_data, "\x80\x80")));
 
     // Unknown fields and wrong wire types.
     c.refuse("InvalidModel", "ir-version-wrong-wire-type", r::unknown,
              "ir_version sent length-delimited is skipped, so the model has no ir_version",
-             model_tail(WireWriter().bytes_field(f::ir_version, "\x09")).str());
+             model_tail(WireWriter().bytes_field(p::Model::ir_version, "\x09")).str());
     c.refuse("InvalidModel", "graph-wrong-wire-type", r::unknown, "the graph sent as a varint is skipped: no graph",
-             WireWriter().int_field(1, 9).int_field(f::graph, 5).message(f::opset_import, ob::opset("", 21)).str());
+             WireWriter()
+                 .int_field(p::Model::ir_version, 9)
+                 .int_field(p::Model::graph, 5)
+                 .message(p::Model::opset_import, ob::opset("", 21))
+                 .str());
     c.accept("node-name-wrong-wire-type", r::unknown, "a node name sent as fixed32 is skipped; the node keeps no name",
              [] {
                  WireWriter n = ob::node("Identity", {"X"}, {"Y"});
-                 n.fixed32_field(f::n_name, 7);
+                 n.fixed32_field(p::Node::name, 7);
                  return ob::model(graph_of({n}, {"X"}, {"Y"})).str();
              }(),
              {{"node_count", 1}});
     c.accept("dims-wrong-wire-type", r::unknown, "dims sent as fixed64 are skipped: a scalar of 4 bytes",
              model_with_initializer(WireWriter()
-                                        .fixed64_field(f::dims, 5)
-                                        .int_field(f::data_type, 1)
-                                        .bytes_field(f::t_name, "T")
-                                        .bytes_field(f::raw_data, floats_le({2.0f}))),
+                                        .fixed64_field(p::Tensor::dims, 5)
+                                        .int_field(p::Tensor::data_type, 1)
+                                        .bytes_field(p::Tensor::name, "T")
+                                        .bytes_field(p::Tensor::raw_data, floats_le({2.0f}))),
              {{"tensor_dims", {{"T", json::array()}}}});
     c.accept("unknown-field-max-number-length-delimited", r::unknown, "field 2^29-1, length-delimited, unknown",
              with(WireWriter().key((1u << 29) - 1, 2).varint(3).raw("abc")), {{"ir_version", 9}});
     c.accept("nesting-inside-unknown-field", r::unknown,
              "10000 nested length-delimited levels inside an unknown field are skipped, never parsed",
              [] {
+                 constexpr uint32_t opaque_field = 1;  // inside the unknown field: bytes no reader parses
                  std::string s;
-                 for (int i = 0; i < 10000; ++i) s = WireWriter().key(1, 2).varint(s.size()).raw(s).str();
+                 for (int i = 0; i < 10000; ++i) s = WireWriter().key(opaque_field, 2).varint(s.size()).raw(s).str();
                  return with(WireWriter().key(99, 2).varint(s.size()).raw(s));
              }(),
              {{"ir_version", 9}});
 
     // Last one wins; messages are not merged.
     c.accept("ir-version-last-wins", r::last_wins, "ir_version 2 then 9: 9",
-             model_tail(WireWriter().int_field(1, 2).int_field(1, 9)).str(), {{"ir_version", 9}});
+             model_tail(WireWriter().int_field(p::Model::ir_version, 2).int_field(p::Model::ir_version, 9)).str(),
+             {{"ir_version", 9}});
     c.refuse("InvalidModel", "ir-version-last-wins-too-low", r::last_wins, "ir_version 9 then 2: 2 is too low",
-             model_tail(WireWriter().int_field(1, 9).int_field(1, 2)).str());
+             model_tail(WireWriter().int_field(p::Model::ir_version, 9).int_field(p::Model::ir_version, 2)).str());
     c.accept("graph-twice-not-merged", r::no_merge,
              "two graph fields: the second replaces the first wholesale (its initializer and node vanish)",
              [] {
                  WireWriter g1 = base_graph();
-                 g1.message(f::initializer, ob::tensor_raw("W", 1, {1}, floats_le({1})));
-                 g1.message(f::node, ob::node("Identity", {"X"}, {"Z"}, "first"));
+                 g1.message(p::Graph::initializer, ob::tensor_raw("W", 1, {1}, floats_le({1})));
+                 g1.message(p::Graph::node, ob::node("Identity", {"X"}, {"Z"}, "first"));
                  WireWriter g2 = graph_of({ob::node("Identity", {"X"}, {"Y"}, "second")}, {"X"}, {"Y"});
                  return WireWriter()
-                     .int_field(1, 9)
-                     .message(f::graph, g1)
-                     .message(f::graph, g2)
-                     .message(f::opset_import, ob::opset("", 21))
+                     .int_field(p::Model::ir_version, 9)
+                     .message(p::Model::graph, g1)
+                     .message(p::Model::graph, g2)
+                     .message(p::Model::opset_import, ob::opset("", 21))
                      .str();
              }(),
              {{"node_order", {"second"}}, {"initializer_count", 0}});
     c.accept("type-twice-not-merged", r::no_merge,
              "a value_info type with a shape, then one without: unknown rank, nothing of the first kept",
              [] {
-                 WireWriter vi = WireWriter().bytes_field(1, "X").message(2, ob::tensor_type(1, {3}))
-                                     .message(2, WireWriter().message(1, WireWriter().int_field(1, 7)));
+                 WireWriter vi =
+                     WireWriter()
+                         .bytes_field(p::ValueInfo::name, "X")
+                         .message(p::ValueInfo::type, ob::tensor_type(1, {3}))
+                         .message(p::ValueInfo::type,
+                                  WireWriter().message(p::Type::tensor_type,
+                                                       WireWriter().int_field(p::TensorType::elem_type, 7)));
                  WireWriter g;
-                 g.message(f::node, ob::node("Identity", {"X"}, {"Y"}, "n0")).bytes_field(f::name, "g");
-                 g.message(f::input, vi).message(f::output, ob::value_info("Y"));
+                 g.message(p::Graph::node, ob::node("Identity", {"X"}, {"Y"}, "n0")).bytes_field(p::Graph::name, "g");
+                 g.message(p::Graph::input, vi).message(p::Graph::output, ob::value_info("Y"));
                  return ob::model(g).str();
              }(),
              {{"value_shape", {{"X", nullptr}}}, {"value_decl_elem_type", {{"X", 7}}}});
     c.accept("tensor-data-type-last-wins", r::last_wins, "data_type INT64 then FLOAT with 4 raw bytes: FLOAT",
-             model_with_initializer(
-                 tensor_head("T", 7, {1}).int_field(f::data_type, 1).bytes_field(f::raw_data, floats_le({3}))),
+             model_with_initializer(tensor_head("T", 7, {1})
+                                        .int_field(p::Tensor::data_type, 1)
+                                        .bytes_field(p::Tensor::raw_data, floats_le({3}))),
              {{"tensor_data_type", {{"T", 1}}}});
 
     // Nesting.
