@@ -13,6 +13,7 @@
 #include "fuzz_common.hpp"
 #include "onnx/tensor_alone.hpp"
 
+#include <onnx_fields.hpp>
 #include <wire_writer.hpp>
 
 #include <cstring>
@@ -25,13 +26,13 @@ void round_trip(const onnximport::TensorView& t) {
     using namespace onnximport;
     using onnximport::testing::WireWriter;
     WireWriter w;
-    for (int64_t d : t.dims) w.int_field(1, static_cast<uint64_t>(d));
-    w.int_field(2, static_cast<uint32_t>(t.data_type));
+    for (int64_t d : t.dims) w.int_field(proto::Tensor::dims, static_cast<uint64_t>(d));
+    w.int_field(proto::Tensor::data_type, static_cast<uint32_t>(t.data_type));
     if (t.source == TensorSource::Strings) {
-        for (auto s : t.strings) w.bytes_field(6, s);
+        for (auto s : t.strings) w.bytes_field(proto::Tensor::string_data, s);
     } else {
         auto b = t.bytes();
-        w.bytes_field(9, std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
+        w.bytes_field(proto::Tensor::raw_data, std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
     }
     const std::string& enc = w.str();
     try {

@@ -16,6 +16,8 @@ namespace onnximport::testing {
 
 namespace polyglot_detail {
 
+constexpr uint32_t unused_model_field = 9;  // no ModelProto field has this number: a .onnx reader skips it
+
 template <class T>
 T read(const std::vector<uint8_t>& b, uint64_t at) {
     T v;
@@ -72,7 +74,7 @@ inline std::vector<uint8_t> polyglot(const std::vector<uint8_t>& ort, const Wire
     const uint64_t total = block + ort.size() - 8;
     size_t n = 1;  // the size of the hiding field's length varint
     while (varint_size(total - (out.size() + 1 + n)) != n) ++n;
-    const std::string hide = WireWriter().key(9, 2).varint(total - (out.size() + 1 + n)).str();
+    const std::string hide = WireWriter().key(unused_model_field, LEN).varint(total - (out.size() + 1 + n)).str();
     out.insert(out.end(), hide.begin(), hide.end());
     if (out.size() > root) throw std::logic_error("polyglot: the .onnx fields pass the root offset");
     out.resize(total, 0);

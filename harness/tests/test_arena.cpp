@@ -30,25 +30,31 @@ namespace {
 
 /// A chain of n Relu nodes with a value_info each: the shape of a large graph.
 std::string chain_model(int n) {
+    using G = proto::Graph;
     WireWriter g;
-    for (int i = 0; i < n; ++i)
-        g.message(1, node("Relu", {numbered("c", i)}, {numbered("c", i + 1)}));
-    g.bytes_field(2, "chain").message(11, value_info("c0")).message(12, value_info(numbered("c", n)));
-    for (int i = 1; i < n; ++i) g.message(13, value_info(numbered("c", i)));
+    for (int i = 0; i < n; ++i) g.message(G::node, node("Relu", {numbered("c", i)}, {numbered("c", i + 1)}));
+    g.bytes_field(G::name, "chain")
+        .message(G::input, value_info("c0"))
+        .message(G::output, value_info(numbered("c", n)));
+    for (int i = 1; i < n; ++i) g.message(G::value_info, value_info(numbered("c", i)));
     return model(g).str();
 }
 
 /// Gemm nodes with four attributes each over a chain: other objects in other places than
 /// chain_model's, so that reused blocks hold something else where this model's objects go.
 std::string gemm_model(int n) {
+    using G = proto::Graph;
+    using A = proto::Attribute;
     WireWriter g;
     for (int i = 0; i < n; ++i) {
         WireWriter nd = node("Gemm", {numbered("g", i)}, {numbered("g", i + 1)});
-        nd.message(5, WireWriter().bytes_field(1, "alpha").float_field(2, 1.0f).int_field(20, 1));
-        nd.message(5, WireWriter().bytes_field(1, "transB").int_field(3, i & 1).int_field(20, 2));
-        g.message(1, nd);
+        nd.message(proto::Node::attribute,
+                   WireWriter().bytes_field(A::name, "alpha").float_field(A::f, 1.0f).int_field(A::type, 1));
+        nd.message(proto::Node::attribute,
+                   WireWriter().bytes_field(A::name, "transB").int_field(A::i, i & 1).int_field(A::type, 2));
+        g.message(G::node, nd);
     }
-    g.bytes_field(2, "gemm").message(11, value_info("g0")).message(12, value_info(numbered("g", n)));
+    g.bytes_field(G::name, "gemm").message(G::input, value_info("g0")).message(G::output, value_info(numbered("g", n)));
     return model(g).str();
 }
 
@@ -178,10 +184,11 @@ BOOST_AUTO_TEST_CASE(a_packed_field_repeated_many_times_grows_its_list_geometric
     // for a 60 KB input. Growing geometrically: 8 bytes a dimension for 3 of input, old
     // runs at most as large again, blocks rounded up to powers of two (measured: 17x).
     WireWriter t;
-    for (int i = 0; i < 20000; ++i) t.bytes_field(1, std::string(1, '\x01'));
-    t.int_field(2, 1).bytes_field(8, "W").bytes_field(9, std::string(4, '\0'));
+    using T = proto::Tensor;
+    for (int i = 0; i < 20000; ++i) t.bytes_field(T::dims, std::string(1, '\x01'));
+    t.int_field(T::data_type, 1).bytes_field(T::name, "W").bytes_field(T::raw_data, std::string(4, '\0'));
     WireWriter g = minimal_graph();
-    g.message(5, t);
+    g.message(proto::Graph::initializer, t);
     auto m = import_model(model(g).str(), ImportOptions{});
     BOOST_TEST(m.graph()->initializers.at(0).dims.size() == 20000u);
     BOOST_TEST(arena_of(m).reserved() <= 32 * m.input_size());

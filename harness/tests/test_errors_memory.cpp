@@ -42,7 +42,7 @@ struct TempFile {
 /// optionally, an unknown field padding the file to exactly `total` bytes.
 std::string model_with_weight(const std::string& raw, uint64_t total = 0) {
     WireWriter g = tb::minimal_graph();
-    g.message(5, tb::tensor_raw("W", 1, {2}, raw));
+    g.message(proto::Graph::initializer, tb::tensor_raw("W", 1, {2}, raw));
     std::string m = tb::model(g).str();
     if (total) {
         // key of field 1000 (2 bytes) + length varint + payload = what is missing.
@@ -263,10 +263,15 @@ BOOST_AUTO_TEST_CASE(strings_are_views_into_the_caller_bytes) {
 }
 
 BOOST_AUTO_TEST_CASE(typed_field_data_is_converted_into_an_owned_array) {
-    WireWriter t =
-        WireWriter().int_field(1, 2).int_field(2, 1).float_field(4, 1.0f).float_field(4, 2.0f).bytes_field(8, "W");
+    using T = proto::Tensor;
+    WireWriter t = WireWriter()
+                       .int_field(T::dims, 2)
+                       .int_field(T::data_type, 1)
+                       .float_field(T::float_data, 1.0f)
+                       .float_field(T::float_data, 2.0f)
+                       .bytes_field(T::name, "W");
     WireWriter g = tb::minimal_graph();
-    g.message(5, t);
+    g.message(proto::Graph::initializer, t);
     std::string bytes = tb::model(g).str();
     auto m = import_model(bytes);
     BOOST_TEST(static_cast<int>(weight(m).source) == static_cast<int>(TensorSource::Typed));
@@ -277,9 +282,14 @@ BOOST_AUTO_TEST_CASE(typed_field_data_is_converted_into_an_owned_array) {
 
 BOOST_AUTO_TEST_CASE(bytes_after_close_throw_io) {
     std::string bytes = model_with_weight(raw8);
-    WireWriter typed = WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, 5).bytes_field(8, "T");
+    using T = proto::Tensor;
+    WireWriter typed = WireWriter()
+                           .int_field(T::dims, 1)
+                           .int_field(T::data_type, 7)
+                           .int_field(T::int64_data, 5)
+                           .bytes_field(T::name, "T");
     WireWriter g = tb::minimal_graph();
-    g.message(5, tb::tensor_raw("W", 1, {2}, raw8)).message(5, typed);
+    g.message(proto::Graph::initializer, tb::tensor_raw("W", 1, {2}, raw8)).message(proto::Graph::initializer, typed);
     std::string two = tb::model(g).str();
     auto m = import_model(two);
     BOOST_TEST(!m.is_closed());
@@ -363,8 +373,8 @@ BOOST_AUTO_TEST_CASE(large_payloads_of_a_mapped_file_read_back_exactly_and_the_f
         std::string raw = payload(i);
         WireWriter t = tb::tensor_raw(numbered("w", i), 2, {static_cast<int64_t>(raw.size())}, raw);
         // After the payload: a string the Model views.
-        t.message(16, WireWriter().bytes_field(1, "k").bytes_field(2, numbered("after ", i)));
-        g.message(5, t);
+        t.message(proto::Tensor::metadata_props, tb::string_entry("k", numbered("after ", i)));
+        g.message(proto::Graph::initializer, t);
     }
     const std::string bytes = tb::model(g).str();
     TempFile f(bytes, "large");
@@ -416,7 +426,10 @@ BOOST_AUTO_TEST_CASE(the_model_file_is_mapped_read_only) {
 
 BOOST_AUTO_TEST_CASE(empty_tensor_has_empty_bytes_until_close) {
     WireWriter g = tb::minimal_graph();
-    g.message(5, WireWriter().int_field(1, 0).int_field(2, 1).bytes_field(8, "E"));
+    g.message(proto::Graph::initializer, WireWriter()
+                                             .int_field(proto::Tensor::dims, 0)
+                                             .int_field(proto::Tensor::data_type, 1)
+                                             .bytes_field(proto::Tensor::name, "E"));
     std::string bytes = tb::model(g).str();
     auto m = import_model(bytes);
     BOOST_TEST(weight(m).bytes().empty());

@@ -56,27 +56,23 @@ namespace {
 
 using Entries = std::vector<std::pair<std::string, std::string>>;
 
-/// StringStringEntryProto: key = 1, value = 2.
-WireWriter entry(std::string_view key, std::string_view value) {
-    return WireWriter().bytes_field(1, key).bytes_field(2, value);
-}
-
 /// A FLOAT tensor (8 bytes for dims {2}) with data_location = EXTERNAL and these entries.
 WireWriter external_tensor(std::string_view name, const Entries& entries, const std::vector<int64_t>& dims = {2}) {
     WireWriter t;
-    for (int64_t d : dims) t.int_field(1, static_cast<uint64_t>(d));
-    t.int_field(2, 1);
-    t.bytes_field(8, name);
-    for (const auto& [k, v] : entries) t.message(13, entry(k, v));
-    t.int_field(14, 1);
+    using T = proto::Tensor;
+    for (int64_t d : dims) t.int_field(T::dims, static_cast<uint64_t>(d));
+    t.int_field(T::data_type, 1);
+    t.bytes_field(T::name, name);
+    for (const auto& [k, v] : entries) t.message(T::external_data, tb::string_entry(k, v));
+    t.int_field(T::data_location, 1);
     return t;
 }
 
 /// A model whose graph holds these initializers (and nothing to resolve).
 std::string model_of(const std::vector<WireWriter>& initializers) {
     WireWriter g;
-    g.bytes_field(2, "g");
-    for (const auto& t : initializers) g.message(5, t);
+    g.bytes_field(proto::Graph::name, "g");
+    for (const auto& t : initializers) g.message(proto::Graph::initializer, t);
     return tb::model(g).str();
 }
 std::string model_with(const Entries& entries) { return model_of({external_tensor("W", entries)}); }
@@ -731,24 +727,46 @@ BOOST_AUTO_TEST_CASE(external_tensors_are_loaded_wherever_they_appear) {
     // Sparse tensor: values float[2] (8 bytes) and indices int64[2] (16 bytes) would
     // not fit twice; give indices dims {1}, int64 = 8 bytes.
     WireWriter indices;
-    indices.int_field(1, 1).int_field(2, 7).bytes_field(8, "idx").message(13, entry("location", "w.bin"));
-    indices.message(13, entry("offset", "8")).int_field(14, 1);
-    WireWriter sparse = WireWriter().message(1, ext("vals", "0")).message(2, indices).packed_varints(3, {4});
+    using T = proto::Tensor;
+    using A = proto::Attribute;
+    const auto attribute = proto::Node::attribute;
+    indices.int_field(T::dims, 1).int_field(T::data_type, 7).bytes_field(T::name, "idx");
+    indices.message(T::external_data, tb::string_entry("location", "w.bin"));
+    indices.message(T::external_data, tb::string_entry("offset", "8")).int_field(T::data_location, 1);
+    WireWriter sparse = WireWriter()
+                            .message(proto::SparseTensor::values, ext("vals", "0"))
+                            .message(proto::SparseTensor::indices, indices)
+                            .packed_varints(proto::SparseTensor::dims, {4});
 
-    WireWriter subgraph = WireWriter().bytes_field(2, "body").message(5, ext("sub_w", "2"));
+    WireWriter subgraph =
+        WireWriter().bytes_field(proto::Graph::name, "body").message(proto::Graph::initializer, ext("sub_w", "2"));
     WireWriter node = tb::node("Custom", {}, {"y"}, "n0");
-    node.message(5, tb::attr_tensor("t", ext("attr_t", "4")));
-    node.message(5, WireWriter().bytes_field(1, "ts").message(10, ext("attr_ts", "6")).int_field(20, 9));
-    node.message(5, WireWriter().bytes_field(1, "sp").message(22, sparse).int_field(20, 11));
-    node.message(5, tb::attr_graph("body", subgraph));
-    WireWriter graph = WireWriter().bytes_field(2, "g").message(1, node).message(15, sparse);
+    node.message(attribute, tb::attr_tensor("t", ext("attr_t", "4")));
+    node.message(
+        attribute,
+        WireWriter().bytes_field(A::name, "ts").message(A::tensors, ext("attr_ts", "6")).int_field(A::type, 9));
+    node.message(attribute,
+                 WireWriter().bytes_field(A::name, "sp").message(A::sparse_tensor, sparse).int_field(A::type, 11));
+    node.message(attribute, tb::attr_graph("body", subgraph));
+    WireWriter graph = WireWriter()
+                           .bytes_field(proto::Graph::name, "g")
+                           .message(proto::Graph::node, node)
+                           .message(proto::Graph::sparse_initializer, sparse);
 
     WireWriter fn_node = tb::node("Constant", {}, {"c"});
-    fn_node.message(5, tb::attr_tensor("value", ext("fn_t", "1")));
-    WireWriter function = WireWriter().bytes_field(1, "F").bytes_field(10, "custom").message(7, fn_node);
-    WireWriter training = WireWriter().message(1, WireWriter().bytes_field(2, "init").message(5, ext("train_w", "3")));
+    fn_node.message(attribute, tb::attr_tensor("value", ext("fn_t", "1")));
+    WireWriter function = WireWriter()
+                              .bytes_field(proto::Function::name, "F")
+                              .bytes_field(proto::Function::domain, "custom")
+                              .message(proto::Function::node, fn_node);
+    WireWriter init = WireWriter().bytes_field(proto::Graph::name, "init").message(proto::Graph::initializer,
+                                                                                   ext("train_w", "3"));
+    WireWriter training = WireWriter().message(proto::TrainingInfo::initialization, init);
 
-    std::string bytes = tb::model(graph).message(20, training).message(25, function).str();
+    std::string bytes = tb::model(graph)
+                            .message(proto::Model::training_info, training)
+                            .message(proto::Model::functions, function)
+                            .str();
     auto path = tree.model(bytes);
     both_ways([&] {
         Model m = import_file(path, loading());
@@ -768,11 +786,12 @@ BOOST_AUTO_TEST_CASE(external_tensors_are_loaded_wherever_they_appear) {
 
 BOOST_AUTO_TEST_CASE(refusal_in_a_subgraph_names_the_subgraph_tensor) {
     Tree tree;
-    WireWriter subgraph = WireWriter().bytes_field(2, "body").message(
-        5, external_tensor("deep", {{"location", "../outside/secret.bin"}}));
+    WireWriter subgraph = WireWriter().bytes_field(proto::Graph::name, "body").message(
+        proto::Graph::initializer, external_tensor("deep", {{"location", "../outside/secret.bin"}}));
     WireWriter node = tb::node("If", {"c"}, {"y"}, "n0");
-    node.message(5, tb::attr_graph("then_branch", subgraph));
-    auto path = tree.model(tb::model(WireWriter().bytes_field(2, "g").message(1, node)).str());
+    node.message(proto::Node::attribute, tb::attr_graph("then_branch", subgraph));
+    auto path = tree.model(
+        tb::model(WireWriter().bytes_field(proto::Graph::name, "g").message(proto::Graph::node, node)).str());
 
     ImportOptions parse = loading();
     parse.load_external_data = false;

@@ -67,11 +67,12 @@ BOOST_AUTO_TEST_CASE(side_file_entries_are_the_metadata_props_the_importer_reads
     using onnximport::proto::StringStringEntry;
     // A repeated key (the last wins), a key of the wrong wire type (skipped), an unknown
     // field, an entry that is not a side file, and a link.
+    constexpr uint32_t unknown_entry_field = 9;  // no StringStringEntryProto field has this number
     const auto odd = tb::WireWriter()
                          .bytes_field(StringStringEntry::key, "file:first")
                          .int_field(StringStringEntry::value, 7)
                          .bytes_field(StringStringEntry::value, "bytes")
-                         .int_field(9u, 1)
+                         .int_field(unknown_entry_field, 1)
                          .bytes_field(StringStringEntry::key, "file:a/b");
     const std::string bytes = tb::model(tb::minimal_graph())
                                   .message(Model::metadata_props, entry("author", "nobody"))

@@ -14,6 +14,10 @@ using namespace core_test;
 
 namespace {
 
+// The two messages whose fields this file names most (importer/schema/onnx_fields.hpp).
+using A = proto::Attribute;
+using M = proto::Model;
+
 std::string graph_bytes() { return tb::minimal_graph().str(); }
 
 int type_code(const Attribute& a) { return static_cast<int>(a.type); }
@@ -21,10 +25,10 @@ int kind_code(TypeProto::Kind k) { return static_cast<int>(k); }
 
 /// A small sparse tensor: FLOAT values [1] at index 2 of a dense [4].
 WireWriter sparse_tensor() {
-    return WireWriter()
-        .message(1, tb::tensor_raw("sv", 1, {1}, "abcd"))
-        .message(2, WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, 2))
-        .int_field(3, 4);
+    using T = proto::Tensor;
+    return tb::sparse_tensor(tb::tensor_raw("sv", 1, {1}, "abcd"),
+                             WireWriter().int_field(T::dims, 1).int_field(T::data_type, 7).int_field(T::int64_data, 2),
+                             {4});
 }
 
 /// One value field of AttributeProto, in the spec's inference order, with the type it implies.
@@ -36,20 +40,21 @@ struct ValueField {
 
 const std::array<ValueField, 14>& value_fields() {
     static const std::array<ValueField, 14> fields = {{
-        {"f", 1, [](WireWriter& w) { w.float_field(2, 1.0f); }},
-        {"i", 2, [](WireWriter& w) { w.int_field(3, 1); }},
-        {"s", 3, [](WireWriter& w) { w.bytes_field(4, "x"); }},
-        {"t", 4, [](WireWriter& w) { w.message(5, tb::tensor_raw("t", 1, {1}, "abcd")); }},
-        {"g", 5, [](WireWriter& w) { w.message(6, WireWriter().bytes_field(2, "sub")); }},
-        {"sparse_tensor", 11, [](WireWriter& w) { w.message(22, sparse_tensor()); }},
-        {"tp", 13, [](WireWriter& w) { w.message(14, tb::tensor_type(1, {1})); }},
-        {"floats", 6, [](WireWriter& w) { w.float_field(7, 1.0f); }},
-        {"ints", 7, [](WireWriter& w) { w.int_field(8, 1); }},
-        {"strings", 8, [](WireWriter& w) { w.bytes_field(9, "a"); }},
-        {"tensors", 9, [](WireWriter& w) { w.message(10, tb::tensor_raw("t", 1, {1}, "abcd")); }},
-        {"graphs", 10, [](WireWriter& w) { w.message(11, WireWriter().bytes_field(2, "sub")); }},
-        {"sparse_tensors", 12, [](WireWriter& w) { w.message(23, sparse_tensor()); }},
-        {"type_protos", 14, [](WireWriter& w) { w.message(15, tb::tensor_type(1, {1})); }},
+        {"f", 1, [](WireWriter& w) { w.float_field(A::f, 1.0f); }},
+        {"i", 2, [](WireWriter& w) { w.int_field(A::i, 1); }},
+        {"s", 3, [](WireWriter& w) { w.bytes_field(A::s, "x"); }},
+        {"t", 4, [](WireWriter& w) { w.message(A::t, tb::tensor_raw("t", 1, {1}, "abcd")); }},
+        {"g", 5, [](WireWriter& w) { w.message(A::g, WireWriter().bytes_field(proto::Graph::name, "sub")); }},
+        {"sparse_tensor", 11, [](WireWriter& w) { w.message(A::sparse_tensor, sparse_tensor()); }},
+        {"tp", 13, [](WireWriter& w) { w.message(A::tp, tb::tensor_type(1, {1})); }},
+        {"floats", 6, [](WireWriter& w) { w.float_field(A::floats, 1.0f); }},
+        {"ints", 7, [](WireWriter& w) { w.int_field(A::ints, 1); }},
+        {"strings", 8, [](WireWriter& w) { w.bytes_field(A::strings, "a"); }},
+        {"tensors", 9, [](WireWriter& w) { w.message(A::tensors, tb::tensor_raw("t", 1, {1}, "abcd")); }},
+        {"graphs", 10,
+         [](WireWriter& w) { w.message(A::graphs, WireWriter().bytes_field(proto::Graph::name, "sub")); }},
+        {"sparse_tensors", 12, [](WireWriter& w) { w.message(A::sparse_tensors, sparse_tensor()); }},
+        {"type_protos", 14, [](WireWriter& w) { w.message(A::type_protos, tb::tensor_type(1, {1})); }},
     }};
     return fields;
 }
@@ -58,8 +63,8 @@ const Attribute& only_attribute(const Model& m) { return m.graph()->nodes.at(0).
 
 /// A model with one graph input "x" of the given TypeProto bytes.
 std::string model_with_input_type(const WireWriter& type) {
-    WireWriter vi = WireWriter().bytes_field(1, "x").message(2, type);
-    return model_graph_last(WireWriter().message(11, vi).str());
+    WireWriter vi = WireWriter().bytes_field(proto::ValueInfo::name, "x").message(proto::ValueInfo::type, type);
+    return model_graph_last(WireWriter().message(proto::Graph::input, vi).str());
 }
 const TypeProto& input_type(const Model& m) { return m.graph()->inputs.at(0).type; }
 
@@ -70,19 +75,26 @@ BOOST_AUTO_TEST_SUITE(messages)
 // ---- Model checks ---------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(missing_ir_version_is_invalid_model) {
-    std::string m = WireWriter().message(8, tb::opset("", 21)).bytes_field(7, graph_bytes()).str();
+    std::string m = WireWriter()
+                        .message(proto::Model::opset_import, tb::opset("", 21))
+                        .bytes_field(proto::Model::graph, graph_bytes())
+                        .str();
     expect_model_error(m, ErrorKind::InvalidModel, 0, "ModelProto.ir_version");
 }
 
 BOOST_AUTO_TEST_CASE(ir_version_below_3_is_invalid_model_at_its_field) {
     for (uint64_t v : {uint64_t{0}, uint64_t{1}, uint64_t{2}}) {
         BOOST_TEST_CONTEXT("ir_version " << v) {
-            std::string m = WireWriter().bytes_field(2, "p").int_field(1, v).bytes_field(7, graph_bytes()).str();
+            std::string m = WireWriter()
+                                .bytes_field(M::producer_name, "p")
+                                .int_field(M::ir_version, v)
+                                .bytes_field(M::graph, graph_bytes())
+                                .str();
             expect_model_error(m, ErrorKind::InvalidModel, 3, "ModelProto.ir_version");
         }
     }
     // int64 -1 (a ten-byte varint) is negative, so below 3 as well.
-    std::string neg = WireWriter().int_field(1, UINT64_MAX).bytes_field(7, graph_bytes()).str();
+    std::string neg = WireWriter().int_field(M::ir_version, UINT64_MAX).bytes_field(M::graph, graph_bytes()).str();
     expect_model_error(neg, ErrorKind::InvalidModel, 0, "ModelProto.ir_version");
 }
 
@@ -97,10 +109,10 @@ BOOST_AUTO_TEST_CASE(ir_version_3_and_any_larger_version_are_accepted) {
 }
 
 BOOST_AUTO_TEST_CASE(model_without_a_graph_is_invalid_model) {
-    std::string m = WireWriter().int_field(1, 9).message(8, tb::opset("", 21)).str();
+    std::string m = WireWriter().int_field(M::ir_version, 9).message(M::opset_import, tb::opset("", 21)).str();
     expect_model_error(m, ErrorKind::InvalidModel, 0, "ModelProto.graph");
     // A graph field of the wrong wire type is skipped, so it does not count.
-    std::string wrong = WireWriter().int_field(1, 9).int_field(7, 1).str();
+    std::string wrong = WireWriter().int_field(M::ir_version, 9).int_field(M::graph, 1).str();
     expect_model_error(wrong, ErrorKind::InvalidModel, 0, "ModelProto.graph");
 }
 
@@ -112,16 +124,16 @@ BOOST_AUTO_TEST_CASE(an_empty_graph_message_is_a_graph) {
 
 BOOST_AUTO_TEST_CASE(model_fields_are_read_as_written) {
     std::string m = WireWriter()
-                        .int_field(1, 10)
-                        .bytes_field(2, "prod")
-                        .bytes_field(3, "1.2")
-                        .bytes_field(4, "ai.example")
-                        .int_field(5, 42)
-                        .bytes_field(6, "doc")
-                        .bytes_field(7, graph_bytes())
-                        .message(8, tb::opset("", 21))
-                        .message(8, tb::opset("com.example", 3))
-                        .message(14, WireWriter().bytes_field(1, "k").bytes_field(2, "v"))
+                        .int_field(M::ir_version, 10)
+                        .bytes_field(M::producer_name, "prod")
+                        .bytes_field(M::producer_version, "1.2")
+                        .bytes_field(M::domain, "ai.example")
+                        .int_field(M::model_version, 42)
+                        .bytes_field(M::doc_string, "doc")
+                        .bytes_field(M::graph, graph_bytes())
+                        .message(M::opset_import, tb::opset("", 21))
+                        .message(M::opset_import, tb::opset("com.example", 3))
+                        .message(M::metadata_props, tb::string_entry("k", "v"))
                         .str();
     auto model = import_model(m);
     BOOST_TEST(model.proto().ir_version == 10);
@@ -152,27 +164,32 @@ BOOST_AUTO_TEST_CASE(minimal_model_imports_with_resolution_on) {
 
 BOOST_AUTO_TEST_CASE(graph_and_node_fields_are_read_as_written) {
     WireWriter node = tb::node("Add", {"X", "", "Z"}, {"Y", ""}, "n0");
-    node.bytes_field(6, "node doc").bytes_field(7, "com.example").bytes_field(8, "ov")
-        .message(9, WireWriter().bytes_field(1, "nk").bytes_field(2, "nv"));
+    node.bytes_field(proto::Node::doc_string, "node doc")
+        .bytes_field(proto::Node::domain, "com.example")
+        .bytes_field(proto::Node::overload, "ov")
+        .message(proto::Node::metadata_props, tb::string_entry("nk", "nv"));
     WireWriter sparse_init = sparse_tensor();
-    std::string graph = WireWriter()
-                            .message(1, node)
-                            .bytes_field(2, "main")
-                            .message(5, tb::tensor_raw("W", 1, {1}, "abcd"))
-                            .bytes_field(10, "graph doc")
-                            .message(11, tb::value_info("X"))
-                            .message(12, tb::value_info("Y"))
-                            .message(13, tb::value_info("Z", 7, {2}))
-                            .message(14, WireWriter().bytes_field(1, "quantization annotations are skipped"))
-                            .message(15, sparse_init)
-                            .message(16, WireWriter().bytes_field(1, "gk"))
-                            .str();
+    std::string graph =
+        WireWriter()
+            .message(proto::Graph::node, node)
+            .bytes_field(proto::Graph::name, "main")
+            .message(proto::Graph::initializer, tb::tensor_raw("W", 1, {1}, "abcd"))
+            .bytes_field(proto::Graph::doc_string, "graph doc")
+            .message(proto::Graph::input, tb::value_info("X"))
+            .message(proto::Graph::output, tb::value_info("Y"))
+            .message(proto::Graph::value_info, tb::value_info("Z", 7, {2}))
+            .message(
+                proto::Graph::quantization_annotation,
+                WireWriter().bytes_field(proto::TensorAnnotation::tensor_name, "quantization annotations are skipped"))
+            .message(proto::Graph::sparse_initializer, sparse_init)
+            .message(proto::Graph::metadata_props, WireWriter().bytes_field(proto::StringStringEntry::key, "gk"))
+            .str();
     std::string m = model_graph_last(graph);
     auto model = import_model(m);
     const Graph& g = *model.graph();
     BOOST_TEST(g.name == "main");
     BOOST_TEST(g.doc_string == "graph doc");
-    BOOST_TEST(g.offset == graph_payload_offset(graph) - len_header(7, graph.size()));
+    BOOST_TEST(g.offset == graph_payload_offset(graph) - len_header(proto::Model::graph, graph.size()));
     BOOST_REQUIRE(g.nodes.size() == 1u);
     const Node& n = g.nodes[0];
     BOOST_TEST(n.offset == graph_payload_offset(graph));
@@ -199,7 +216,7 @@ BOOST_AUTO_TEST_CASE(graph_and_node_fields_are_read_as_written) {
 BOOST_AUTO_TEST_CASE(attribute_type_is_inferred_from_each_value_field_alone) {
     for (const auto& field : value_fields()) {
         BOOST_TEST_CONTEXT("field " << field.name) {
-            WireWriter attr = WireWriter().bytes_field(1, "a");
+            WireWriter attr = WireWriter().bytes_field(A::name, "a");
             field.write(attr);
             auto m = import_model(model_with_attribute(attr));
             BOOST_TEST(type_code(only_attribute(m)) == field.type);
@@ -215,7 +232,7 @@ BOOST_AUTO_TEST_CASE(attribute_type_inference_follows_the_spec_order_not_the_fil
     const auto& fields = value_fields();
     for (size_t k = 0; k + 1 < fields.size(); ++k) {
         BOOST_TEST_CONTEXT(fields[k].name << " over " << fields[k + 1].name) {
-            WireWriter attr = WireWriter().bytes_field(1, "a");
+            WireWriter attr = WireWriter().bytes_field(A::name, "a");
             fields[k + 1].write(attr);
             fields[k].write(attr);
             auto m = import_model(model_with_attribute(attr));
@@ -223,7 +240,7 @@ BOOST_AUTO_TEST_CASE(attribute_type_inference_follows_the_spec_order_not_the_fil
         }
     }
     // All fourteen, written in reverse order: f decides.
-    WireWriter all = WireWriter().bytes_field(1, "a");
+    WireWriter all = WireWriter().bytes_field(A::name, "a");
     for (size_t k = fields.size(); k-- > 0;) fields[k].write(all);
     auto m = import_model(model_with_attribute(all));
     BOOST_TEST(type_code(only_attribute(m)) == 1);
@@ -233,12 +250,12 @@ BOOST_AUTO_TEST_CASE(attribute_fields_of_the_wrong_wire_type_are_skipped) {
     // The name, f, i and type are read inline (read_attribute.cpp): each still skips a value of
     // another wire type, and the rest of the attribute decides.
     WireWriter attr = WireWriter()
-                          .int_field(1, 5)          // name as a varint
-                          .bytes_field(1, "a")
-                          .int_field(2, 9)          // f as a varint
-                          .bytes_field(3, "x")      // i as bytes
-                          .float_field(20, 1.0f)    // type as a 32-bit value
-                          .int_field(3, 7);
+                          .int_field(A::name, 5)          // name as a varint
+                          .bytes_field(A::name, "a")
+                          .int_field(A::f, 9)          // f as a varint
+                          .bytes_field(A::i, "x")      // i as bytes
+                          .float_field(A::type, 1.0f)    // type as a 32-bit value
+                          .int_field(A::i, 7);
     auto m = import_model(model_with_attribute(attr));
     const Attribute& a = only_attribute(m);
     BOOST_TEST(a.name == "a");
@@ -249,7 +266,8 @@ BOOST_AUTO_TEST_CASE(attribute_fields_of_the_wrong_wire_type_are_skipped) {
 }
 
 BOOST_AUTO_TEST_CASE(declared_type_wins_over_inference) {
-    WireWriter attr = WireWriter().bytes_field(1, "a").float_field(2, 1.0f).int_field(3, 7).int_field(20, 2);
+    WireWriter attr =
+        WireWriter().bytes_field(A::name, "a").float_field(A::f, 1.0f).int_field(A::i, 7).int_field(A::type, 2);
     auto m = import_model(model_with_attribute(attr));
     BOOST_TEST(type_code(only_attribute(m)) == 2);
     BOOST_TEST(only_attribute(m).type_declared);
@@ -257,22 +275,23 @@ BOOST_AUTO_TEST_CASE(declared_type_wins_over_inference) {
 }
 
 BOOST_AUTO_TEST_CASE(attribute_with_neither_type_nor_value_is_invalid_model) {
-    WireWriter attr = WireWriter().bytes_field(1, "empty").bytes_field(13, "doc");
+    WireWriter attr = WireWriter().bytes_field(A::name, "empty").bytes_field(A::doc_string, "doc");
     expect_model_error(model_with_attribute(attr), ErrorKind::InvalidModel, attribute_key_offset(attr),
                        "ModelProto.graph.node[0].attribute[0]");
     // type written as UNDEFINED (0) is no type either.
-    WireWriter undefined = WireWriter().bytes_field(1, "u").int_field(20, 0);
+    WireWriter undefined = WireWriter().bytes_field(A::name, "u").int_field(A::type, 0);
     expect_model_error(model_with_attribute(undefined), ErrorKind::InvalidModel, attribute_key_offset(undefined),
                        "ModelProto.graph.node[0].attribute[0]");
 }
 
 BOOST_AUTO_TEST_CASE(attribute_with_ref_attr_name_carries_no_value_and_is_accepted) {
-    WireWriter attr = WireWriter().bytes_field(1, "alpha").bytes_field(21, "outer_alpha");
+    WireWriter attr = WireWriter().bytes_field(A::name, "alpha").bytes_field(A::ref_attr_name, "outer_alpha");
     auto m = import_model(model_with_attribute(attr));
     BOOST_TEST(only_attribute(m).ref_attr_name() == "outer_alpha");
     BOOST_TEST(type_code(only_attribute(m)) == 0);
     // A reference with a declared tensor type needs no tensor either.
-    WireWriter typed = WireWriter().bytes_field(1, "w").int_field(20, 4).bytes_field(21, "outer_w");
+    WireWriter typed =
+        WireWriter().bytes_field(A::name, "w").int_field(A::type, 4).bytes_field(A::ref_attr_name, "outer_w");
     auto n = import_model(model_with_attribute(typed));
     BOOST_TEST(type_code(only_attribute(n)) == 4);
     BOOST_TEST(!only_attribute(n).t());
@@ -281,7 +300,7 @@ BOOST_AUTO_TEST_CASE(attribute_with_ref_attr_name_carries_no_value_and_is_accept
 BOOST_AUTO_TEST_CASE(declared_scalar_or_list_attribute_without_its_field_reads_zero_or_empty) {
     for (int type : {1, 2, 3, 6, 7, 8, 9, 10, 12, 14}) {
         BOOST_TEST_CONTEXT("type " << type) {
-            WireWriter attr = WireWriter().bytes_field(1, "a").int_field(20, static_cast<uint64_t>(type));
+            WireWriter attr = WireWriter().bytes_field(A::name, "a").int_field(A::type, static_cast<uint64_t>(type));
             auto m = import_model(model_with_attribute(attr));
             const Attribute& a = only_attribute(m);
             BOOST_TEST(type_code(a) == type);
@@ -302,8 +321,10 @@ BOOST_AUTO_TEST_CASE(declared_tensor_graph_sparse_or_type_attribute_without_its_
     for (Case c : {Case{4, "t"}, Case{5, "g"}, Case{11, "sparse_tensor"}, Case{13, "tp"}}) {
         BOOST_TEST_CONTEXT("type " << c.type) {
             // Another value field is present, just not the declared one.
-            WireWriter attr =
-                WireWriter().bytes_field(1, "a").int_field(3, 1).int_field(20, static_cast<uint64_t>(c.type));
+            WireWriter attr = WireWriter()
+                                  .bytes_field(A::name, "a")
+                                  .int_field(A::i, 1)
+                                  .int_field(A::type, static_cast<uint64_t>(c.type));
             expect_model_error(model_with_attribute(attr), ErrorKind::InvalidModel, attribute_key_offset(attr),
                                std::string("ModelProto.graph.node[0].attribute[0].") + c.leaf);
         }
@@ -313,11 +334,11 @@ BOOST_AUTO_TEST_CASE(declared_tensor_graph_sparse_or_type_attribute_without_its_
 BOOST_AUTO_TEST_CASE(unknown_attribute_type_code_is_invalid_model_at_the_type_field) {
     for (uint64_t code : {uint64_t{15}, uint64_t{100}, UINT64_MAX}) {
         BOOST_TEST_CONTEXT("type " << code) {
-            WireWriter attr = WireWriter().bytes_field(1, "a").int_field(3, 1);
+            WireWriter attr = WireWriter().bytes_field(A::name, "a").int_field(A::i, 1);
             uint64_t type_at = attr.size();
-            attr.int_field(20, code);
+            attr.int_field(A::type, code);
             expect_model_error(model_with_attribute(attr), ErrorKind::InvalidModel,
-                               attribute_key_offset(attr) + len_header(5, attr.size()) + type_at,
+                               attribute_key_offset(attr) + len_header(proto::Node::attribute, attr.size()) + type_at,
                                "ModelProto.graph.node[0].attribute[0].type");
         }
     }
@@ -325,20 +346,20 @@ BOOST_AUTO_TEST_CASE(unknown_attribute_type_code_is_invalid_model_at_the_type_fi
 
 BOOST_AUTO_TEST_CASE(attribute_values_are_read_as_written) {
     WireWriter attr = WireWriter()
-                          .bytes_field(1, "all")
-                          .float_field(2, 2.5f)
-                          .int_field(3, static_cast<uint64_t>(-7))
-                          .bytes_field(4, "bytes")
-                          .message(5, tb::tensor_raw("T", 1, {1}, "abcd"))
-                          .message(6, WireWriter().bytes_field(2, "G"))
-                          .message(22, sparse_tensor())
-                          .message(14, tb::tensor_type(7, {3}))
-                          .message(10, tb::tensor_raw("T0", 2, {2}, "xy"))
-                          .message(11, WireWriter().bytes_field(2, "G0"))
-                          .message(11, WireWriter().bytes_field(2, "G1"))
-                          .message(23, sparse_tensor())
-                          .message(15, tb::tensor_type(1, {}))
-                          .bytes_field(13, "attr doc");
+                          .bytes_field(A::name, "all")
+                          .float_field(A::f, 2.5f)
+                          .int_field(A::i, static_cast<uint64_t>(-7))
+                          .bytes_field(A::s, "bytes")
+                          .message(A::t, tb::tensor_raw("T", 1, {1}, "abcd"))
+                          .message(A::g, WireWriter().bytes_field(proto::Graph::name, "G"))
+                          .message(A::sparse_tensor, sparse_tensor())
+                          .message(A::tp, tb::tensor_type(7, {3}))
+                          .message(A::tensors, tb::tensor_raw("T0", 2, {2}, "xy"))
+                          .message(A::graphs, WireWriter().bytes_field(proto::Graph::name, "G0"))
+                          .message(A::graphs, WireWriter().bytes_field(proto::Graph::name, "G1"))
+                          .message(A::sparse_tensors, sparse_tensor())
+                          .message(A::type_protos, tb::tensor_type(1, {}))
+                          .bytes_field(A::doc_string, "attr doc");
     auto m = import_model(model_with_attribute(attr));
     const Attribute& a = only_attribute(m);
     BOOST_TEST(a.name == "all");
@@ -378,11 +399,11 @@ BOOST_AUTO_TEST_CASE(a_plain_attribute_reads_as_the_same_attribute_written_any_o
                           {std::string(125, 'n'), false, 0, 5, 2}};
     auto attribute_of = [](const Case& k, bool type_first, bool trailing_field) {
         WireWriter a;
-        if (type_first) a.int_field(20, k.declared);
-        a.bytes_field(1, k.name);
-        if (k.is_float) a.float_field(2, k.f);
-        else a.int_field(3, k.i);
-        if (!type_first) a.int_field(20, k.declared);
+        if (type_first) a.int_field(A::type, k.declared);
+        a.bytes_field(A::name, k.name);
+        if (k.is_float) a.float_field(A::f, k.f);
+        else a.int_field(A::i, k.i);
+        if (!type_first) a.int_field(A::type, k.declared);
         if (trailing_field) a.int_field(99, 0);  // no AttributeProto field: skipped
         return a;
     };
@@ -405,7 +426,7 @@ BOOST_AUTO_TEST_CASE(a_plain_attribute_reads_as_the_same_attribute_written_any_o
 }
 
 BOOST_AUTO_TEST_CASE(a_plain_attribute_with_a_name_that_is_not_utf8_is_malformed) {
-    WireWriter attr = WireWriter().bytes_field(1, "a\xFF").float_field(2, 1.0f).int_field(20, 1);
+    WireWriter attr = WireWriter().bytes_field(A::name, "a\xFF").float_field(A::f, 1.0f).int_field(A::type, 1);
     const std::string m = model_with_attribute(attr);
     expect_model_error(m, ErrorKind::Malformed, m.find("a\xFF") + 1,
                        "ModelProto.graph.node[0].attribute[0].name");
@@ -415,11 +436,12 @@ BOOST_AUTO_TEST_CASE(type_proto_with_no_member_is_no_type) {
     auto m = import_model(model_with_input_type(WireWriter()));
     BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::None));
     // Only a denotation is still no type.
-    auto d = import_model(model_with_input_type(WireWriter().bytes_field(6, "IMAGE")));
+    auto d = import_model(model_with_input_type(WireWriter().bytes_field(proto::Type::denotation, "IMAGE")));
     BOOST_TEST(kind_code(input_type(d).kind) == kind_code(TypeProto::Kind::None));
     BOOST_TEST(input_type(d).denotation() == "IMAGE");
     // A value_info without a type field at all.
-    auto n = import_model(model_graph_last(WireWriter().message(11, WireWriter().bytes_field(1, "x")).str()));
+    auto n = import_model(model_graph_last(
+        WireWriter().message(proto::Graph::input, WireWriter().bytes_field(proto::ValueInfo::name, "x")).str()));
     BOOST_TEST(kind_code(input_type(n).kind) == kind_code(TypeProto::Kind::None));
 }
 
@@ -437,15 +459,17 @@ BOOST_AUTO_TEST_CASE(a_plain_tensor_type_reads_as_the_same_type_written_any_othe
                           {0, std::vector<uint64_t>{5}}, {127, std::vector<uint64_t>{0, 127, 1}},
                           {128, std::vector<uint64_t>{2}}, {1, std::vector<uint64_t>{128, 3}}, {16, thirty}};
     auto type_of = [](const Case& k, bool shape_first, bool trailing_field) {
+        constexpr uint32_t unknown_type_field = 15;  // no TypeProto field has this number: skipped
         WireWriter shape;
         if (k.dims)
-            for (uint64_t d : *k.dims) shape.message(1, WireWriter().int_field(1, d));
+            for (uint64_t d : *k.dims)
+                shape.message(proto::Shape::dim, WireWriter().int_field(proto::Dimension::dim_value, d));
         WireWriter tensor;
-        if (shape_first && k.dims) tensor.message(2, shape);
-        tensor.int_field(1, static_cast<uint64_t>(k.elem_type));
-        if (!shape_first && k.dims) tensor.message(2, shape);
-        WireWriter type = WireWriter().message(1, tensor);
-        if (trailing_field) type.int_field(15, 0);  // no TypeProto field: skipped
+        if (shape_first && k.dims) tensor.message(proto::TensorType::shape, shape);
+        tensor.int_field(proto::TensorType::elem_type, static_cast<uint64_t>(k.elem_type));
+        if (!shape_first && k.dims) tensor.message(proto::TensorType::shape, shape);
+        WireWriter type = WireWriter().message(proto::Type::tensor_type, tensor);
+        if (trailing_field) type.int_field(unknown_type_field, 0);
         return type;
     };
     auto same = [](const TypeProto& a, const TypeProto& b) {
@@ -473,22 +497,25 @@ BOOST_AUTO_TEST_CASE(a_plain_tensor_type_reads_as_the_same_type_written_any_othe
 BOOST_AUTO_TEST_CASE(a_plain_tensor_type_one_level_too_deep_is_malformed_too) {
     // In a subgraph's input, the dimension of a plain tensor type is at level 9: graph, node,
     // attribute, g, input, type, tensor_type, shape, dim.
-    WireWriter sub = WireWriter().message(11, tb::value_info("x", 1, {3}));
-    WireWriter attr = WireWriter().bytes_field(1, "then_branch").int_field(20, 5).message(6, sub);
-    WireWriter node = WireWriter().bytes_field(4, "If").message(5, attr);
-    const std::string m = model_graph_last(WireWriter().message(1, node).str());
+    WireWriter sub = WireWriter().message(proto::Graph::input, tb::value_info("x", 1, {3}));
+    WireWriter attr = WireWriter().bytes_field(A::name, "then_branch").int_field(A::type, 5).message(A::g, sub);
+    WireWriter node = WireWriter().bytes_field(proto::Node::op_type, "If").message(proto::Node::attribute, attr);
+    const std::string m = model_graph_last(WireWriter().message(proto::Graph::node, node).str());
     ImportOptions o = parse_only();
     o.max_nesting = 9;
     auto ok = import_model(m, o);
     BOOST_TEST(ok.graph()->nodes.at(0).attributes.at(0).g()->inputs.at(0).type.shape.at(0).value() == 3);
     o.max_nesting = 8;
-    const std::string dim = WireWriter().message(1, WireWriter().int_field(1, 3)).str();
+    const std::string dim =
+        WireWriter().message(proto::Shape::dim, WireWriter().int_field(proto::Dimension::dim_value, 3)).str();
     expect_model_error(m, ErrorKind::Malformed, m.rfind(dim),
                        "ModelProto.graph.node[0].attribute[0].g.input[0].type.tensor_type.shape.dim[0]", o);
 }
 
 BOOST_AUTO_TEST_CASE(tensor_type_with_a_shape_field_has_a_shape_possibly_rank_0) {
-    WireWriter rank0 = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, WireWriter()));
+    WireWriter rank0 = WireWriter().message(
+        proto::Type::tensor_type,
+        WireWriter().int_field(proto::TensorType::elem_type, 1).message(proto::TensorType::shape, WireWriter()));
     auto m = import_model(model_with_input_type(rank0));
     BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Tensor));
     BOOST_TEST(input_type(m).has_shape);
@@ -496,7 +523,8 @@ BOOST_AUTO_TEST_CASE(tensor_type_with_a_shape_field_has_a_shape_possibly_rank_0)
 }
 
 BOOST_AUTO_TEST_CASE(tensor_type_without_a_shape_field_has_unknown_rank) {
-    WireWriter unranked = WireWriter().message(1, WireWriter().int_field(1, 1));
+    WireWriter unranked =
+        WireWriter().message(proto::Type::tensor_type, WireWriter().int_field(proto::TensorType::elem_type, 1));
     auto m = import_model(model_with_input_type(unranked));
     BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Tensor));
     BOOST_TEST(input_type(m).elem_type == 1);
@@ -504,14 +532,19 @@ BOOST_AUTO_TEST_CASE(tensor_type_without_a_shape_field_has_unknown_rank) {
 }
 
 BOOST_AUTO_TEST_CASE(dimension_with_neither_value_nor_param_is_unknown) {
+    using D = proto::Dimension;
+    const auto dim = proto::Shape::dim;
     WireWriter shape = WireWriter()
-                           .message(1, WireWriter().int_field(1, 3))
-                           .message(1, WireWriter().bytes_field(2, "N"))
-                           .message(1, WireWriter())
-                           .message(1, WireWriter().bytes_field(3, "CHANNEL"))
-                           .message(1, WireWriter().int_field(1, 5).bytes_field(2, "M"))   // last wins: param
-                           .message(1, WireWriter().bytes_field(2, "M").int_field(1, 0));  // last wins: value 0
-    WireWriter type = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, shape));
+                           .message(dim, WireWriter().int_field(D::dim_value, 3))
+                           .message(dim, WireWriter().bytes_field(D::dim_param, "N"))
+                           .message(dim, WireWriter())
+                           .message(dim, WireWriter().bytes_field(D::denotation, "CHANNEL"))
+                           // The last of value and param wins: a param, then a value of 0.
+                           .message(dim, WireWriter().int_field(D::dim_value, 5).bytes_field(D::dim_param, "M"))
+                           .message(dim, WireWriter().bytes_field(D::dim_param, "M").int_field(D::dim_value, 0));
+    WireWriter type = WireWriter().message(
+        proto::Type::tensor_type,
+        WireWriter().int_field(proto::TensorType::elem_type, 1).message(proto::TensorType::shape, shape));
     auto m = import_model(model_with_input_type(type));
     const auto& dims = input_type(m).shape;
     BOOST_REQUIRE(dims.size() == 6u);
@@ -529,9 +562,14 @@ BOOST_AUTO_TEST_CASE(dimension_with_neither_value_nor_param_is_unknown) {
 BOOST_AUTO_TEST_CASE(a_repeated_shape_replaces_the_dimension_denotations_too) {
     // Singular messages are replaced, not merged: the second shape's dimension has no
     // denotation, though the first one's had (they live apart from the dimensions).
-    WireWriter first = WireWriter().message(1, WireWriter().int_field(1, 3).bytes_field(3, "BATCH"));
-    WireWriter second = WireWriter().message(1, WireWriter().int_field(1, 4));
-    WireWriter type = WireWriter().message(1, WireWriter().int_field(1, 1).message(2, first).message(2, second));
+    using D = proto::Dimension;
+    using TT = proto::TensorType;
+    WireWriter first = WireWriter().message(
+        proto::Shape::dim, WireWriter().int_field(D::dim_value, 3).bytes_field(D::denotation, "BATCH"));
+    WireWriter second = WireWriter().message(proto::Shape::dim, WireWriter().int_field(D::dim_value, 4));
+    WireWriter type = WireWriter().message(
+        proto::Type::tensor_type,
+        WireWriter().int_field(TT::elem_type, 1).message(TT::shape, first).message(TT::shape, second));
     auto m = import_model(model_with_input_type(type));
     BOOST_REQUIRE(input_type(m).shape.size() == 1u);
     BOOST_TEST(input_type(m).shape[0].value() == 4);
@@ -539,46 +577,57 @@ BOOST_AUTO_TEST_CASE(a_repeated_shape_replaces_the_dimension_denotations_too) {
 }
 
 BOOST_AUTO_TEST_CASE(every_type_proto_member_is_read) {
+    using T = proto::Type;
+    using TT = proto::TensorType;
     WireWriter tensor_f = tb::tensor_type(1, {2});
+    const WireWriter sequence_of_f =
+        WireWriter().message(T::sequence_type, WireWriter().message(proto::ElemType::elem_type, tensor_f));
     {  // sequence of tensor
-        auto m = import_model(model_with_input_type(WireWriter().message(4, WireWriter().message(1, tensor_f))));
+        auto m = import_model(model_with_input_type(sequence_of_f));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
         BOOST_REQUIRE(input_type(m).elem);
         BOOST_TEST(input_type(m).elem->elem_type == 1);
         BOOST_TEST(input_type(m).elem->shape.at(0).value() == 2);
     }
     {  // sequence without elem_type
-        auto m = import_model(model_with_input_type(WireWriter().message(4, WireWriter())));
+        auto m = import_model(model_with_input_type(WireWriter().message(T::sequence_type, WireWriter())));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
         BOOST_TEST(!input_type(m).elem);
     }
     {  // map<int64, tensor>
-        WireWriter map = WireWriter().int_field(1, 7).message(2, tensor_f);
-        auto m = import_model(model_with_input_type(WireWriter().message(5, map)));
+        WireWriter map =
+            WireWriter().int_field(proto::MapType::key_type, 7).message(proto::MapType::value_type, tensor_f);
+        auto m = import_model(model_with_input_type(WireWriter().message(T::map_type, map)));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Map));
         BOOST_TEST(input_type(m).elem_type == 7);
         BOOST_TEST(input_type(m).elem->elem_type == 1);
     }
     {  // optional of sequence of tensor
-        WireWriter seq = WireWriter().message(4, WireWriter().message(1, tensor_f));
-        auto m = import_model(model_with_input_type(WireWriter().message(9, WireWriter().message(1, seq))));
+        WireWriter optional = WireWriter().message(proto::ElemType::elem_type, sequence_of_f);
+        auto m = import_model(model_with_input_type(WireWriter().message(T::optional_type, optional)));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Optional));
         BOOST_TEST(kind_code(input_type(m).elem->kind) == kind_code(TypeProto::Kind::Sequence));
         BOOST_TEST(input_type(m).elem->elem->elem_type == 1);
     }
     {  // sparse tensor with and without shape
-        WireWriter st = WireWriter().int_field(1, 11).message(2, WireWriter().message(1, WireWriter().int_field(1, 9)));
-        auto m = import_model(model_with_input_type(WireWriter().message(8, st)));
+        WireWriter shape =
+            WireWriter().message(proto::Shape::dim, WireWriter().int_field(proto::Dimension::dim_value, 9));
+        WireWriter st = WireWriter().int_field(TT::elem_type, 11).message(TT::shape, shape);
+        auto m = import_model(model_with_input_type(WireWriter().message(T::sparse_tensor_type, st)));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::SparseTensor));
         BOOST_TEST(input_type(m).elem_type == 11);
         BOOST_TEST(input_type(m).has_shape);
         BOOST_TEST(input_type(m).shape.at(0).value() == 9);
-        auto u = import_model(model_with_input_type(WireWriter().message(8, WireWriter().int_field(1, 1))));
+        auto u = import_model(model_with_input_type(
+            WireWriter().message(T::sparse_tensor_type, WireWriter().int_field(TT::elem_type, 1))));
         BOOST_TEST(!input_type(u).has_shape);
     }
     {  // opaque, with denotation on the TypeProto
-        WireWriter opaque = WireWriter().bytes_field(1, "com.example").bytes_field(2, "Blob");
-        auto m = import_model(model_with_input_type(WireWriter().bytes_field(6, "TEXT").message(7, opaque)));
+        WireWriter opaque = WireWriter()
+                                .bytes_field(proto::OpaqueType::domain, "com.example")
+                                .bytes_field(proto::OpaqueType::name, "Blob");
+        auto m = import_model(
+            model_with_input_type(WireWriter().bytes_field(T::denotation, "TEXT").message(T::opaque_type, opaque)));
         BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Opaque));
         BOOST_TEST(input_type(m).opaque_domain() == "com.example");
         BOOST_TEST(input_type(m).opaque_name() == "Blob");
@@ -588,9 +637,12 @@ BOOST_AUTO_TEST_CASE(every_type_proto_member_is_read) {
 
 BOOST_AUTO_TEST_CASE(type_proto_members_are_a_oneof_and_the_last_wins) {
     // tensor_type with a shape, then sequence_type: no shape or elem_type is left over.
-    WireWriter type = WireWriter()
-                          .message(1, WireWriter().int_field(1, 1).message(2, WireWriter().message(1, WireWriter())))
-                          .message(4, WireWriter());
+    WireWriter shape = WireWriter().message(proto::Shape::dim, WireWriter());
+    WireWriter type =
+        WireWriter()
+            .message(proto::Type::tensor_type,
+                     WireWriter().int_field(proto::TensorType::elem_type, 1).message(proto::TensorType::shape, shape))
+            .message(proto::Type::sequence_type, WireWriter());
     auto m = import_model(model_with_input_type(type));
     BOOST_TEST(kind_code(input_type(m).kind) == kind_code(TypeProto::Kind::Sequence));
     BOOST_TEST(input_type(m).elem_type == 0);
@@ -601,23 +653,28 @@ BOOST_AUTO_TEST_CASE(type_proto_members_are_a_oneof_and_the_last_wins) {
 // ---- Functions and training info ------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(functions_are_read_with_attributes_and_attribute_defaults) {
-    WireWriter ref = WireWriter().bytes_field(1, "alpha").int_field(20, 1).bytes_field(21, "alpha");
-    WireWriter body = tb::node("LeakyRelu", {"a"}, {"c"}, "inner").message(5, ref);
-    WireWriter fn = WireWriter()
-                        .bytes_field(1, "MyFn")
-                        .bytes_field(4, "a")
-                        .bytes_field(4, "b")
-                        .bytes_field(5, "c")
-                        .bytes_field(6, "beta")
-                        .message(7, body)
-                        .bytes_field(8, "fn doc")
-                        .message(9, tb::opset("", 18))
-                        .bytes_field(10, "com.example")
-                        .message(11, WireWriter().bytes_field(1, "alpha").float_field(2, 0.5f).int_field(20, 1))
-                        .message(12, tb::value_info("c"))
-                        .bytes_field(13, "v2")
-                        .message(14, WireWriter().bytes_field(1, "fk").bytes_field(2, "fv"));
-    std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(25, fn).str();
+    using F = proto::Function;
+    WireWriter ref =
+        WireWriter().bytes_field(A::name, "alpha").int_field(A::type, 1).bytes_field(A::ref_attr_name, "alpha");
+    WireWriter body = tb::node("LeakyRelu", {"a"}, {"c"}, "inner").message(proto::Node::attribute, ref);
+    WireWriter fn =
+        WireWriter()
+            .bytes_field(F::name, "MyFn")
+            .bytes_field(F::input, "a")
+            .bytes_field(F::input, "b")
+            .bytes_field(F::output, "c")
+            .bytes_field(F::attribute, "beta")
+            .message(F::node, body)
+            .bytes_field(F::doc_string, "fn doc")
+            .message(F::opset_import, tb::opset("", 18))
+            .bytes_field(F::domain, "com.example")
+            .message(F::attribute_proto,
+                     WireWriter().bytes_field(A::name, "alpha").float_field(A::f, 0.5f).int_field(A::type, 1))
+            .message(F::value_info, tb::value_info("c"))
+            .bytes_field(F::overload, "v2")
+            .message(F::metadata_props, tb::string_entry("fk", "fv"));
+    std::string m =
+        WireWriter().int_field(M::ir_version, 9).bytes_field(M::graph, graph_bytes()).message(M::functions, fn).str();
     auto model = import_model(m);
     BOOST_REQUIRE(model.proto().functions.size() == 1u);
     const Function& f = model.proto().functions[0];
@@ -638,25 +695,33 @@ BOOST_AUTO_TEST_CASE(functions_are_read_with_attributes_and_attribute_defaults) 
     BOOST_TEST(f.value_info.at(0).name == "c");
     BOOST_TEST(f.doc_string == "fn doc");
     BOOST_TEST(f.metadata_props.at(0).value == "fv");
-    BOOST_TEST(f.offset == m.size() - fn.size() - len_header(25, fn.size()));
+    BOOST_TEST(f.offset == m.size() - fn.size() - len_header(M::functions, fn.size()));
 }
 
 BOOST_AUTO_TEST_CASE(function_attribute_default_with_neither_type_nor_value_is_invalid_model) {
-    WireWriter fn = WireWriter().bytes_field(1, "F").message(11, WireWriter().bytes_field(1, "alpha"));
-    std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(25, fn).str();
+    WireWriter fn = WireWriter()
+                        .bytes_field(proto::Function::name, "F")
+                        .message(proto::Function::attribute_proto, WireWriter().bytes_field(A::name, "alpha"));
+    std::string m =
+        WireWriter().int_field(M::ir_version, 9).bytes_field(M::graph, graph_bytes()).message(M::functions, fn).str();
     uint64_t fn_payload = m.size() - fn.size();
     expect_model_error(m, ErrorKind::InvalidModel, fn_payload + 3, "ModelProto.functions[0].attribute_proto[0]");
 }
 
 BOOST_AUTO_TEST_CASE(training_info_is_read_as_written) {
+    using TI = proto::TrainingInfo;
     WireWriter ti = WireWriter()
-                        .message(1, WireWriter().bytes_field(2, "init"))
-                        .message(2, WireWriter().bytes_field(2, "algo"))
-                        .message(3, WireWriter().bytes_field(1, "W").bytes_field(2, "W_init"))
-                        .message(4, WireWriter().bytes_field(1, "W").bytes_field(2, "W_new"))
-                        .message(4, WireWriter().bytes_field(1, "B").bytes_field(2, "B_new"));
-    std::string m =
-        WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(20, ti).message(20, WireWriter()).str();
+                        .message(TI::initialization, WireWriter().bytes_field(proto::Graph::name, "init"))
+                        .message(TI::algorithm, WireWriter().bytes_field(proto::Graph::name, "algo"))
+                        .message(TI::initialization_binding, tb::string_entry("W", "W_init"))
+                        .message(TI::update_binding, tb::string_entry("W", "W_new"))
+                        .message(TI::update_binding, tb::string_entry("B", "B_new"));
+    std::string m = WireWriter()
+                        .int_field(M::ir_version, 9)
+                        .bytes_field(M::graph, graph_bytes())
+                        .message(M::training_info, ti)
+                        .message(M::training_info, WireWriter())
+                        .str();
     auto model = import_model(m);
     BOOST_REQUIRE(model.proto().training_info.size() == 2u);
     const TrainingInfo& t = model.proto().training_info[0];
@@ -670,9 +735,16 @@ BOOST_AUTO_TEST_CASE(training_info_is_read_as_written) {
 }
 
 BOOST_AUTO_TEST_CASE(errors_inside_training_info_name_their_path) {
-    WireWriter bad_node = WireWriter().bytes_field(4, "Op").message(5, WireWriter().bytes_field(1, "x"));
-    WireWriter ti = WireWriter().message(2, WireWriter().message(1, bad_node));
-    std::string m = WireWriter().int_field(1, 9).bytes_field(7, graph_bytes()).message(20, ti).str();
+    WireWriter bad_node = WireWriter()
+                              .bytes_field(proto::Node::op_type, "Op")
+                              .message(proto::Node::attribute, WireWriter().bytes_field(A::name, "x"));
+    WireWriter algorithm = WireWriter().message(proto::Graph::node, bad_node);
+    WireWriter ti = WireWriter().message(proto::TrainingInfo::algorithm, algorithm);
+    std::string m = WireWriter()
+                        .int_field(M::ir_version, 9)
+                        .bytes_field(M::graph, graph_bytes())
+                        .message(M::training_info, ti)
+                        .str();
     auto e = refusal_of([&] { import_model(m); });
     BOOST_TEST(to_string(e.kind()) == "InvalidModel");
     BOOST_TEST(e.field_path() == "ModelProto.training_info[0].algorithm.node[0].attribute[0]");

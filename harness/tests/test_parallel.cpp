@@ -107,7 +107,7 @@ struct ExternalModel {
             t.bytes_field(proto::Tensor::name, numbered("w", i));
             for (auto [k, v] : {std::pair<std::string, std::string>{"location", "w.bin"},
                                 {"offset", std::to_string(i * step)}})
-                t.message(proto::Tensor::external_data, WireWriter().bytes_field(1, k).bytes_field(2, v));
+                t.message(proto::Tensor::external_data, tb::string_entry(k, v));
             t.int_field(proto::Tensor::data_location, 1);
             g.message(proto::Graph::initializer, t);
         }

@@ -93,7 +93,7 @@ tb::OrtModelSpec heavy_ort() {
 std::string heavy_onnx() {
     tb::WireWriter g = tb::minimal_graph();
     for (int i = 0; i < weight_count; ++i)
-        g.message(5,
+        g.message(onnximport::proto::Graph::initializer,
                   tb::tensor_raw(numbered("w", i), 2, {int64_t{mib}}, std::string(mib, static_cast<char>(i))));
     return tb::model(g).str();
 }
@@ -103,12 +103,13 @@ std::string heavy_external_onnx(const std::string& location) {
     tb::WireWriter g = tb::minimal_graph();
     for (int i = 0; i < weight_count; ++i) {
         tb::WireWriter t;
-        t.int_field(1, mib).int_field(2, 2).bytes_field(8, numbered("w", i));
+        using T = onnximport::proto::Tensor;
+        t.int_field(T::dims, mib).int_field(T::data_type, 2).bytes_field(T::name, numbered("w", i));
         for (const auto& [key, value] : {std::pair<std::string, std::string>{"location", location},
                                          {"offset", std::to_string(i * mib)}, {"length", std::to_string(mib)}})
-            t.message(13, tb::WireWriter().bytes_field(1, key).bytes_field(2, value));
-        t.int_field(14, 1);  // data_location EXTERNAL
-        g.message(5, t);
+            t.message(T::external_data, tb::string_entry(key, value));
+        t.int_field(T::data_location, 1);  // EXTERNAL
+        g.message(onnximport::proto::Graph::initializer, t);
     }
     return tb::model(g).str();
 }

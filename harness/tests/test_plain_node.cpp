@@ -29,10 +29,10 @@ WireWriter node_of(const std::vector<Field>& fields, bool trailing_field) {
             continue;
         }
         WireWriter a;
-        a.bytes_field(1, f.text);
-        if (f.is_float) a.float_field(2, 0.5f);
-        else a.int_field(3, f.i);
-        a.int_field(20, f.is_float ? 1 : 2);
+        a.bytes_field(proto::Attribute::name, f.text);
+        if (f.is_float) a.float_field(proto::Attribute::f, 0.5f);
+        else a.int_field(proto::Attribute::i, f.i);
+        a.int_field(proto::Attribute::type, f.is_float ? 1 : 2);
         n.message(N::attribute, a);
     }
     if (trailing_field) n.int_field(99, 0);  // no NodeProto field: the general path skips it
@@ -57,7 +57,10 @@ WireWriter wrapped(const WireWriter& node, int depth) {
     WireWriter inner = node;
     for (int i = 0; i < depth; ++i) {
         const WireWriter graph = WireWriter().message(onnximport::proto::Graph::node, inner);
-        const WireWriter branch = WireWriter().bytes_field(1, "then_branch").int_field(20, 5).message(6, graph);
+        const WireWriter branch = WireWriter()
+                                      .bytes_field(proto::Attribute::name, "then_branch")
+                                      .int_field(proto::Attribute::type, 5)
+                                      .message(proto::Attribute::g, graph);
         inner = WireWriter().bytes_field(N::op_type, "If").message(N::attribute, branch);
     }
     return inner;
@@ -174,7 +177,8 @@ BOOST_AUTO_TEST_CASE(a_plain_node_nested_too_deep_is_malformed_where_the_general
     o.max_nesting = 8;
     BOOST_TEST(import_model(model_of(wrapped(bare, 2)), o).graph()->nodes.size() == 1u);
     const std::string m = model_of(wrapped(with_attribute, 2));
-    const std::string axis = WireWriter().bytes_field(1, "axis").int_field(3, 1).int_field(20, 2).str();
+    using A = proto::Attribute;
+    const std::string axis = WireWriter().bytes_field(A::name, "axis").int_field(A::i, 1).int_field(A::type, 2).str();
     const size_t attribute_key = m.rfind(axis) - 2;  // its key and one-byte length
     const std::string attribute_path = "ModelProto.graph" + wrap + wrap + ".node[0].attribute[0]";
     expect_model_error(m, ErrorKind::Malformed, attribute_key, attribute_path, o);

@@ -34,70 +34,71 @@ namespace tb = onnximport::testing;
 
 /// A GraphProto under construction; fields may come in any order on the wire.
 struct G {
+    using Field = proto::Graph;
     WireWriter w;
-    explicit G(std::string_view name = "g") { w.bytes_field(2, name); }
+    explicit G(std::string_view name = "g") { w.bytes_field(Field::name, name); }
 
-    G& in(std::string_view n, int32_t elem = 1) { w.message(11, tb::value_info(n, elem)); return *this; }
-    G& in_untyped(std::string_view n) { w.message(11, WireWriter().bytes_field(1, n)); return *this; }
+    G& in(std::string_view n, int32_t elem = 1) { w.message(Field::input, tb::value_info(n, elem)); return *this; }
+    G& in_untyped(std::string_view n) { w.message(Field::input, untyped(n)); return *this; }
     G& out(std::string_view n, int32_t elem = 1, std::vector<int64_t> dims = {1}) {
-        w.message(12, tb::value_info(n, elem, dims));
+        w.message(Field::output, tb::value_info(n, elem, dims));
         return *this;
     }
-    G& out_untyped(std::string_view n) { w.message(12, WireWriter().bytes_field(1, n)); return *this; }
+    G& out_untyped(std::string_view n) { w.message(Field::output, untyped(n)); return *this; }
     G& info(std::string_view n, int32_t elem = 1, std::vector<int64_t> dims = {1}) {
-        w.message(13, tb::value_info(n, elem, dims));
+        w.message(Field::value_info, tb::value_info(n, elem, dims));
         return *this;
     }
     G& init(std::string_view n) {
-        w.message(5, tb::tensor_raw(n, 1, {1}, std::string(4, '\0')));
+        w.message(Field::initializer, tb::tensor_raw(n, 1, {1}, std::string(4, '\0')));
         return *this;
     }
     G& sparse(std::string_view n) {
-        WireWriter st;
-        st.message(1, tb::tensor_raw(n, 1, {1}, std::string(4, '\0')))
-            .message(2, tb::tensor_raw("", 7, {1}, std::string(8, '\0')))
-            .int_field(3, 4);
-        w.message(15, st);
+        w.message(Field::sparse_initializer, tb::sparse_tensor(tb::tensor_raw(n, 1, {1}, std::string(4, '\0')),
+                                                           tb::tensor_raw("", 7, {1}, std::string(8, '\0')), {4}));
         return *this;
     }
     G& node(std::string_view op, const std::vector<std::string>& ins, const std::vector<std::string>& outs,
             std::string_view name = {}) {
-        w.message(1, tb::node(op, ins, outs, name));
+        w.message(Field::node, tb::node(op, ins, outs, name));
         return *this;
     }
     /// A node with extra fields already appended (attributes, domain).
     G& raw_node(const WireWriter& n) {
-        w.message(1, n);
+        w.message(Field::node, n);
         return *this;
     }
+
+private:
+    static WireWriter untyped(std::string_view n) { return WireWriter().bytes_field(proto::ValueInfo::name, n); }
 };
 
 /// NodeProto with one graph attribute.
 WireWriter node_with_graph(std::string_view op, const std::vector<std::string>& ins,
                            const std::vector<std::string>& outs, std::string_view attr, const G& body,
                            std::string_view name = {}) {
-    return tb::node(op, ins, outs, name).message(5, tb::attr_graph(attr, body.w));
+    return tb::node(op, ins, outs, name).message(proto::Node::attribute, tb::attr_graph(attr, body.w));
 }
 
 /// An If: then_branch and else_branch.
 WireWriter if_node(const std::vector<std::string>& ins, const std::vector<std::string>& outs, const G& then_g,
                    const G& else_g, std::string_view name = {}) {
     return tb::node("If", ins, outs, name)
-        .message(5, tb::attr_graph("then_branch", then_g.w))
-        .message(5, tb::attr_graph("else_branch", else_g.w));
+        .message(proto::Node::attribute, tb::attr_graph("then_branch", then_g.w))
+        .message(proto::Node::attribute, tb::attr_graph("else_branch", else_g.w));
 }
 
 /// An attribute of type GRAPHS.
 WireWriter attr_graphs(std::string_view name, std::initializer_list<const G*> graphs) {
     WireWriter a;
-    a.bytes_field(1, name);
-    for (const G* g : graphs) a.message(11, g->w);
-    return a.int_field(20, 10);
+    a.bytes_field(proto::Attribute::name, name);
+    for (const G* g : graphs) a.message(proto::Attribute::graphs, g->w);
+    return a.int_field(proto::Attribute::type, 10);
 }
 
 WireWriter node_in_domain(std::string_view op, const std::vector<std::string>& ins,
                           const std::vector<std::string>& outs, std::string_view domain, std::string_view name = {}) {
-    return tb::node(op, ins, outs, name).bytes_field(7, domain);
+    return tb::node(op, ins, outs, name).bytes_field(proto::Node::domain, domain);
 }
 
 std::string model_of(const G& g) { return tb::model(g.w).str(); }
@@ -106,9 +107,9 @@ std::string model_of(const G& g) { return tb::model(g.w).str(); }
 std::string model_with_opsets(const G& g, std::initializer_list<std::pair<std::string_view, int64_t>> opsets,
                               const WireWriter* function = nullptr) {
     WireWriter m;
-    m.int_field(1, 9).message(7, g.w);
-    for (auto& [domain, version] : opsets) m.message(8, tb::opset(domain, version));
-    if (function) m.message(25, *function);
+    m.int_field(proto::Model::ir_version, 9).message(proto::Model::graph, g.w);
+    for (auto& [domain, version] : opsets) m.message(proto::Model::opset_import, tb::opset(domain, version));
+    if (function) m.message(proto::Model::functions, *function);
     return m.str();
 }
 
@@ -335,8 +336,8 @@ BOOST_AUTO_TEST_CASE(undefined_input_in_a_nested_subgraph_has_the_full_field_pat
     G g;
     g.in("X").node("Relu", {"X"}, {"A"}).node("Relu", {"A"}, {"B"});
     g.raw_node(tb::node("If", {"B"}, {"Y"})
-                   .message(5, tb::attr_int("unused", 1))
-                   .message(5, tb::attr_graph("then_branch", sub.w)))
+                   .message(proto::Node::attribute, tb::attr_int("unused", 1))
+                   .message(proto::Node::attribute, tb::attr_graph("then_branch", sub.w)))
         .out("Y");
     std::string bytes = model_of(g);
     ImportError e = expect_invalid(bytes, "ModelProto.graph.node[2].attribute[1].g.node[0].attribute[0].g.node[1]",
@@ -353,7 +354,8 @@ BOOST_AUTO_TEST_CASE(undefined_input_in_a_graphs_attribute_has_the_field_path) {
     second.node("Identity", {"nope"}, {"S"}).out("S");
     G g;
     g.in("X")
-        .raw_node(tb::node("Custom", {"X"}, {"Y"}).message(5, attr_graphs("branches", {&first, &second})))
+        .raw_node(tb::node("Custom", {"X"}, {"Y"})
+                      .message(proto::Node::attribute, attr_graphs("branches", {&first, &second})))
         .out("Y");
     expect_invalid(model_of(g), "ModelProto.graph.node[0].attribute[0].graphs[1].node[0]",
                    {"node #0 (Identity)", "\"nope\""});
@@ -463,8 +465,12 @@ BOOST_AUTO_TEST_CASE(node_in_a_subgraph_with_a_domain_not_imported_is_invalid) {
 
 BOOST_AUTO_TEST_CASE(call_of_a_local_function_still_needs_its_domain_imported) {
     WireWriter fn;
-    fn.bytes_field(1, "Twice").bytes_field(10, "local").bytes_field(4, "x").bytes_field(5, "y");
-    fn.message(7, tb::node("Add", {"x", "x"}, {"y"})).message(9, tb::opset("", 21));
+    using F = proto::Function;
+    fn.bytes_field(F::name, "Twice")
+        .bytes_field(F::domain, "local")
+        .bytes_field(F::input, "x")
+        .bytes_field(F::output, "y");
+    fn.message(F::node, tb::node("Add", {"x", "x"}, {"y"})).message(F::opset_import, tb::opset("", 21));
     G g;
     g.in("X").raw_node(node_in_domain("Twice", {"X"}, {"Y"}, "local", "call")).out("Y");
     expect_invalid(model_with_opsets(g, {{"", 21}}, &fn), "ModelProto.graph.node[0]", {"\"call\"", "\"local\""});
@@ -476,8 +482,12 @@ BOOST_AUTO_TEST_CASE(function_bodies_are_imported_as_written_and_not_resolved) {
     // The body reads a name it never defines and uses a domain nobody imports: resolution
     // does not look inside functions.
     WireWriter fn;
-    fn.bytes_field(1, "Odd").bytes_field(10, "local").bytes_field(4, "x").bytes_field(5, "y");
-    fn.message(7, node_in_domain("Strange", {"x", "undefined_in_body"}, {"y"}, "com.nowhere"));
+    using F = proto::Function;
+    fn.bytes_field(F::name, "Odd")
+        .bytes_field(F::domain, "local")
+        .bytes_field(F::input, "x")
+        .bytes_field(F::output, "y");
+    fn.message(F::node, node_in_domain("Strange", {"x", "undefined_in_body"}, {"y"}, "com.nowhere"));
     G g;
     g.in("X").raw_node(node_in_domain("Odd", {"X"}, {"Y"}, "local")).out("Y");
     Loaded m = load(model_with_opsets(g, {{"", 21}, {"local", 1}}, &fn));
@@ -492,10 +502,10 @@ BOOST_AUTO_TEST_CASE(training_info_graphs_are_left_unresolved) {
     G init("init");
     init.node("Constant", {}, {"W0"}).node("Identity", {"not_defined_anywhere"}, {"W1"}).out("W1");
     WireWriter ti;
-    ti.message(1, init.w);
+    ti.message(proto::TrainingInfo::initialization, init.w);
     G g;
     g.in("X").node("Relu", {"X"}, {"Y"}).out("Y");
-    std::string bytes = tb::model(g.w).message(20, ti).str();
+    std::string bytes = tb::model(g.w).message(proto::Model::training_info, ti).str();
     Loaded m = load(bytes);
     BOOST_TEST(m.graph().resolved);
     BOOST_REQUIRE_EQUAL(m.model.proto().training_info.size(), 1u);

@@ -13,8 +13,7 @@ using namespace core_test;
 
 namespace {
 
-constexpr uint32_t float_data = 4, int32_data = 5, string_data = 6, int64_data = 7, double_data = 10,
-                   uint64_data = 11;
+using T = proto::Tensor;  // TensorProto's field numbers, named by nearly every test here
 
 std::string bytes_str(const TensorView& t) {
     auto b = t.bytes();
@@ -36,8 +35,8 @@ std::string hex(const std::string& s) {
 /// there is one dim below 128 and a type below 128).
 WireWriter tensor_head(int32_t type, std::initializer_list<uint64_t> dims) {
     WireWriter t;
-    for (uint64_t d : dims) t.int_field(1, d);
-    t.int_field(2, static_cast<uint64_t>(static_cast<int64_t>(type)));
+    for (uint64_t d : dims) t.int_field(T::dims, d);
+    t.int_field(T::data_type, static_cast<uint64_t>(static_cast<int64_t>(type)));
     return t;
 }
 
@@ -57,14 +56,14 @@ uint64_t expected_bytes(int32_t code, uint64_t count) {
     return (count * bits + 7) / 8;
 }
 
-uint32_t typed_field(int32_t code) {
+T typed_field(int32_t code) {
     switch (code) {
-    case 1: case 14: return float_data;
-    case 11: case 15: return double_data;
-    case 7: return int64_data;
-    case 12: case 13: return uint64_data;
-    case 8: return string_data;
-    default: return int32_data;
+    case 1: case 14: return T::float_data;
+    case 11: case 15: return T::double_data;
+    case 7: return T::int64_data;
+    case 12: case 13: return T::uint64_data;
+    case 8: return T::string_data;
+    default: return T::int32_data;
     }
 }
 
@@ -83,9 +82,9 @@ struct Typed {
 
 Typed typed_entries(int32_t code, uint64_t count) {
     Typed out;
-    const uint32_t f = typed_field(code);
+    const T f = typed_field(code);
     const unsigned bits = static_cast<unsigned>(expected_bytes(code, 8));  // bits per element
-    if (f == float_data) {
+    if (f == T::float_data) {
         uint64_t n = code == 14 ? 2 * count : count;
         for (uint64_t k = 0; k < n; ++k) {
             float v = 0.5f + static_cast<float>(k) * -1.25f;
@@ -94,7 +93,7 @@ Typed typed_entries(int32_t code, uint64_t count) {
             out.fields.fixed32_field(f, u);
             out.expected += le(u, 4);
         }
-    } else if (f == double_data) {
+    } else if (f == T::double_data) {
         uint64_t n = code == 15 ? 2 * count : count;
         for (uint64_t k = 0; k < n; ++k) {
             double v = 1e300 / static_cast<double>(k + 1);
@@ -103,7 +102,7 @@ Typed typed_entries(int32_t code, uint64_t count) {
             out.fields.fixed64_field(f, u);
             out.expected += le(u, 8);
         }
-    } else if (f == int64_data || f == uint64_data) {
+    } else if (f == T::int64_data || f == T::uint64_data) {
         for (uint64_t k = 0; k < count; ++k) {
             uint64_t v = (uint64_t{0xFEDCBA98} << 32) + k * 0x01010101u + 7;
             out.fields.int_field(f, v);
@@ -151,7 +150,7 @@ BOOST_AUTO_TEST_CASE(raw_data_of_every_element_type_has_length_ceil_count_times_
             const uint64_t n = expected_bytes(code, 5);
             std::string raw;
             for (uint64_t k = 0; k < n; ++k) raw += static_cast<char>(0xA0 + k);
-            std::string t = tensor_head(code, {5}).bytes_field(9, raw).str();
+            std::string t = tensor_head(code, {5}).bytes_field(T::raw_data, raw).str();
             auto m = import_tensor(t);
             const TensorView& v = m.graph()->initializers.at(0);
             BOOST_TEST(v.element_count == 5u);
@@ -161,7 +160,7 @@ BOOST_AUTO_TEST_CASE(raw_data_of_every_element_type_has_length_ceil_count_times_
 
             // One byte short and one byte long: refused at raw_data.
             for (std::string wrong : {raw.substr(0, n - 1), raw + "x"}) {
-                std::string w = tensor_head(code, {5}).bytes_field(9, wrong).str();
+                std::string w = tensor_head(code, {5}).bytes_field(T::raw_data, wrong).str();
                 expect_tensor_error(w, ErrorKind::InvalidModel, 4, "TensorProto.raw_data");
             }
         }
@@ -176,7 +175,7 @@ BOOST_AUTO_TEST_CASE(sub_byte_lengths_round_up) {
     for (Case c : {Case{21, 1, 1}, Case{21, 3, 2}, Case{22, 4, 2}, Case{23, 7, 4}, Case{25, 1, 1}, Case{26, 5, 2},
                    Case{25, 8, 2}, Case{27, 1, 1}, Case{27, 4, 3}, Case{28, 5, 4}, Case{28, 3, 3}}) {
         BOOST_TEST_CONTEXT("type " << c.code << " count " << c.count) {
-            std::string t = tensor_head(c.code, {c.count}).bytes_field(9, std::string(c.bytes, '\x5A')).str();
+            std::string t = tensor_head(c.code, {c.count}).bytes_field(T::raw_data, std::string(c.bytes, '\x5A')).str();
             BOOST_TEST(import_tensor(t).graph()->initializers[0].byte_size() == c.bytes);
         }
     }
@@ -197,7 +196,7 @@ BOOST_AUTO_TEST_CASE(typed_field_of_every_element_type_round_trips_into_the_raw_
                 BOOST_TEST(v.byte_size() == expected_bytes(code, count));
                 BOOST_TEST(hex(bytes_str(v)) == hex(typed.expected));
                 // The same bytes given as raw_data import identically.
-                std::string r = tensor_head(code, {count}).bytes_field(9, typed.expected).str();
+                std::string r = tensor_head(code, {count}).bytes_field(T::raw_data, typed.expected).str();
                 BOOST_TEST(hex(bytes_str(import_tensor(r).graph()->initializers[0])) == hex(typed.expected));
             }
         }
@@ -205,58 +204,62 @@ BOOST_AUTO_TEST_CASE(typed_field_of_every_element_type_round_trips_into_the_raw_
 }
 
 BOOST_AUTO_TEST_CASE(float_and_complex64_read_float_data) {
-    std::string f = tensor_head(1, {2}).float_field(4, 1.0f).float_field(4, -2.0f).str();
+    std::string f = tensor_head(1, {2}).float_field(T::float_data, 1.0f).float_field(T::float_data, -2.0f).str();
     BOOST_TEST(hex(bytes_str(import_tensor(f).graph()->initializers[0])) == "00 00 80 3F 00 00 00 C0 ");
     // complex64: two floats per element, packed.
-    std::string c = tensor_head(14, {1}).bytes_field(4, le(0x3F800000u, 4) + le(0x40000000u, 4)).str();
+    std::string c = tensor_head(14, {1}).bytes_field(T::float_data, le(0x3F800000u, 4) + le(0x40000000u, 4)).str();
     BOOST_TEST(hex(bytes_str(import_tensor(c).graph()->initializers[0])) == "00 00 80 3F 00 00 00 40 ");
     // complex64 with one float for one element: 4 bytes, 8 expected.
-    std::string half = tensor_head(14, {1}).float_field(4, 1.0f).str();
+    std::string half = tensor_head(14, {1}).float_field(T::float_data, 1.0f).str();
     expect_tensor_error(half, ErrorKind::InvalidModel, 4, "TensorProto.float_data");
 }
 
 BOOST_AUTO_TEST_CASE(double_and_complex128_read_double_data) {
-    std::string d = tensor_head(11, {1}).fixed64_field(10, 0x3FF0000000000000u).str();
+    std::string d = tensor_head(11, {1}).fixed64_field(T::double_data, 0x3FF0000000000000u).str();
     BOOST_TEST(hex(bytes_str(import_tensor(d).graph()->initializers[0])) == "00 00 00 00 00 00 F0 3F ");
-    std::string c = tensor_head(15, {1}).fixed64_field(10, 1).fixed64_field(10, 2).str();
+    std::string c = tensor_head(15, {1}).fixed64_field(T::double_data, 1).fixed64_field(T::double_data, 2).str();
     BOOST_TEST(import_tensor(c).graph()->initializers[0].byte_size() == 16u);
 }
 
 BOOST_AUTO_TEST_CASE(uint64_data_serves_uint64_whole_and_uint32_by_its_low_32_bits) {
-    std::string u64 = tensor_head(13, {1}).int_field(11, UINT64_MAX).str();
+    std::string u64 = tensor_head(13, {1}).int_field(T::uint64_data, UINT64_MAX).str();
     BOOST_TEST(hex(bytes_str(import_tensor(u64).graph()->initializers[0])) == "FF FF FF FF FF FF FF FF ");
-    std::string u32 = tensor_head(12, {2}).int_field(11, (uint64_t{1} << 32) + 5).int_field(11, 0xFFFFFFFFu).str();
+    std::string u32 = tensor_head(12, {2})
+                          .int_field(T::uint64_data, (uint64_t{1} << 32) + 5)
+                          .int_field(T::uint64_data, 0xFFFFFFFFu)
+                          .str();
     BOOST_TEST(hex(bytes_str(import_tensor(u32).graph()->initializers[0])) == "05 00 00 00 FF FF FF FF ");
 }
 
 BOOST_AUTO_TEST_CASE(int32_data_keeps_the_low_16_or_8_bits) {
-    std::string i16 = tensor_head(5, {2}).int_field(5, 0x12345).int_field(5, static_cast<uint64_t>(-2)).str();
+    std::string i16 =
+        tensor_head(5, {2}).int_field(T::int32_data, 0x12345).int_field(T::int32_data, static_cast<uint64_t>(-2)).str();
     BOOST_TEST(hex(bytes_str(import_tensor(i16).graph()->initializers[0])) == "45 23 FE FF ");
-    std::string f16 = tensor_head(10, {1}).int_field(5, 0x3C00).str();
+    std::string f16 = tensor_head(10, {1}).int_field(T::int32_data, 0x3C00).str();
     BOOST_TEST(hex(bytes_str(import_tensor(f16).graph()->initializers[0])) == "00 3C ");
-    std::string u8 = tensor_head(2, {2}).int_field(5, 0x1FF).int_field(5, 0x80).str();
+    std::string u8 = tensor_head(2, {2}).int_field(T::int32_data, 0x1FF).int_field(T::int32_data, 0x80).str();
     BOOST_TEST(hex(bytes_str(import_tensor(u8).graph()->initializers[0])) == "FF 80 ");
-    std::string i32 = tensor_head(6, {1}).int_field(5, static_cast<uint64_t>(-1)).str();
+    std::string i32 = tensor_head(6, {1}).int_field(T::int32_data, static_cast<uint64_t>(-1)).str();
     BOOST_TEST(hex(bytes_str(import_tensor(i32).graph()->initializers[0])) == "FF FF FF FF ");
 }
 
 BOOST_AUTO_TEST_CASE(bool_from_int32_data_turns_any_non_zero_entry_into_1) {
     // 256 has a zero low byte but is non-zero; 2^32 is zero as an int32 (low 32 bits).
     std::string b = tensor_head(9, {6})
-                        .packed_varints(5, {0, 1, 256, 2})
-                        .int_field(5, static_cast<uint64_t>(-1))
-                        .int_field(5, uint64_t{1} << 32)
+                        .packed_varints(T::int32_data, {0, 1, 256, 2})
+                        .int_field(T::int32_data, static_cast<uint64_t>(-1))
+                        .int_field(T::int32_data, uint64_t{1} << 32)
                         .str();
     BOOST_TEST(hex(bytes_str(import_tensor(b).graph()->initializers[0])) == "00 01 01 01 01 00 ");
 }
 
 BOOST_AUTO_TEST_CASE(four_and_two_bit_types_take_one_packed_byte_per_int32_entry) {
-    std::string u4 = tensor_head(21, {3}).int_field(5, 0x21).int_field(5, 0x103).str();
+    std::string u4 = tensor_head(21, {3}).int_field(T::int32_data, 0x21).int_field(T::int32_data, 0x103).str();
     BOOST_TEST(hex(bytes_str(import_tensor(u4).graph()->initializers[0])) == "21 03 ");
-    std::string i2 = tensor_head(26, {5}).int_field(5, 0xE4).int_field(5, 0x102).str();
+    std::string i2 = tensor_head(26, {5}).int_field(T::int32_data, 0xE4).int_field(T::int32_data, 0x102).str();
     BOOST_TEST(hex(bytes_str(import_tensor(i2).graph()->initializers[0])) == "E4 02 ");
     // One entry per element instead of per packed byte: 3 bytes for 2 expected.
-    std::string wrong = tensor_head(21, {3}).packed_varints(5, {1, 2, 3}).str();
+    std::string wrong = tensor_head(21, {3}).packed_varints(T::int32_data, {1, 2, 3}).str();
     expect_tensor_error(wrong, ErrorKind::InvalidModel, 4, "TensorProto.int32_data");
 }
 
@@ -265,9 +268,10 @@ BOOST_AUTO_TEST_CASE(six_bit_elements_are_packed_lsb_first_four_in_three_bytes) 
     // byte0 = x0 | (x1&3)<<6 = C1; byte1 = x1>>2 | (x2&0xF)<<4 = AF; byte2 = x2>>4 | x3<<2 = 56.
     for (int32_t code : {27, 28}) {
         BOOST_TEST_CONTEXT("element type " << code) {
-            std::string four = tensor_head(code, {4}).packed_varints(5, {0x41, 0x3F, 0x2A, 0x15}).str();
+            std::string four = tensor_head(code, {4}).packed_varints(T::int32_data, {0x41, 0x3F, 0x2A, 0x15}).str();
             BOOST_TEST(hex(bytes_str(import_tensor(four).graph()->initializers[0])) == "C1 AF 56 ");
-            std::string five = tensor_head(code, {5}).packed_varints(5, {0x41, 0x3F, 0x2A, 0x15, 0x3F}).str();
+            std::string five =
+                tensor_head(code, {5}).packed_varints(T::int32_data, {0x41, 0x3F, 0x2A, 0x15, 0x3F}).str();
             BOOST_TEST(hex(bytes_str(import_tensor(five).graph()->initializers[0])) == "C1 AF 56 3F ");
         }
     }
@@ -275,37 +279,37 @@ BOOST_AUTO_TEST_CASE(six_bit_elements_are_packed_lsb_first_four_in_three_bytes) 
 
 BOOST_AUTO_TEST_CASE(six_bit_entries_must_be_one_per_element_even_when_the_bytes_would_match) {
     // 4 elements and 3 entries both fill 3 bytes; 3 elements and 4 entries likewise.
-    std::string few = tensor_head(27, {4}).packed_varints(5, {1, 2, 3}).str();
+    std::string few = tensor_head(27, {4}).packed_varints(T::int32_data, {1, 2, 3}).str();
     expect_tensor_error(few, ErrorKind::InvalidModel, 4, "TensorProto.int32_data");
-    std::string many = tensor_head(28, {3}).packed_varints(5, {1, 2, 3, 4}).str();
+    std::string many = tensor_head(28, {3}).packed_varints(T::int32_data, {1, 2, 3, 4}).str();
     expect_tensor_error(many, ErrorKind::InvalidModel, 4, "TensorProto.int32_data");
 }
 
 BOOST_AUTO_TEST_CASE(typed_field_with_the_wrong_entry_count_is_invalid_model) {
-    std::string f = tensor_head(1, {3}).float_field(4, 1).float_field(4, 2).str();
+    std::string f = tensor_head(1, {3}).float_field(T::float_data, 1).float_field(T::float_data, 2).str();
     expect_tensor_error(f, ErrorKind::InvalidModel, 4, "TensorProto.float_data");
-    std::string i = tensor_head(7, {1}).int_field(7, 1).int_field(7, 2).str();
+    std::string i = tensor_head(7, {1}).int_field(T::int64_data, 1).int_field(T::int64_data, 2).str();
     expect_tensor_error(i, ErrorKind::InvalidModel, 4, "TensorProto.int64_data");
 }
 
 BOOST_AUTO_TEST_CASE(typed_field_that_does_not_belong_to_the_element_type_is_invalid_model) {
     struct Case {
         int32_t code;
-        uint32_t field;
+        T field;
         const char* name;
     };
     const Case cases[] = {
-        {1, int32_data, "int32_data"},   {6, float_data, "float_data"},   {12, int32_data, "int32_data"},
-        {7, uint64_data, "uint64_data"}, {11, float_data, "float_data"},  {14, double_data, "double_data"},
-        {10, float_data, "float_data"},  {9, int64_data, "int64_data"},   {8, int32_data, "int32_data"},
-        {13, int64_data, "int64_data"},  {2, string_data, "string_data"}, {15, float_data, "float_data"},
+        {1, T::int32_data, "int32_data"},   {6, T::float_data, "float_data"},   {12, T::int32_data, "int32_data"},
+        {7, T::uint64_data, "uint64_data"}, {11, T::float_data, "float_data"},  {14, T::double_data, "double_data"},
+        {10, T::float_data, "float_data"},  {9, T::int64_data, "int64_data"},   {8, T::int32_data, "int32_data"},
+        {13, T::int64_data, "int64_data"},  {2, T::string_data, "string_data"}, {15, T::float_data, "float_data"},
     };
     for (const Case& c : cases) {
         BOOST_TEST_CONTEXT("type " << c.code << " with " << c.name) {
             WireWriter t = tensor_head(c.code, {1});
-            if (c.field == float_data) t.float_field(4, 1.0f);
-            else if (c.field == double_data) t.fixed64_field(10, 1);
-            else if (c.field == string_data) t.bytes_field(6, "s");
+            if (c.field == T::float_data) t.float_field(T::float_data, 1.0f);
+            else if (c.field == T::double_data) t.fixed64_field(T::double_data, 1);
+            else if (c.field == T::string_data) t.bytes_field(T::string_data, "s");
             else t.int_field(c.field, 1);
             expect_tensor_error(t.str(), ErrorKind::InvalidModel, 4, std::string("TensorProto.") + c.name);
         }
@@ -336,8 +340,8 @@ BOOST_AUTO_TEST_CASE(element_count_above_2_pow_60_is_invalid_model) {
                       std::vector<uint64_t>{uint64_t{1} << 61}}) {
         BOOST_TEST_CONTEXT("dims[0] " << dims[0]) {
             WireWriter t;
-            for (uint64_t d : dims) t.int_field(1, d);
-            t.int_field(2, 8);  // STRING: no byte limit in the way
+            for (uint64_t d : dims) t.int_field(T::dims, d);
+            t.int_field(T::data_type, 8);  // STRING: no byte limit in the way
             expect_tensor_error(t.str(), ErrorKind::InvalidModel, 0, "TensorProto.dims");
         }
     }
@@ -350,8 +354,8 @@ BOOST_AUTO_TEST_CASE(element_count_product_that_would_wrap_is_invalid_model) {
           std::vector<uint64_t>{3, uint64_t{1} << 62}, std::vector<uint64_t>{1u << 20, 1u << 20, 1u << 20, 1u << 20}}) {
         BOOST_TEST_CONTEXT("dims[0] " << dims[0]) {
             WireWriter t;
-            for (uint64_t d : dims) t.int_field(1, d);
-            t.int_field(2, 1);
+            for (uint64_t d : dims) t.int_field(T::dims, d);
+            t.int_field(T::data_type, 1);
             expect_tensor_error(t.str(), ErrorKind::InvalidModel, 0, "TensorProto.dims");
         }
     }
@@ -388,7 +392,7 @@ BOOST_AUTO_TEST_CASE(byte_limit_2_pow_31_minus_1_is_decided_from_the_dims_before
             // One element more: unsupported, with no data, with wrong raw_data, with a typed entry.
             std::string big = tensor_head(c.code, {c.too_big}).str();
             expect_tensor_error(big, ErrorKind::Unsupported, 0, "TensorProto.dims");
-            expect_tensor_error(big + WireWriter().bytes_field(9, "x").str(), ErrorKind::Unsupported, 0,
+            expect_tensor_error(big + WireWriter().bytes_field(T::raw_data, "x").str(), ErrorKind::Unsupported, 0,
                                 "TensorProto.dims");
             expect_tensor_error(big + WireWriter().int_field(typed_field(c.code), 1).str(), ErrorKind::Unsupported, 0,
                                 "TensorProto.dims");
@@ -399,16 +403,17 @@ BOOST_AUTO_TEST_CASE(byte_limit_2_pow_31_minus_1_is_decided_from_the_dims_before
 // ---- Element type ---------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(missing_or_zero_element_type_is_invalid_model) {
-    std::string none = WireWriter().int_field(1, 1).bytes_field(9, "abcd").str();
+    std::string none = WireWriter().int_field(T::dims, 1).bytes_field(T::raw_data, "abcd").str();
     expect_tensor_error(none, ErrorKind::InvalidModel, 0, "TensorProto.data_type");
-    std::string zero = WireWriter().int_field(1, 1).bytes_field(9, "abcd").int_field(2, 0).str();
+    std::string zero =
+        WireWriter().int_field(T::dims, 1).bytes_field(T::raw_data, "abcd").int_field(T::data_type, 0).str();
     expect_tensor_error(zero, ErrorKind::InvalidModel, 8, "TensorProto.data_type");
 }
 
 BOOST_AUTO_TEST_CASE(element_type_outside_0_to_28_is_unsupported) {
     for (uint64_t code : {uint64_t{29}, uint64_t{1000}, UINT64_MAX}) {
         BOOST_TEST_CONTEXT("data_type " << code) {
-            std::string t = WireWriter().int_field(1, 1).int_field(2, code).str();
+            std::string t = WireWriter().int_field(T::dims, 1).int_field(T::data_type, code).str();
             expect_tensor_error(t, ErrorKind::Unsupported, 2, "TensorProto.data_type");
         }
     }
@@ -417,29 +422,38 @@ BOOST_AUTO_TEST_CASE(element_type_outside_0_to_28_is_unsupported) {
 // ---- Sources --------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(raw_data_mixed_with_a_typed_field_is_invalid_model) {
-    std::string typed_first = tensor_head(1, {1}).float_field(4, 1).bytes_field(9, "abcd").str();
+    std::string typed_first = tensor_head(1, {1}).float_field(T::float_data, 1).bytes_field(T::raw_data, "abcd").str();
     expect_tensor_error(typed_first, ErrorKind::InvalidModel, 4, "TensorProto.float_data");
-    std::string raw_first = tensor_head(1, {1}).bytes_field(9, "abcd").float_field(4, 1).str();
+    std::string raw_first = tensor_head(1, {1}).bytes_field(T::raw_data, "abcd").float_field(T::float_data, 1).str();
     expect_tensor_error(raw_first, ErrorKind::InvalidModel, 10, "TensorProto.float_data");
     // A typed field counts as a source only when it has entries: an empty packed run does not.
-    std::string empty_run = tensor_head(1, {1}).bytes_field(9, "abcd").packed_varints(5, {}).str();
+    std::string empty_run =
+        tensor_head(1, {1}).bytes_field(T::raw_data, "abcd").packed_varints(T::int32_data, {}).str();
     BOOST_CHECK_NO_THROW(import_tensor(empty_run));
 }
 
 BOOST_AUTO_TEST_CASE(external_tensor_with_raw_data_or_a_typed_field_is_invalid_model) {
-    WireWriter loc = WireWriter().bytes_field(1, "location").bytes_field(2, "w.bin");
-    std::string raw = tensor_head(1, {1}).int_field(14, 1).message(13, loc).bytes_field(9, "abcd").str();
-    expect_tensor_error(raw, ErrorKind::InvalidModel, 6 + len_header(13, loc.size()) + loc.size(),
+    WireWriter loc = tb::string_entry("location", "w.bin");
+    std::string raw = tensor_head(1, {1})
+                          .int_field(T::data_location, 1)
+                          .message(T::external_data, loc)
+                          .bytes_field(T::raw_data, "abcd")
+                          .str();
+    expect_tensor_error(raw, ErrorKind::InvalidModel, 6 + len_header(T::external_data, loc.size()) + loc.size(),
                         "TensorProto.raw_data");
-    std::string typed = tensor_head(1, {1}).int_field(14, 1).float_field(4, 1).str();
+    std::string typed = tensor_head(1, {1}).int_field(T::data_location, 1).float_field(T::float_data, 1).str();
     expect_tensor_error(typed, ErrorKind::InvalidModel, 6, "TensorProto.float_data");
-    std::string str = tensor_head(8, {1}).int_field(14, 1).str();
+    std::string str = tensor_head(8, {1}).int_field(T::data_location, 1).str();
     expect_tensor_error(str, ErrorKind::InvalidModel, 4, "TensorProto.data_location");
 }
 
 BOOST_AUTO_TEST_CASE(external_tensor_keeps_its_reference_and_expected_length) {
-    WireWriter loc = WireWriter().bytes_field(1, "location").bytes_field(2, "w.bin");
-    std::string t = tensor_head(1, {3}).int_field(14, 1).message(13, loc).bytes_field(8, "W").str();
+    WireWriter loc = tb::string_entry("location", "w.bin");
+    std::string t = tensor_head(1, {3})
+                        .int_field(T::data_location, 1)
+                        .message(T::external_data, loc)
+                        .bytes_field(T::name, "W")
+                        .str();
     auto m = import_tensor(t);
     const TensorView& v = m.graph()->initializers[0];
     BOOST_TEST(static_cast<int>(v.source) == static_cast<int>(TensorSource::External));
@@ -450,19 +464,19 @@ BOOST_AUTO_TEST_CASE(external_tensor_keeps_its_reference_and_expected_length) {
 }
 
 BOOST_AUTO_TEST_CASE(unknown_data_location_is_invalid_model) {
-    std::string t = tensor_head(1, {1}).bytes_field(9, "abcd").int_field(14, 2).str();
+    std::string t = tensor_head(1, {1}).bytes_field(T::raw_data, "abcd").int_field(T::data_location, 2).str();
     expect_tensor_error(t, ErrorKind::InvalidModel, 10, "TensorProto.data_location");
 }
 
 BOOST_AUTO_TEST_CASE(tensor_with_elements_and_no_source_is_invalid_model) {
     expect_tensor_error(tensor_head(1, {2}).str(), ErrorKind::InvalidModel, 0, "TensorProto");
     // A scalar (no dims) has one element.
-    expect_tensor_error(WireWriter().int_field(2, 1).str(), ErrorKind::InvalidModel, 0, "TensorProto");
+    expect_tensor_error(WireWriter().int_field(T::data_type, 1).str(), ErrorKind::InvalidModel, 0, "TensorProto");
 }
 
 BOOST_AUTO_TEST_CASE(tensor_with_zero_elements_and_no_source_is_accepted_empty) {
-    for (auto t :
-         {tensor_head(1, {0}).str(), tensor_head(7, {3, 0}).str(), tensor_head(1, {0}).bytes_field(9, "").str()}) {
+    for (auto t : {tensor_head(1, {0}).str(), tensor_head(7, {3, 0}).str(),
+                   tensor_head(1, {0}).bytes_field(T::raw_data, "").str()}) {
         auto m = import_tensor(t);
         const TensorView& v = m.graph()->initializers[0];
         BOOST_TEST(v.byte_size() == 0u);
@@ -474,34 +488,38 @@ BOOST_AUTO_TEST_CASE(tensor_with_zero_elements_and_no_source_is_accepted_empty) 
 }
 
 BOOST_AUTO_TEST_CASE(string_tensor_needs_one_string_data_entry_per_element) {
-    std::string ok = tensor_head(8, {3}).bytes_field(6, "a").bytes_field(6, "").bytes_field(6, "ccc").str();
+    std::string ok = tensor_head(8, {3})
+                         .bytes_field(T::string_data, "a")
+                         .bytes_field(T::string_data, "")
+                         .bytes_field(T::string_data, "ccc")
+                         .str();
     auto m = import_tensor(ok);
     const TensorView& v = m.graph()->initializers[0];
     BOOST_TEST((v.strings.to_vector() == std::vector<std::string_view>{"a", "", "ccc"}));
     BOOST_TEST(static_cast<int>(v.source) == static_cast<int>(TensorSource::Strings));
     BOOST_TEST(v.bytes().empty());
 
-    std::string few = tensor_head(8, {3}).bytes_field(6, "a").bytes_field(6, "b").str();
+    std::string few = tensor_head(8, {3}).bytes_field(T::string_data, "a").bytes_field(T::string_data, "b").str();
     expect_tensor_error(few, ErrorKind::InvalidModel, 4, "TensorProto.string_data");
-    std::string many = tensor_head(8, {1}).bytes_field(6, "a").bytes_field(6, "b").str();
+    std::string many = tensor_head(8, {1}).bytes_field(T::string_data, "a").bytes_field(T::string_data, "b").str();
     expect_tensor_error(many, ErrorKind::InvalidModel, 4, "TensorProto.string_data");
     expect_tensor_error(tensor_head(8, {2}).str(), ErrorKind::InvalidModel, 0, "TensorProto.string_data");
-    std::string raw = tensor_head(8, {1}).bytes_field(9, "a").str();
+    std::string raw = tensor_head(8, {1}).bytes_field(T::raw_data, "a").str();
     expect_tensor_error(raw, ErrorKind::InvalidModel, 4, "TensorProto.raw_data");
 }
 
 BOOST_AUTO_TEST_CASE(segment_is_unsupported) {
-    WireWriter seg = WireWriter().int_field(1, 0).int_field(2, 1);
-    std::string t = tensor_head(1, {1}).message(3, seg).bytes_field(9, "abcd").str();
+    WireWriter seg = WireWriter().int_field(proto::TensorSegment::begin, 0).int_field(proto::TensorSegment::end, 1);
+    std::string t = tensor_head(1, {1}).message(T::segment, seg).bytes_field(T::raw_data, "abcd").str();
     expect_tensor_error(t, ErrorKind::Unsupported, 4, "TensorProto.segment");
 }
 
 BOOST_AUTO_TEST_CASE(tensor_fields_are_read_as_written) {
     std::string t = tensor_head(1, {1})
-                        .bytes_field(8, "W")
-                        .bytes_field(12, "tensor doc")
-                        .message(16, WireWriter().bytes_field(1, "mk").bytes_field(2, "mv"))
-                        .bytes_field(9, "abcd")
+                        .bytes_field(T::name, "W")
+                        .bytes_field(T::doc_string, "tensor doc")
+                        .message(T::metadata_props, tb::string_entry("mk", "mv"))
+                        .bytes_field(T::raw_data, "abcd")
                         .str();
     auto m = import_tensor(t);
     const TensorView& v = m.graph()->initializers[0];
@@ -515,9 +533,11 @@ BOOST_AUTO_TEST_CASE(tensor_fields_are_read_as_written) {
 BOOST_AUTO_TEST_CASE(tensor_errors_inside_a_model_carry_the_model_offset_and_path) {
     std::string w0 = tb::tensor_raw("W0", 1, {1}, "abcd").str();
     std::string w1 = tb::tensor_raw("W1", 1, {2}, "abcd").str();  // 4 bytes for 8
-    std::string graph = WireWriter().bytes_field(5, w0).bytes_field(5, w1).str();
+    using G = proto::Graph;
+    std::string graph = WireWriter().bytes_field(G::initializer, w0).bytes_field(G::initializer, w1).str();
     std::string m = model_graph_last(graph);
-    uint64_t w1_payload = graph_payload_offset(graph) + len_header(5, w0.size()) + w0.size() + len_header(5, w1.size());
+    uint64_t w1_payload = graph_payload_offset(graph) + len_header(G::initializer, w0.size()) + w0.size() +
+                          len_header(G::initializer, w1.size());
     uint64_t raw_at = w1_payload + w1.size() - 6;  // raw_data key, length, 4 bytes at the end
     expect_model_error(m, ErrorKind::InvalidModel, raw_at, "ModelProto.graph.initializer[1].raw_data");
 }
@@ -527,9 +547,14 @@ BOOST_AUTO_TEST_CASE(tensor_errors_inside_a_model_carry_the_model_offset_and_pat
 BOOST_AUTO_TEST_CASE(sparse_tensor_is_imported_as_written_not_densified) {
     WireWriter values =
         tb::tensor_raw("S", 1, {3}, std::string("\x00\x00\x80\x3F\x00\x00\x00\x40\x00\x00\x40\x40", 12));
-    WireWriter indices = WireWriter().int_field(1, 3).int_field(2, 7).packed_varints(7, {0, 5, 9});
-    WireWriter sparse = WireWriter().message(1, values).message(2, indices).packed_varints(3, {10});
-    std::string graph = WireWriter().message(15, sparse).str();
+    WireWriter indices =
+        WireWriter().int_field(T::dims, 3).int_field(T::data_type, 7).packed_varints(T::int64_data, {0, 5, 9});
+    // Hand-built: the dense dims packed (tb::sparse_tensor writes them unpacked).
+    WireWriter sparse = WireWriter()
+                            .message(proto::SparseTensor::values, values)
+                            .message(proto::SparseTensor::indices, indices)
+                            .packed_varints(proto::SparseTensor::dims, {10});
+    std::string graph = WireWriter().message(proto::Graph::sparse_initializer, sparse).str();
     auto m = import_model(model_graph_last(graph));
     const SparseTensor& s = m.graph()->sparse_initializers.at(0);
     BOOST_TEST(s.dims.to_vector() == (std::vector<int64_t>{10}));
@@ -540,21 +565,27 @@ BOOST_AUTO_TEST_CASE(sparse_tensor_is_imported_as_written_not_densified) {
     BOOST_TEST(hex(bytes_str(s.indices)) == hex(le(0, 8) + le(5, 8) + le(9, 8)));
     BOOST_TEST(s.offset == graph_payload_offset(graph));
     // 2-D coordinates [nnz, rank] are kept as written too.
-    WireWriter coords =
-        WireWriter().int_field(1, 3).int_field(1, 2).int_field(2, 7).packed_varints(7, {0, 1, 1, 0, 2, 2});
-    WireWriter sparse2 = WireWriter().message(1, values).message(2, coords).int_field(3, 3).int_field(3, 3);
-    auto m2 = import_model(model_graph_last(WireWriter().message(15, sparse2).str()));
+    WireWriter coords = WireWriter()
+                            .int_field(T::dims, 3)
+                            .int_field(T::dims, 2)
+                            .int_field(T::data_type, 7)
+                            .packed_varints(T::int64_data, {0, 1, 1, 0, 2, 2});
+    WireWriter sparse2 = tb::sparse_tensor(values, coords, {3, 3});
+    auto m2 = import_model(model_graph_last(WireWriter().message(proto::Graph::sparse_initializer, sparse2).str()));
     BOOST_TEST(m2.graph()->sparse_initializers[0].indices.dims.to_vector() == (std::vector<int64_t>{3, 2}));
     BOOST_TEST(m2.graph()->sparse_initializers[0].dims.to_vector() == (std::vector<int64_t>{3, 3}));
 }
 
 BOOST_AUTO_TEST_CASE(sparse_tensor_values_are_checked_like_any_tensor) {
     WireWriter values = tb::tensor_raw("S", 1, {3}, "abcd");  // 4 bytes for 12
-    WireWriter sparse = WireWriter().message(1, values).int_field(3, 10);
-    std::string graph = WireWriter().message(15, sparse).str();
+    // Hand-built: no indices (tb::sparse_tensor always writes them).
+    WireWriter sparse =
+        WireWriter().message(proto::SparseTensor::values, values).int_field(proto::SparseTensor::dims, 10);
+    std::string graph = WireWriter().message(proto::Graph::sparse_initializer, sparse).str();
     std::string m = model_graph_last(graph);
-    uint64_t values_payload =
-        graph_payload_offset(graph) + len_header(15, sparse.size()) + len_header(1, values.size());
+    uint64_t values_payload = graph_payload_offset(graph) +
+                              len_header(proto::Graph::sparse_initializer, sparse.size()) +
+                              len_header(proto::SparseTensor::values, values.size());
     expect_model_error(m, ErrorKind::InvalidModel, values_payload + values.size() - 6,
                        "ModelProto.graph.sparse_initializer[0].values.raw_data");
 }

@@ -26,14 +26,17 @@ const std::string base = tb::minimal_model();
 /// input's last two bytes. `path` receives that field's path.
 std::string nested_type_model(int level, std::string* path = nullptr) {
     std::string msg;  // payload of the deepest message: empty
+    // Even levels are a TypeProto's sequence_type, odd ones a TypeProto.Sequence's elem_type.
     for (int k = level; k > 3; --k)
-        msg = WireWriter().bytes_field(k % 2 == 0 ? 4 : 1, msg).str();
-    std::string vi = WireWriter().bytes_field(1, "x").bytes_field(2, msg).str();
+        msg = k % 2 == 0 ? WireWriter().bytes_field(proto::Type::sequence_type, msg).str()
+                         : WireWriter().bytes_field(proto::ElemType::elem_type, msg).str();
+    std::string vi =
+        WireWriter().bytes_field(proto::ValueInfo::name, "x").bytes_field(proto::ValueInfo::type, msg).str();
     if (path) {
         *path = "ModelProto.graph.input[0].type";
         for (int k = 4; k <= level; ++k) *path += k % 2 == 0 ? ".sequence_type" : ".elem_type";
     }
-    return model_graph_last(WireWriter().bytes_field(11, vi).str());
+    return model_graph_last(WireWriter().bytes_field(proto::Graph::input, vi).str());
 }
 
 /// A sparse file of `size` bytes (all zeros, no blocks written).
@@ -102,16 +105,20 @@ BOOST_AUTO_TEST_CASE(key_encoded_overlong_is_accepted) {
 
 BOOST_AUTO_TEST_CASE(ten_byte_varint_with_tenth_byte_1_is_accepted) {
     // model_version (int64): nine continuation bytes of zeros then 1 -> bit 63 alone.
-    std::string v = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\x80') + "\x01";
+    std::string v =
+        base + WireWriter().key(proto::Model::model_version, tb::VARINT).str() + std::string(9, '\x80') + "\x01";
     BOOST_TEST(import_model(v).proto().model_version == INT64_MIN);
-    std::string all = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\xFF') + "\x01";
+    std::string all =
+        base + WireWriter().key(proto::Model::model_version, tb::VARINT).str() + std::string(9, '\xFF') + "\x01";
     BOOST_TEST(import_model(all).proto().model_version == -1);
-    std::string zero = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\x85') + std::string(1, '\0');
+    std::string zero = base + WireWriter().key(proto::Model::model_version, tb::VARINT).str() + std::string(9, '\x85') +
+                       std::string(1, '\0');
     BOOST_CHECK_NO_THROW(import_model(zero));
 }
 
 BOOST_AUTO_TEST_CASE(tenth_varint_byte_above_1_is_malformed_at_that_byte) {
-    std::string prefix = base + WireWriter().key(5, tb::VARINT).str() + std::string(9, '\x80');
+    std::string prefix =
+        base + WireWriter().key(proto::Model::model_version, tb::VARINT).str() + std::string(9, '\x80');
     expect_model_error(prefix + "\x02", ErrorKind::Malformed, prefix.size(), "ModelProto");
     // An eleven-byte varint (the tenth byte continues) fails at the same byte.
     expect_model_error(prefix + "\x81\x00", ErrorKind::Malformed, prefix.size(), "ModelProto");
@@ -161,7 +168,7 @@ BOOST_AUTO_TEST_CASE(length_larger_than_the_remainder_is_malformed) {
 }
 
 BOOST_AUTO_TEST_CASE(length_of_2_pow_64_minus_1_is_malformed) {
-    std::string m = base + WireWriter().key(2, tb::LEN).varint(UINT64_MAX).raw("abc").str();
+    std::string m = base + WireWriter().key(proto::Model::producer_name, tb::LEN).varint(UINT64_MAX).raw("abc").str();
     expect_model_error(m, ErrorKind::Malformed, base.size() + 1, "ModelProto");
     // 2^63 and 2^32 lengths too: nothing wraps when compared.
     for (uint64_t len : {uint64_t{1} << 63, uint64_t{1} << 32, uint64_t{0x7FFFFFFF}}) {
@@ -188,15 +195,25 @@ BOOST_AUTO_TEST_CASE(fixed_width_values_cut_off_are_malformed) {
 }
 
 BOOST_AUTO_TEST_CASE(packed_fixed32_with_length_not_a_multiple_of_4_is_malformed) {
-    WireWriter attr = WireWriter().bytes_field(1, "alpha").key(7, tb::LEN).varint(6).raw("abcdef");
+    WireWriter attr = WireWriter()
+                          .bytes_field(proto::Attribute::name, "alpha")
+                          .key(proto::Attribute::floats, tb::LEN)
+                          .varint(6)
+                          .raw("abcdef");
     std::string m = model_with_attribute(attr);
-    uint64_t at = attribute_key_offset(attr) + len_header(5, attr.size()) + 7 + 1;  // the length byte
+    uint64_t at =
+        attribute_key_offset(attr) + len_header(proto::Node::attribute, attr.size()) + 7 + 1;  // the length byte
     expect_model_error(m, ErrorKind::Malformed, at, "ModelProto.graph.node[0].attribute[0]");
 }
 
 BOOST_AUTO_TEST_CASE(packed_fixed64_with_length_not_a_multiple_of_8_is_malformed) {
-    std::string t =
-        WireWriter().int_field(1, 1).int_field(2, 11).key(10, tb::LEN).varint(12).raw(std::string(12, 'a')).str();
+    std::string t = WireWriter()
+                        .int_field(proto::Tensor::dims, 1)
+                        .int_field(proto::Tensor::data_type, 11)
+                        .key(proto::Tensor::double_data, tb::LEN)
+                        .varint(12)
+                        .raw(std::string(12, 'a'))
+                        .str();
     expect_tensor_error(t, ErrorKind::Malformed, 5, "TensorProto");
 }
 
@@ -204,23 +221,36 @@ BOOST_AUTO_TEST_CASE(packed_fixed64_with_length_not_a_multiple_of_8_is_malformed
 
 BOOST_AUTO_TEST_CASE(int32_and_enum_fields_keep_the_low_32_bits) {
     // TensorProto.data_type (enum) written as 2^32 + 1 reads as FLOAT.
-    std::string t = WireWriter().int_field(1, 1).int_field(2, (uint64_t{1} << 32) + 1).bytes_field(9, "abcd").str();
+    std::string t = WireWriter()
+                        .int_field(proto::Tensor::dims, 1)
+                        .int_field(proto::Tensor::data_type, (uint64_t{1} << 32) + 1)
+                        .bytes_field(proto::Tensor::raw_data, "abcd")
+                        .str();
     BOOST_TEST(import_tensor(t).graph()->initializers[0].data_type == 1);
     // AttributeProto.type 2^32 + 2 reads as INT.
-    WireWriter attr = WireWriter().bytes_field(1, "k").int_field(3, 5).int_field(20, (uint64_t{1} << 32) + 2);
+    WireWriter attr = WireWriter()
+                          .bytes_field(proto::Attribute::name, "k")
+                          .int_field(proto::Attribute::i, 5)
+                          .int_field(proto::Attribute::type, (uint64_t{1} << 32) + 2);
     auto m = import_model(model_with_attribute(attr));
     BOOST_TEST(static_cast<int>(m.graph()->nodes[0].attributes[0].type) == 2);
     // TypeProto.Tensor.elem_type (int32) likewise.
-    WireWriter tt = WireWriter().int_field(1, (uint64_t{7} << 32) | 7);
-    WireWriter vi = WireWriter().bytes_field(1, "x").message(2, WireWriter().message(1, tt));
-    auto v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
+    WireWriter tt = WireWriter().int_field(proto::TensorType::elem_type, (uint64_t{7} << 32) | 7);
+    WireWriter vi = WireWriter()
+                        .bytes_field(proto::ValueInfo::name, "x")
+                        .message(proto::ValueInfo::type, WireWriter().message(proto::Type::tensor_type, tt));
+    auto v = import_model(model_graph_last(WireWriter().message(proto::Graph::input, vi).str()));
     BOOST_TEST(v.graph()->inputs[0].type.elem_type == 7);
 }
 
 BOOST_AUTO_TEST_CASE(int64_fields_keep_all_64_bits) {
-    auto m = import_model(base + WireWriter().int_field(5, (uint64_t{1} << 40) + 3).str());
+    auto m = import_model(base + WireWriter().int_field(proto::Model::model_version, (uint64_t{1} << 40) + 3).str());
     BOOST_TEST(m.proto().model_version == (int64_t{1} << 40) + 3);
-    std::string t = WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, UINT64_MAX - 1).str();
+    std::string t = WireWriter()
+                        .int_field(proto::Tensor::dims, 1)
+                        .int_field(proto::Tensor::data_type, 7)
+                        .int_field(proto::Tensor::int64_data, UINT64_MAX - 1)
+                        .str();
     auto bytes = import_tensor(t).graph()->initializers[0].to_tensor();
     int64_t v;
     std::memcpy(&v, bytes.data(), 8);
@@ -254,7 +284,10 @@ BOOST_AUTO_TEST_CASE(invalid_utf8_in_a_string_field_is_malformed_at_the_bad_sequ
             // "ok" then the bad bytes, in producer_name; followed by a valid field so a
             // truncated sequence is cut by the string's end, not the file's.
             std::string s = "ok" + c.bad;
-            std::string m = base + WireWriter().bytes_field(2, s).int_field(5, 1).str();
+            std::string m = base + WireWriter()
+                                       .bytes_field(proto::Model::producer_name, s)
+                                       .int_field(proto::Model::model_version, 1)
+                                       .str();
             expect_model_error(m, ErrorKind::Malformed, base.size() + 2 + 2, "ModelProto.producer_name");
         }
     }
@@ -269,17 +302,20 @@ BOOST_AUTO_TEST_CASE(a_byte_above_0x7f_is_seen_at_every_position_of_a_string_of_
             BOOST_TEST_CONTEXT("length " << n << ", byte " << i) {
                 std::string s(n, 'a');
                 s[i] = '\x80';
-                std::string m = base + WireWriter().bytes_field(2, s).str();
+                std::string m = base + WireWriter().bytes_field(proto::Model::producer_name, s).str();
                 expect_model_error(m, ErrorKind::Malformed, base.size() + 2 + i, "ModelProto.producer_name");
             }
         }
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_in_a_nested_string_names_its_field) {
-    WireWriter node = WireWriter().bytes_field(1, "X").bytes_field(1, "a\xED\xA0\x80").bytes_field(4, "Add");
-    std::string graph = WireWriter().message(1, node).str();
+    WireWriter node = WireWriter()
+                          .bytes_field(proto::Node::input, "X")
+                          .bytes_field(proto::Node::input, "a\xED\xA0\x80")
+                          .bytes_field(proto::Node::op_type, "Add");
+    std::string graph = WireWriter().message(proto::Graph::node, node).str();
     std::string m = model_graph_last(graph);
-    uint64_t at = graph_payload_offset(graph) + len_header(1, node.size()) + 3 + 2 + 1;
+    uint64_t at = graph_payload_offset(graph) + len_header(proto::Graph::node, node.size()) + 3 + 2 + 1;
     expect_model_error(m, ErrorKind::Malformed, at, "ModelProto.graph.node[0].input");
 }
 
@@ -287,22 +323,33 @@ BOOST_AUTO_TEST_CASE(valid_utf8_edge_cases_are_accepted) {
     // U+0000, U+007F, U+0080, U+07FF, U+0800, U+D7FF, U+E000, U+FFFF, U+10000, U+10FFFF.
     std::string s = std::string("\x00\x7F", 2) + "\xC2\x80\xDF\xBF\xE0\xA0\x80\xED\x9F\xBF\xEE\x80\x80\xEF\xBF\xBF" +
                     "\xF0\x90\x80\x80\xF4\x8F\xBF\xBF";
-    auto m = import_model(base + WireWriter().bytes_field(2, s).str());
+    auto m = import_model(base + WireWriter().bytes_field(proto::Model::producer_name, s).str());
     BOOST_TEST(m.proto().producer_name == s);
 }
 
 BOOST_AUTO_TEST_CASE(bytes_fields_are_never_decoded) {
     const std::string junk = "\xFF\xC0\xED\xA0\x80";
-    WireWriter attr = WireWriter().bytes_field(1, "s").bytes_field(4, junk).int_field(20, 3);
+    WireWriter attr = WireWriter()
+                          .bytes_field(proto::Attribute::name, "s")
+                          .bytes_field(proto::Attribute::s, junk)
+                          .int_field(proto::Attribute::type, 3);
     auto m = import_model(model_with_attribute(attr));
     BOOST_TEST(m.graph()->nodes[0].attributes[0].s() == junk);
 
-    WireWriter strs = WireWriter().bytes_field(1, "ss").bytes_field(9, junk).bytes_field(9, "\x80").int_field(20, 8);
+    WireWriter strs = WireWriter()
+                          .bytes_field(proto::Attribute::name, "ss")
+                          .bytes_field(proto::Attribute::strings, junk)
+                          .bytes_field(proto::Attribute::strings, "\x80")
+                          .int_field(proto::Attribute::type, 8);
     auto n = import_model(model_with_attribute(strs));
     BOOST_TEST(n.graph()->nodes[0].attributes[0].strings().size() == 2u);
     BOOST_TEST(n.graph()->nodes[0].attributes[0].strings()[0] == junk);
 
-    std::string t = WireWriter().int_field(1, 1).int_field(2, 8).bytes_field(6, junk).str();
+    std::string t = WireWriter()
+                        .int_field(proto::Tensor::dims, 1)
+                        .int_field(proto::Tensor::data_type, 8)
+                        .bytes_field(proto::Tensor::string_data, junk)
+                        .str();
     auto tensor = import_tensor(t);
     BOOST_TEST(tensor.graph()->initializers[0].strings[0] == junk);
 }
@@ -312,12 +359,12 @@ BOOST_AUTO_TEST_CASE(bytes_fields_are_never_decoded) {
 BOOST_AUTO_TEST_CASE(packed_and_unpacked_repeated_scalars_mix_in_any_order) {
     // dims: unpacked 2, packed {3, 4}, unpacked 5, empty packed run.
     std::string t = WireWriter()
-                        .int_field(1, 2)
-                        .packed_varints(1, {3, 4})
-                        .int_field(1, 5)
-                        .packed_varints(1, {})
-                        .int_field(2, 2)
-                        .bytes_field(9, std::string(120, 'x'))
+                        .int_field(proto::Tensor::dims, 2)
+                        .packed_varints(proto::Tensor::dims, {3, 4})
+                        .int_field(proto::Tensor::dims, 5)
+                        .packed_varints(proto::Tensor::dims, {})
+                        .int_field(proto::Tensor::data_type, 2)
+                        .bytes_field(proto::Tensor::raw_data, std::string(120, 'x'))
                         .str();
     BOOST_TEST(import_tensor(t).graph()->initializers[0].dims.to_vector() == (std::vector<int64_t>{2, 3, 4, 5}));
 
@@ -325,10 +372,17 @@ BOOST_AUTO_TEST_CASE(packed_and_unpacked_repeated_scalars_mix_in_any_order) {
     float f1 = 1.5f, f2 = -2.0f, f3 = 0.25f;
     std::string packed_f1(reinterpret_cast<const char*>(&f1), 4);
     std::string packed_f3(reinterpret_cast<const char*>(&f3), 4);
-    WireWriter ints =
-        WireWriter().bytes_field(1, "ints").packed_varints(8, {1, 2}).int_field(8, 3).packed_varints(8, {UINT64_MAX});
-    WireWriter floats =
-        WireWriter().bytes_field(1, "floats").bytes_field(7, packed_f1).float_field(7, f2).bytes_field(7, packed_f3);
+    using A = proto::Attribute;
+    WireWriter ints = WireWriter()
+                          .bytes_field(A::name, "ints")
+                          .packed_varints(A::ints, {1, 2})
+                          .int_field(A::ints, 3)
+                          .packed_varints(A::ints, {UINT64_MAX});
+    WireWriter floats = WireWriter()
+                            .bytes_field(A::name, "floats")
+                            .bytes_field(A::floats, packed_f1)
+                            .float_field(A::floats, f2)
+                            .bytes_field(A::floats, packed_f3);
     auto a = import_model(model_with_attribute(ints));
     BOOST_TEST(a.graph()->nodes[0].attributes[0].ints().to_vector() == (std::vector<int64_t>{1, 2, 3, -1}));
     BOOST_TEST(static_cast<int>(a.graph()->nodes[0].attributes[0].type) == 7);
@@ -347,20 +401,43 @@ BOOST_AUTO_TEST_CASE(unknown_fields_of_every_wire_type_are_skipped) {
             .fixed32_field(903, 3)
             .str();
     };
-    WireWriter dim = WireWriter().raw(unknowns()).int_field(1, 4);
+    WireWriter dim = WireWriter().raw(unknowns()).int_field(proto::Dimension::dim_value, 4);
     WireWriter tt =
-        WireWriter().raw(unknowns()).int_field(1, 1).message(2, WireWriter().raw(unknowns()).message(1, dim));
-    WireWriter type = WireWriter().raw(unknowns()).message(1, tt);
-    WireWriter vi = WireWriter().raw(unknowns()).bytes_field(1, "X").message(2, type);
-    WireWriter attr = WireWriter().raw(unknowns()).bytes_field(1, "k").int_field(3, 4);
-    WireWriter node =
-        WireWriter().raw(unknowns()).bytes_field(1, "X").bytes_field(2, "Y").bytes_field(4, "Op").message(5, attr);
-    WireWriter init =
-        WireWriter().raw(unknowns()).int_field(1, 1).int_field(2, 1).bytes_field(8, "W").bytes_field(9, "abcd");
-    WireWriter graph = WireWriter().raw(unknowns()).message(1, node).message(5, init).message(11, vi).raw(unknowns());
-    WireWriter opset = WireWriter().raw(unknowns()).int_field(2, 21);
-    std::string m =
-        WireWriter().raw(unknowns()).int_field(1, 9).message(8, opset).message(7, graph).raw(unknowns()).str();
+        WireWriter()
+            .raw(unknowns())
+            .int_field(proto::TensorType::elem_type, 1)
+            .message(proto::TensorType::shape, WireWriter().raw(unknowns()).message(proto::Shape::dim, dim));
+    WireWriter type = WireWriter().raw(unknowns()).message(proto::Type::tensor_type, tt);
+    WireWriter vi =
+        WireWriter().raw(unknowns()).bytes_field(proto::ValueInfo::name, "X").message(proto::ValueInfo::type, type);
+    WireWriter attr =
+        WireWriter().raw(unknowns()).bytes_field(proto::Attribute::name, "k").int_field(proto::Attribute::i, 4);
+    WireWriter node = WireWriter()
+                          .raw(unknowns())
+                          .bytes_field(proto::Node::input, "X")
+                          .bytes_field(proto::Node::output, "Y")
+                          .bytes_field(proto::Node::op_type, "Op")
+                          .message(proto::Node::attribute, attr);
+    WireWriter init = WireWriter()
+                          .raw(unknowns())
+                          .int_field(proto::Tensor::dims, 1)
+                          .int_field(proto::Tensor::data_type, 1)
+                          .bytes_field(proto::Tensor::name, "W")
+                          .bytes_field(proto::Tensor::raw_data, "abcd");
+    WireWriter graph = WireWriter()
+                           .raw(unknowns())
+                           .message(proto::Graph::node, node)
+                           .message(proto::Graph::initializer, init)
+                           .message(proto::Graph::input, vi)
+                           .raw(unknowns());
+    WireWriter opset = WireWriter().raw(unknowns()).int_field(proto::OperatorSetId::version, 21);
+    std::string m = WireWriter()
+                        .raw(unknowns())
+                        .int_field(proto::Model::ir_version, 9)
+                        .message(proto::Model::opset_import, opset)
+                        .message(proto::Model::graph, graph)
+                        .raw(unknowns())
+                        .str();
     auto model = import_model(m);
     BOOST_TEST(model.proto().ir_version == 9);
     BOOST_TEST(model.proto().opset_import.at(0).version == 21);
@@ -374,13 +451,14 @@ BOOST_AUTO_TEST_CASE(known_fields_with_the_wrong_wire_type_are_skipped) {
     // ir_version as bytes, producer_name as a varint, graph as a fixed32, opset_import as
     // a varint: each is skipped, and the well-typed occurrences are read.
     std::string m = WireWriter()
-                        .bytes_field(1, "\x01")
-                        .int_field(2, 5)
-                        .fixed32_field(7, 0)
-                        .int_field(8, 3)
+                        .bytes_field(proto::Model::ir_version, "\x01")
+                        .int_field(proto::Model::producer_name, 5)
+                        .fixed32_field(proto::Model::graph, 0)
+                        .int_field(proto::Model::opset_import, 3)
                         .raw(base)
-                        .fixed64_field(1, 2)   // a later ir_version of the wrong type does not win
-                        .int_field(7, 0)       // nor does a later graph
+                        // A later ir_version of the wrong type does not win, nor does a later graph.
+                        .fixed64_field(proto::Model::ir_version, 2)
+                        .int_field(proto::Model::graph, 0)
                         .str();
     auto model = import_model(m);
     BOOST_TEST(model.proto().ir_version == 9);
@@ -390,42 +468,56 @@ BOOST_AUTO_TEST_CASE(known_fields_with_the_wrong_wire_type_are_skipped) {
 
     // A tensor's data_type as bytes and dims as fixed64 are skipped.
     std::string t = WireWriter()
-                        .bytes_field(2, "\x07")
-                        .fixed64_field(1, 9)
-                        .int_field(1, 1)
-                        .int_field(2, 1)
-                        .bytes_field(9, "abcd")
+                        .bytes_field(proto::Tensor::data_type, "\x07")
+                        .fixed64_field(proto::Tensor::dims, 9)
+                        .int_field(proto::Tensor::dims, 1)
+                        .int_field(proto::Tensor::data_type, 1)
+                        .bytes_field(proto::Tensor::raw_data, "abcd")
                         .str();
     auto tensor = import_tensor(t);
     BOOST_TEST(tensor.graph()->initializers[0].data_type == 1);
     BOOST_TEST(tensor.graph()->initializers[0].dims.to_vector() == (std::vector<int64_t>{1}));
 
     // A TypeProto member of the wrong wire type leaves "no type".
-    WireWriter vi = WireWriter().bytes_field(1, "x").message(2, WireWriter().int_field(1, 1));
-    auto v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
+    WireWriter vi = WireWriter()
+                        .bytes_field(proto::ValueInfo::name, "x")
+                        .message(proto::ValueInfo::type, WireWriter().int_field(proto::Type::tensor_type, 1));
+    auto v = import_model(model_graph_last(WireWriter().message(proto::Graph::input, vi).str()));
     BOOST_TEST(static_cast<int>(v.graph()->inputs[0].type.kind) == static_cast<int>(TypeProto::Kind::None));
 }
 
 BOOST_AUTO_TEST_CASE(a_skipped_field_must_still_be_well_framed) {
     // producer_name (2) arriving as a fixed64 is skipped, but a cut-off fixed64 is still malformed.
-    std::string m = base + WireWriter().key(2, tb::I64).raw("abc").str();
+    std::string m = base + WireWriter().key(proto::Model::producer_name, tb::I64).raw("abc").str();
     expect_model_error(m, ErrorKind::Malformed, base.size() + 1, "ModelProto");
 }
 
 // ---- Last wins ------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(last_occurrence_of_a_singular_scalar_wins) {
-    BOOST_TEST(import_model(WireWriter().int_field(1, 2).raw(base).str()).proto().ir_version == 9);
+    std::string early = WireWriter().int_field(proto::Model::ir_version, 2).raw(base).str();
+    BOOST_TEST(import_model(early).proto().ir_version == 9);
     // 9 then 2: the 2 wins, and the refusal points at it.
-    std::string bad = base + WireWriter().int_field(1, 2).str();
+    std::string bad = base + WireWriter().int_field(proto::Model::ir_version, 2).str();
     expect_model_error(bad, ErrorKind::InvalidModel, base.size(), "ModelProto.ir_version");
-    auto m = import_model(base + WireWriter().bytes_field(2, "second").str());
+    auto m = import_model(base + WireWriter().bytes_field(proto::Model::producer_name, "second").str());
     BOOST_TEST(m.proto().producer_name == "second");
     // Tensor data_type: INT8 then FLOAT; four raw bytes fit FLOAT[1] only.
-    std::string t = WireWriter().int_field(1, 1).int_field(2, 3).int_field(2, 1).bytes_field(9, "abcd").str();
+    using T = proto::Tensor;
+    std::string t = WireWriter()
+                        .int_field(T::dims, 1)
+                        .int_field(T::data_type, 3)
+                        .int_field(T::data_type, 1)
+                        .bytes_field(T::raw_data, "abcd")
+                        .str();
     BOOST_TEST(import_tensor(t).graph()->initializers[0].data_type == 1);
     // raw_data twice: the second is the data.
-    std::string r = WireWriter().int_field(1, 1).int_field(2, 1).bytes_field(9, "ab").bytes_field(9, "wxyz").str();
+    std::string r = WireWriter()
+                        .int_field(T::dims, 1)
+                        .int_field(T::data_type, 1)
+                        .bytes_field(T::raw_data, "ab")
+                        .bytes_field(T::raw_data, "wxyz")
+                        .str();
     auto bytes = import_tensor(r).graph()->initializers[0].to_tensor();
     BOOST_TEST(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()) == "wxyz");
 }
@@ -433,9 +525,13 @@ BOOST_AUTO_TEST_CASE(last_occurrence_of_a_singular_scalar_wins) {
 BOOST_AUTO_TEST_CASE(singular_message_given_twice_is_replaced_not_merged) {
     // Two graphs: the first has a node and a name, the second only a doc_string.
     std::string first = tb::minimal_graph().str();
-    std::string second = WireWriter().bytes_field(10, "second").str();
-    std::string m =
-        WireWriter().int_field(1, 9).message(8, tb::opset("", 21)).bytes_field(7, first).bytes_field(7, second).str();
+    std::string second = WireWriter().bytes_field(proto::Graph::doc_string, "second").str();
+    std::string m = WireWriter()
+                        .int_field(proto::Model::ir_version, 9)
+                        .message(proto::Model::opset_import, tb::opset("", 21))
+                        .bytes_field(proto::Model::graph, first)
+                        .bytes_field(proto::Model::graph, second)
+                        .str();
     auto model = import_model(m);
     BOOST_TEST(model.graph()->doc_string == "second");
     BOOST_TEST(model.graph()->name.empty());
@@ -444,20 +540,24 @@ BOOST_AUTO_TEST_CASE(singular_message_given_twice_is_replaced_not_merged) {
 
     // ValueInfo.type twice: a shaped tensor, then a tensor type without shape.
     WireWriter vi = WireWriter()
-                        .bytes_field(1, "x")
-                        .message(2, tb::tensor_type(1, {2, 3}))
-                        .message(2, WireWriter().message(1, WireWriter().int_field(1, 7)));
-    auto v = import_model(model_graph_last(WireWriter().message(11, vi).str()));
+                        .bytes_field(proto::ValueInfo::name, "x")
+                        .message(proto::ValueInfo::type, tb::tensor_type(1, {2, 3}))
+                        .message(proto::ValueInfo::type,
+                                 WireWriter().message(proto::Type::tensor_type,
+                                                      WireWriter().int_field(proto::TensorType::elem_type, 7)));
+    auto v = import_model(model_graph_last(WireWriter().message(proto::Graph::input, vi).str()));
     BOOST_TEST(v.graph()->inputs[0].type.elem_type == 7);
     BOOST_TEST(!v.graph()->inputs[0].type.has_shape);
     BOOST_TEST(v.graph()->inputs[0].type.shape.empty());
 
     // Attribute t twice: the second tensor alone.
-    WireWriter attr = WireWriter()
-                          .bytes_field(1, "value")
-                          .message(5, tb::tensor_raw("first", 1, {1}, "abcd"))
-                          .message(5, WireWriter().int_field(2, 7).int_field(7, 1))
-                          .int_field(20, 4);
+    WireWriter attr =
+        WireWriter()
+            .bytes_field(proto::Attribute::name, "value")
+            .message(proto::Attribute::t, tb::tensor_raw("first", 1, {1}, "abcd"))
+            .message(proto::Attribute::t,
+                     WireWriter().int_field(proto::Tensor::data_type, 7).int_field(proto::Tensor::int64_data, 1))
+            .int_field(proto::Attribute::type, 4);
     auto a = import_model(model_with_attribute(attr));
     const TensorView& t = *a.graph()->nodes[0].attributes[0].t();
     BOOST_TEST(t.name.empty());
@@ -493,12 +593,15 @@ BOOST_AUTO_TEST_CASE(a_small_dimension_one_level_too_deep_is_malformed_too) {
     // A dimension of one small dim_value is read without entering its message
     // (read_type.cpp, read_small_dim_value): the nesting limit must hold for it all the same.
     // Two sequences put the dimension at level 10, its shape at 9.
-    WireWriter dim = WireWriter().int_field(+proto::Dimension::dim_value, 3);
-    WireWriter tensor = WireWriter().int_field(1, 1).message(2, WireWriter().message(1, dim));
-    WireWriter type = WireWriter().message(1, tensor);
-    for (int k = 0; k < 2; ++k) type = WireWriter().message(4, WireWriter().message(1, type));
-    WireWriter input = WireWriter().bytes_field(1, "x").message(2, type);
-    const std::string m = model_graph_last(WireWriter().message(11, input).str());
+    WireWriter dim = WireWriter().int_field(proto::Dimension::dim_value, 3);
+    WireWriter tensor = WireWriter()
+                            .int_field(proto::TensorType::elem_type, 1)
+                            .message(proto::TensorType::shape, WireWriter().message(proto::Shape::dim, dim));
+    WireWriter type = WireWriter().message(proto::Type::tensor_type, tensor);
+    for (int k = 0; k < 2; ++k)
+        type = WireWriter().message(proto::Type::sequence_type, WireWriter().message(proto::ElemType::elem_type, type));
+    WireWriter input = WireWriter().bytes_field(proto::ValueInfo::name, "x").message(proto::ValueInfo::type, type);
+    const std::string m = model_graph_last(WireWriter().message(proto::Graph::input, input).str());
     ImportOptions o = parse_only();
     o.max_nesting = 10;
     auto ok = import_model(m, o);
@@ -506,7 +609,7 @@ BOOST_AUTO_TEST_CASE(a_small_dimension_one_level_too_deep_is_malformed_too) {
     BOOST_REQUIRE(inner);
     BOOST_TEST(inner->shape.at(0).value() == 3);
     o.max_nesting = 9;
-    const std::string dim_bytes = WireWriter().message(1, dim).str();
+    const std::string dim_bytes = WireWriter().message(proto::Shape::dim, dim).str();
     expect_model_error(m, ErrorKind::Malformed, m.rfind(dim_bytes),
                        "ModelProto.graph.input[0].type.sequence_type.elem_type.sequence_type.elem_type.tensor_type"
                        ".shape.dim[0]",
@@ -530,21 +633,25 @@ BOOST_AUTO_TEST_CASE(graph_in_attribute_in_graph_costs_three_levels) {
     // graph(1).node(2).attribute(3).g(4).node(5).attribute(6).g(7).node(8) fits in 8;
     // an attribute on the innermost node would be level 9.
     auto wrap = [](const std::string& inner_node) {
-        std::string attr = WireWriter().bytes_field(1, "body").int_field(20, 5).str() +
-                           WireWriter().bytes_field(6, WireWriter().bytes_field(1, inner_node).str()).str();
-        return WireWriter().bytes_field(4, "If").bytes_field(5, attr).str();
+        std::string attr =
+            WireWriter().bytes_field(proto::Attribute::name, "body").int_field(proto::Attribute::type, 5).str() +
+            WireWriter()
+                .bytes_field(proto::Attribute::g, WireWriter().bytes_field(proto::Graph::node, inner_node).str())
+                .str();
+        return WireWriter().bytes_field(proto::Node::op_type, "If").bytes_field(proto::Node::attribute, attr).str();
     };
     ImportOptions o = parse_only();
     o.max_nesting = 8;
-    std::string leaf = WireWriter().bytes_field(4, "Leaf").str();
-    std::string ok = model_graph_last(WireWriter().bytes_field(1, wrap(wrap(leaf))).str());
+    std::string leaf = WireWriter().bytes_field(proto::Node::op_type, "Leaf").str();
+    std::string ok = model_graph_last(WireWriter().bytes_field(proto::Graph::node, wrap(wrap(leaf))).str());
     auto m = import_model(ok, o);
     BOOST_TEST(m.graph()->nodes[0].attributes[0].g()->nodes[0].attributes[0].g()->nodes[0].op_type == "Leaf");
 
     std::string attr = tb::attr_int("k", 1).str();
-    std::string leaf_with_attr = leaf + WireWriter().bytes_field(5, attr).str();
-    std::string deep = model_graph_last(WireWriter().bytes_field(1, wrap(wrap(leaf_with_attr))).str());
-    expect_model_error(deep, ErrorKind::Malformed, deep.size() - attr.size() - len_header(5, attr.size()),
+    std::string leaf_with_attr = leaf + WireWriter().bytes_field(proto::Node::attribute, attr).str();
+    std::string deep = model_graph_last(WireWriter().bytes_field(proto::Graph::node, wrap(wrap(leaf_with_attr))).str());
+    expect_model_error(deep, ErrorKind::Malformed,
+                       deep.size() - attr.size() - len_header(proto::Node::attribute, attr.size()),
                        "ModelProto.graph.node[0].attribute[0].g.node[0].attribute[0].g.node[0].attribute[0]", o);
     // With one more level allowed the same input is accepted.
     o.max_nesting = 9;
@@ -556,11 +663,15 @@ BOOST_AUTO_TEST_CASE(the_field_path_is_whole_at_the_deepest_nesting_allowed) {
     // limit of 250, a resolution error in the innermost of 82 nested subgraphs (node at
     // level 248) still names every step.
     auto wrap = [](const std::string& inner_node) {
-        std::string attr = WireWriter().bytes_field(1, "body").int_field(20, 5).str() +
-                           WireWriter().bytes_field(6, WireWriter().bytes_field(1, inner_node).str()).str();
-        return WireWriter().bytes_field(4, "If").bytes_field(5, attr).str();
+        std::string attr =
+            WireWriter().bytes_field(proto::Attribute::name, "body").int_field(proto::Attribute::type, 5).str() +
+            WireWriter()
+                .bytes_field(proto::Attribute::g, WireWriter().bytes_field(proto::Graph::node, inner_node).str())
+                .str();
+        return WireWriter().bytes_field(proto::Node::op_type, "If").bytes_field(proto::Node::attribute, attr).str();
     };
-    std::string node = WireWriter().bytes_field(1, "nowhere").bytes_field(4, "Leaf").str();
+    std::string node =
+        WireWriter().bytes_field(proto::Node::input, "nowhere").bytes_field(proto::Node::op_type, "Leaf").str();
     std::string path = "ModelProto.graph.node[0]";
     for (int i = 0; i < 82; ++i) {
         node = wrap(node);
@@ -568,12 +679,12 @@ BOOST_AUTO_TEST_CASE(the_field_path_is_whole_at_the_deepest_nesting_allowed) {
     }
     ImportOptions o;
     o.max_nesting = ImportOptions::max_nesting_limit;
-    std::string m = model_graph_last(WireWriter().bytes_field(1, node).str());
+    std::string m = model_graph_last(WireWriter().bytes_field(proto::Graph::node, node).str());
     ImportError e = refusal_of([&] { import_model(m, o); });
     BOOST_TEST((e.kind() == ErrorKind::InvalidModel));
     BOOST_TEST(e.field_path() == path);
     // One level deeper than the limit allows is the reader's refusal.
-    std::string deeper = model_graph_last(WireWriter().bytes_field(1, wrap(node)).str());
+    std::string deeper = model_graph_last(WireWriter().bytes_field(proto::Graph::node, wrap(node)).str());
     BOOST_TEST((refusal_of([&] { import_model(deeper, o); }).kind() == ErrorKind::Malformed));
 }
 
@@ -584,30 +695,52 @@ namespace {
 /// A model touching most readers: typed and raw tensors, a sparse initializer, attributes
 /// of several kinds, a subgraph, a function and training info.
 std::string rich_model() {
+    using A = proto::Attribute;
+    using T = proto::Tensor;
     WireWriter sub = tb::minimal_graph();
     WireWriter node = tb::node("If", {"X"}, {"Z"}, "if0");
-    node.message(5, tb::attr_graph("then_branch", sub))
-        .message(5, tb::attr_int("axis", -1))
-        .message(5, WireWriter().bytes_field(1, "fs").packed_varints(8, {1, 2, 300}).float_field(7, 0.5f))
-        .message(5,
-                 tb::attr_tensor("value", WireWriter().int_field(1, 3).int_field(2, 10).packed_varints(5, {1, 2, 3})));
-    WireWriter sparse = WireWriter()
-                            .message(1, tb::tensor_raw("sv", 1, {1}, "abcd"))
-                            .message(2, WireWriter().int_field(1, 1).int_field(2, 7).int_field(7, 3))
-                            .int_field(3, 8);
+    node.message(proto::Node::attribute, tb::attr_graph("then_branch", sub))
+        .message(proto::Node::attribute, tb::attr_int("axis", -1))
+        .message(
+            proto::Node::attribute,
+            WireWriter().bytes_field(A::name, "fs").packed_varints(A::ints, {1, 2, 300}).float_field(A::floats, 0.5f))
+        .message(proto::Node::attribute, tb::attr_tensor("value", WireWriter()
+                                                                      .int_field(T::dims, 3)
+                                                                      .int_field(T::data_type, 10)
+                                                                      .packed_varints(T::int32_data, {1, 2, 3})));
+    WireWriter sparse =
+        WireWriter()
+            .message(proto::SparseTensor::values, tb::tensor_raw("sv", 1, {1}, "abcd"))
+            .message(proto::SparseTensor::indices,
+                     WireWriter().int_field(T::dims, 1).int_field(T::data_type, 7).int_field(T::int64_data, 3))
+            .int_field(proto::SparseTensor::dims, 8);
     WireWriter graph = tb::minimal_graph();
-    graph.message(1, node)
-        .message(5, tb::tensor_raw("W", 1, {2}, "abcdefgh"))
-        .message(5, WireWriter().int_field(1, 2).int_field(2, 8).bytes_field(6, "s0").bytes_field(6, "s1").bytes_field(
-                        8, "S"))
-        .message(15, sparse)
-        .message(13, WireWriter().bytes_field(1, "Z").message(
-                         2, WireWriter().message(4, WireWriter().message(1, tb::tensor_type(1, {1})))));
-    WireWriter fn = WireWriter().bytes_field(1, "F").bytes_field(4, "a").bytes_field(5, "b").message(
-        7, tb::node("Relu", {"a"}, {"b"}));
+    graph.message(proto::Graph::node, node)
+        .message(proto::Graph::initializer, tb::tensor_raw("W", 1, {2}, "abcdefgh"))
+        .message(proto::Graph::initializer, WireWriter()
+                                                .int_field(T::dims, 2)
+                                                .int_field(T::data_type, 8)
+                                                .bytes_field(T::string_data, "s0")
+                                                .bytes_field(T::string_data, "s1")
+                                                .bytes_field(T::name, "S"))
+        .message(proto::Graph::sparse_initializer, sparse)
+        .message(
+            proto::Graph::value_info,
+            WireWriter()
+                .bytes_field(proto::ValueInfo::name, "Z")
+                .message(proto::ValueInfo::type, WireWriter().message(proto::Type::sequence_type,
+                                                                      WireWriter().message(proto::ElemType::elem_type,
+                                                                                           tb::tensor_type(1, {1})))));
+    WireWriter fn = WireWriter()
+                        .bytes_field(proto::Function::name, "F")
+                        .bytes_field(proto::Function::input, "a")
+                        .bytes_field(proto::Function::output, "b")
+                        .message(proto::Function::node, tb::node("Relu", {"a"}, {"b"}));
     return tb::model(graph)
-        .message(25, fn)
-        .message(20, WireWriter().message(1, WireWriter().bytes_field(2, "init")))
+        .message(proto::Model::functions, fn)
+        .message(proto::Model::training_info,
+                 WireWriter().message(proto::TrainingInfo::initialization,
+                                      WireWriter().bytes_field(proto::Graph::name, "init")))
         .str();
 }
 
