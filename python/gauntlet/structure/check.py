@@ -9,6 +9,8 @@
 - the README's Performance section stays under 250 words;
 - a script's usage is its whole leading comment block, never a fixed line range of itself;
 - no line of the C++ sources over 120 columns;
+- builders name onnx.proto's fields by importer/schema/onnx_fields.hpp's enums: a WireWriter call takes a
+  literal field number only above every number the header defines (a field no message has, on purpose);
 - the harness's Python: no edit of the module search path, modules of at most 400 lines and functions of at
   most 60, one definition of the settings, every test module registered with CTest (python_rules.py);
 - the README's figures about the committed hostile corpus are the manifest's, and no page
@@ -110,12 +112,32 @@ def check_line_lengths():
             check(not long, f"{path.relative_to(TREE)}: lines over {MAX_COLUMNS} columns: {long[:10]}")
 
 
+def largest_onnx_field_number():
+    header = (TREE / "importer" / "schema" / "onnx_fields.hpp").read_text()
+    return max(int(n) for n in re.findall(r"\b\w+ = (\d+)", header))
+
+
+def check_field_numbers():
+    calls = re.compile(r"\b(?:int_field|bytes_field|message|fixed32_field|fixed64_field|float_field|double_field"
+                       r"|key|packed_\w+|len_header)\(\s*(\d+)u?\s*,")
+    largest = largest_onnx_field_number()
+    check(largest >= 25, "onnx_fields.hpp's field numbers were not found")
+    builders = [p for folder in CXX_FOLDERS for p in sources(TREE / folder) if "WireWriter" in p.read_text()]
+    check(len(builders) > 20, "the field-number rule found almost no builders")
+    for path in builders:
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            for number in calls.findall(line):
+                check(int(number) > largest,
+                      f"{path.relative_to(TREE)}:{n}: field {number} written as a number, not onnx_fields.hpp's enum")
+
+
 check_layers()
 check_hermetic()
 check_function_lengths()
 check_readme()
 check_usage_texts()
 check_line_lengths()
+check_field_numbers()
 for problem in python_rules.problems(TREE) + docs_rules.problems(TREE) + pointer_rules.problems(TREE):
     check(False, problem)
 check(len(python_rules.python_files(TREE)) > 50, "the Python rules found almost no Python files")
