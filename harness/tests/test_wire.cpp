@@ -50,6 +50,16 @@ std::filesystem::path sparse_file(uint64_t size, const char* tag) {
     return p;
 }
 
+/// An If node whose graph attribute holds `inner_node` alone: three nesting levels (attribute, g,
+/// node) around it.
+std::string if_around(const std::string& inner_node) {
+    using A = proto::Attribute;
+    const std::string body = WireWriter().bytes_field(proto::Graph::node, inner_node).str();
+    const std::string attr =
+        WireWriter().bytes_field(A::name, "body").int_field(A::type, 5).bytes_field(A::g, body).str();
+    return WireWriter().bytes_field(proto::Node::op_type, "If").bytes_field(proto::Node::attribute, attr).str();
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(wire)
@@ -632,24 +642,17 @@ BOOST_AUTO_TEST_CASE(nesting_limit_outside_8_to_250_is_invalid_argument) {
 BOOST_AUTO_TEST_CASE(graph_in_attribute_in_graph_costs_three_levels) {
     // graph(1).node(2).attribute(3).g(4).node(5).attribute(6).g(7).node(8) fits in 8;
     // an attribute on the innermost node would be level 9.
-    auto wrap = [](const std::string& inner_node) {
-        std::string attr =
-            WireWriter().bytes_field(proto::Attribute::name, "body").int_field(proto::Attribute::type, 5).str() +
-            WireWriter()
-                .bytes_field(proto::Attribute::g, WireWriter().bytes_field(proto::Graph::node, inner_node).str())
-                .str();
-        return WireWriter().bytes_field(proto::Node::op_type, "If").bytes_field(proto::Node::attribute, attr).str();
-    };
     ImportOptions o = parse_only();
     o.max_nesting = 8;
     std::string leaf = WireWriter().bytes_field(proto::Node::op_type, "Leaf").str();
-    std::string ok = model_graph_last(WireWriter().bytes_field(proto::Graph::node, wrap(wrap(leaf))).str());
+    std::string ok = model_graph_last(WireWriter().bytes_field(proto::Graph::node, if_around(if_around(leaf))).str());
     auto m = import_model(ok, o);
     BOOST_TEST(m.graph()->nodes[0].attributes[0].g()->nodes[0].attributes[0].g()->nodes[0].op_type == "Leaf");
 
     std::string attr = tb::attr_int("k", 1).str();
     std::string leaf_with_attr = leaf + WireWriter().bytes_field(proto::Node::attribute, attr).str();
-    std::string deep = model_graph_last(WireWriter().bytes_field(proto::Graph::node, wrap(wrap(leaf_with_attr))).str());
+    std::string deep =
+        model_graph_last(WireWriter().bytes_field(proto::Graph::node, if_around(if_around(leaf_with_attr))).str());
     expect_model_error(deep, ErrorKind::Malformed,
                        deep.size() - attr.size() - len_header(proto::Node::attribute, attr.size()),
                        "ModelProto.graph.node[0].attribute[0].g.node[0].attribute[0].g.node[0].attribute[0]", o);
@@ -662,19 +665,11 @@ BOOST_AUTO_TEST_CASE(the_field_path_is_whole_at_the_deepest_nesting_allowed) {
     // Context::path is a fixed array sized from the nesting limit (context.hpp): at the
     // limit of 250, a resolution error in the innermost of 82 nested subgraphs (node at
     // level 248) still names every step.
-    auto wrap = [](const std::string& inner_node) {
-        std::string attr =
-            WireWriter().bytes_field(proto::Attribute::name, "body").int_field(proto::Attribute::type, 5).str() +
-            WireWriter()
-                .bytes_field(proto::Attribute::g, WireWriter().bytes_field(proto::Graph::node, inner_node).str())
-                .str();
-        return WireWriter().bytes_field(proto::Node::op_type, "If").bytes_field(proto::Node::attribute, attr).str();
-    };
     std::string node =
         WireWriter().bytes_field(proto::Node::input, "nowhere").bytes_field(proto::Node::op_type, "Leaf").str();
     std::string path = "ModelProto.graph.node[0]";
     for (int i = 0; i < 82; ++i) {
-        node = wrap(node);
+        node = if_around(node);
         path += ".attribute[0].g.node[0]";
     }
     ImportOptions o;
@@ -684,7 +679,7 @@ BOOST_AUTO_TEST_CASE(the_field_path_is_whole_at_the_deepest_nesting_allowed) {
     BOOST_TEST((e.kind() == ErrorKind::InvalidModel));
     BOOST_TEST(e.field_path() == path);
     // One level deeper than the limit allows is the reader's refusal.
-    std::string deeper = model_graph_last(WireWriter().bytes_field(proto::Graph::node, wrap(node)).str());
+    std::string deeper = model_graph_last(WireWriter().bytes_field(proto::Graph::node, if_around(node)).str());
     BOOST_TEST((refusal_of([&] { import_model(deeper, o); }).kind() == ErrorKind::Malformed));
 }
 
