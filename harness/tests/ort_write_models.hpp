@@ -77,7 +77,7 @@ inline std::string ort_rich_model() {
         .bytes_field(M::domain, "test.domain").int_field(M::model_version, 7).bytes_field(M::doc_string, "model doc")
         .message(M::graph, ort_rich_graph())
         .message(M::opset_import, tb::opset("", 21)).message(M::opset_import, tb::opset("ai.onnx.ml", 4))
-        .message(M::metadata_props, entry("mk", "mv"))
+        .message(M::metadata_props, tb::string_entry("mk", "mv"))
         .str();
 }
 

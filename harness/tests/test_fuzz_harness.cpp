@@ -30,11 +30,6 @@ std::span<const uint8_t> span_of(const std::string& s) {
     return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
 }
 
-tb::WireWriter entry(std::string_view key, std::string_view value) {
-    using onnximport::proto::StringStringEntry;
-    return tb::WireWriter().bytes_field(StringStringEntry::key, key).bytes_field(StringStringEntry::value, value);
-}
-
 std::string slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
@@ -75,10 +70,10 @@ BOOST_AUTO_TEST_CASE(side_file_entries_are_the_metadata_props_the_importer_reads
                          .int_field(unknown_entry_field, 1)
                          .bytes_field(StringStringEntry::key, "file:a/b");
     const std::string bytes = tb::model(tb::minimal_graph())
-                                  .message(Model::metadata_props, entry("author", "nobody"))
+                                  .message(Model::metadata_props, tb::string_entry("author", "nobody"))
                                   .message(Model::metadata_props, odd)
                                   .int_field(Model::metadata_props, 3)
-                                  .message(Model::metadata_props, entry("link:l", "a/b"))
+                                  .message(Model::metadata_props, tb::string_entry("link:l", "a/b"))
                                   .str();
     const std::vector<SideEntry> scanned = side_file_entries(span_of(bytes));
     BOOST_REQUIRE_EQUAL(scanned.size(), 2u);

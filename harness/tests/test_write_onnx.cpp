@@ -148,7 +148,8 @@ BOOST_AUTO_TEST_CASE(a_sparse_tensor_without_values_or_indices_reads_back_the_sa
 }
 
 BOOST_AUTO_TEST_CASE(external_data_entries_of_a_tensor_that_is_not_external_are_kept) {
-    WireWriter tensor = tb::tensor_raw("t", 2, {1}, "x").message(P::Tensor::external_data, entry("location", ""));
+    WireWriter tensor =
+        tb::tensor_raw("t", 2, {1}, "x").message(P::Tensor::external_data, tb::string_entry("location", ""));
     Model original = import_model(model_with_attribute(tb::attr_tensor("t", tensor)));
     BOOST_TEST_REQUIRE(original.graph()->nodes[0].attributes[0].t()->external_data.size() == 1u);
     Model again = import_model(write_bytes(original));

@@ -16,10 +16,6 @@ using onnximport::testing::WireWriter;
 namespace P = onnximport::proto;
 namespace tb = onnximport::testing;
 
-inline WireWriter entry(std::string_view key, std::string_view value) {
-    return WireWriter().bytes_field(P::StringStringEntry::key, key).bytes_field(P::StringStringEntry::value, value);
-}
-
 /// A tensor of `data_type` and `dims` whose values sit in the typed field `field`.
 inline WireWriter typed_tensor(std::string_view name, int32_t data_type, const std::vector<int64_t>& dims,
                                P::Tensor field, const std::vector<int64_t>& entries) {
@@ -94,7 +90,7 @@ inline WireWriter attributes_node() {
     attr("graphs", WireWriter().message(A::graphs, tb::minimal_graph()).int_field(A::type, 10));
     attr("declared_empty_floats", WireWriter().int_field(A::type, 6));
     n.bytes_field(P::Node::domain, "custom.domain").bytes_field(P::Node::overload, "v2");
-    n.bytes_field(P::Node::doc_string, "node doc").message(P::Node::metadata_props, entry("nk", "nv"));
+    n.bytes_field(P::Node::doc_string, "node doc").message(P::Node::metadata_props, tb::string_entry("nk", "nv"));
     return n;
 }
 
@@ -105,7 +101,7 @@ inline void add_initializers(WireWriter& g) {
     init(tb::tensor_raw("W_raw", 1, {500}, ramp(2000)));
     init(tb::tensor_raw("small_raw", 1, {2}, ramp(8))
              .bytes_field(F::doc_string, "small")
-             .message(F::metadata_props, entry("tk", "tv")));
+             .message(F::metadata_props, tb::string_entry("tk", "tv")));
     init(typed_tensor("f32", 1, {2}, F::float_data, {0x3f800000, 0x7fc00001}));
     init(typed_tensor("f64", 11, {1}, F::double_data, {0x400921fb54442d18}));
     init(typed_tensor("c64", 14, {1}, F::float_data, {1, 2}));
@@ -142,7 +138,7 @@ inline WireWriter rich_graph() {
     g.bytes_field(G::name, "rich").bytes_field(G::doc_string, "graph doc");
     add_initializers(g);
     g.message(G::input, tb::value_info("X").bytes_field(P::ValueInfo::doc_string, "input doc")
-                            .message(P::ValueInfo::metadata_props, entry("vk", "vv")));
+                            .message(P::ValueInfo::metadata_props, tb::string_entry("vk", "vv")));
     g.message(G::output, tb::value_info("Y"));
     g.message(G::output,
               WireWriter().bytes_field(P::ValueInfo::name, "C").message(P::ValueInfo::type, every_type_kind()));
@@ -153,7 +149,7 @@ inline WireWriter rich_graph() {
               WireWriter()
                   .bytes_field(P::ValueInfo::name, "unused")
                   .message(P::ValueInfo::type, WireWriter().message(P::Type::sparse_tensor_type, WireWriter())));
-    g.message(G::metadata_props, entry("gk", "gv"));
+    g.message(G::metadata_props, tb::string_entry("gk", "gv"));
     return g;
 }
 
@@ -177,7 +173,7 @@ inline WireWriter rich_function() {
         .message(F::opset_import, tb::opset("", 21))
         .message(F::value_info, tb::value_info("c"))
         .bytes_field(F::doc_string, "fn doc")
-        .message(F::metadata_props, entry("fk", "fv"));
+        .message(F::metadata_props, tb::string_entry("fk", "fv"));
 }
 
 /// The whole model's bytes.
@@ -187,14 +183,14 @@ inline std::string rich_model() {
     WireWriter training = WireWriter()
         .message(T::initialization, tb::minimal_graph())
         .message(T::algorithm, tb::minimal_graph())
-        .message(T::initialization_binding, entry("X", "Y"))
-        .message(T::update_binding, entry("Y", "X"));
+        .message(T::initialization_binding, tb::string_entry("X", "Y"))
+        .message(T::update_binding, tb::string_entry("Y", "X"));
     return WireWriter()
         .int_field(M::ir_version, 10).bytes_field(M::producer_name, "builder").bytes_field(M::producer_version, "1.0")
         .bytes_field(M::domain, "test.domain").int_field(M::model_version, 7).bytes_field(M::doc_string, "model doc")
         .message(M::graph, rich_graph())
         .message(M::opset_import, tb::opset("", 21)).message(M::opset_import, tb::opset("custom.domain", 1))
-        .message(M::metadata_props, entry("mk", "mv"))
+        .message(M::metadata_props, tb::string_entry("mk", "mv"))
         .message(M::training_info, training)
         .message(M::functions, rich_function())
         .str();
