@@ -10,7 +10,7 @@
 - a script's usage is its whole leading comment block, never a fixed line range of itself;
 - no line of the C++ sources over 120 columns;
 - builders name onnx.proto's fields by importer/schema/onnx_fields.hpp's enums: a WireWriter call takes a
-  literal field number only above every number the header defines (a field no message has, on purpose);
+  literal field number only above every number the header defines (field_rules.py);
 - the harness's Python: no edit of the module search path, modules of at most 400 lines and functions of at
   most 60, one definition of the settings, every test module registered with CTest (python_rules.py);
 - the README's figures about the committed hostile corpus are the manifest's, and no page
@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 from gauntlet import settings
-from gauntlet.structure import docs_rules, layer_rules, pointer_rules, python_rules, walk
+from gauntlet.structure import docs_rules, field_rules, layer_rules, pointer_rules, python_rules, walk
 
 TREE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else settings.ROOT)
 SRC = TREE / "importer" / "src"
@@ -112,23 +112,11 @@ def check_line_lengths():
             check(not long, f"{path.relative_to(TREE)}: lines over {MAX_COLUMNS} columns: {long[:10]}")
 
 
-def largest_onnx_field_number():
-    header = (TREE / "importer" / "schema" / "onnx_fields.hpp").read_text()
-    return max(int(n) for n in re.findall(r"\b\w+ = (\d+)", header))
-
-
 def check_field_numbers():
-    calls = re.compile(r"\b(?:int_field|bytes_field|message|fixed32_field|fixed64_field|float_field|double_field"
-                       r"|key|packed_\w+|len_header)\(\s*(\d+)u?\s*,")
-    largest = largest_onnx_field_number()
-    check(largest >= 25, "onnx_fields.hpp's field numbers were not found")
-    builders = [p for folder in CXX_FOLDERS for p in sources(TREE / folder) if "WireWriter" in p.read_text()]
-    check(len(builders) > 20, "the field-number rule found almost no builders")
-    for path in builders:
-        for n, line in enumerate(path.read_text().splitlines(), 1):
-            for number in calls.findall(line):
-                check(int(number) > largest,
-                      f"{path.relative_to(TREE)}:{n}: field {number} written as a number, not onnx_fields.hpp's enum")
+    check(field_rules.largest_field_number(TREE) >= 25, "onnx_fields.hpp's field numbers were not found")
+    check(len(field_rules.builders(TREE)) > 20, "the field-number rule found almost no builders")
+    for problem in field_rules.problems(TREE):
+        check(False, problem)
 
 
 check_layers()
