@@ -15,6 +15,7 @@
 #include <onnximport/model.hpp>
 
 #include <cstdint>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -27,6 +28,20 @@ namespace gauntlet_fuzz {
 inline onnximport::ImportOptions with_two_threads(onnximport::ImportOptions o = {}) {
     o.threads = 2;
     return o;
+}
+
+/// A refusal must not depend on the threads: the same bytes imported with two threads are
+/// refused with the same kind, offset and field path as `first`.
+inline void check_refused_again(std::span<const uint8_t> bytes, std::string_view name,
+                                const onnximport::ImportOptions& options, const onnximport::ImportError& first) {
+    try {
+        (void)onnximport::import_bytes(bytes, name, with_two_threads(options));
+    } catch (const onnximport::ImportError& e) {
+        GAUNTLET_CHECK(e.kind() == first.kind() && e.offset() == first.offset() && e.field_path() == first.field_path(),
+                       describe(e) + " vs " + describe(first));
+        return;
+    }
+    fuzz_fail("the same bytes were refused once and accepted once", describe(first));
 }
 
 /// ceil(count * bits / 8) computed as whole bytes plus a remainder, independent of the

@@ -50,13 +50,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         first_error = e;
     }
     if (!expensive) return 0;
-    try {
-        (void)import_bytes(bytes, name, with_two_threads(options));
-    } catch (const ImportError& e) {
-        GAUNTLET_CHECK(e.kind() == first_error->kind() && e.offset() == first_error->offset() &&
-                           e.field_path() == first_error->field_path(),
-                       describe(e) + " vs " + describe(*first_error));
-        return 0;
-    }
-    fuzz_fail("the same bytes were refused once and accepted once", describe(*first_error));
+    check_refused_again(bytes, name, options, *first_error);
+    return 0;
 }

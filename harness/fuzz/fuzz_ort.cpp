@@ -136,13 +136,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         check_error(e, name, size);
         first_error = e;
     }
-    try {
-        (void)import_bytes(bytes, name, with_two_threads());
-    } catch (const ImportError& e) {
-        GAUNTLET_CHECK(e.kind() == first_error->kind() && e.offset() == first_error->offset() &&
-                           e.field_path() == first_error->field_path(),
-                       describe(e) + " vs " + describe(*first_error));
-        return 0;
-    }
-    fuzz_fail("the same bytes were refused once and accepted once", describe(*first_error));
+    check_refused_again(bytes, name, {}, *first_error);
+    return 0;
 }
