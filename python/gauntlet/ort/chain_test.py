@@ -18,7 +18,7 @@ import onnx
 from onnx import TensorProto, helper
 
 from gauntlet import settings
-from gauntlet.ort import run_conformance
+from gauntlet.ort import peer
 from gauntlet.ort.write_all import write_all
 
 NODES = 200000
@@ -34,8 +34,6 @@ def chain_model(path, n):
     onnx.save(model, path)
 
 
-def peer():
-    return run_conformance.peer_module(run_conformance.parse_args(["run_conformance.py"]))
 
 
 class Chain(unittest.TestCase):
@@ -61,14 +59,14 @@ class Chain(unittest.TestCase):
         self.assertEqual(lines.index('    input "v%d"' % (NODES - 1)) + 1, lines.index('    output "v%d"' % NODES))
 
     def test_the_file_onnx_runtime_writes_imports(self):
-        if not shutil.which("node") or not os.path.isdir(peer()):
-            self.skipTest("node or the npm peer is missing (%s; tools/install_peer.sh installs it)" % peer())
+        if peer.missing(peer.module()):
+            self.skipTest(peer.missing(peer.module()))
         ort = os.path.join(self.root, "onnxruntime.ort")
-        errors, version = write_all(peer(), [("chain", self.onnx, ort)], timeout=900)
+        errors, version = write_all(peer.module(), [("chain", self.onnx, ort)], timeout=900)
         self.assertIsNone(errors["chain"], "ONNX Runtime %s did not write the .ort" % version)
         self.imports_whole(ort)
         # What ONNX Runtime answers when given its own file back (its loader's table limit).
-        again, _ = write_all(peer(), [("reload", ort, os.path.join(self.root, "again.ort"))], timeout=900)
+        again, _ = write_all(peer.module(), [("reload", ort, os.path.join(self.root, "again.ort"))], timeout=900)
         print("ONNX Runtime %s on its own %d-node .ort (%d bytes): %s"
               % (version, NODES, os.path.getsize(ort), again["reload"] or "loaded"))
 

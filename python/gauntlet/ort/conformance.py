@@ -25,6 +25,7 @@ import time
 from gauntlet import settings
 from gauntlet.ort import dumptree
 from gauntlet.ort import normalize
+from gauntlet.ort import peer
 from gauntlet.ort.write_all import write_all
 
 SKIP = 77
@@ -94,11 +95,10 @@ def main(argv):
     args = ap.parse_args(argv[1:])
     build = settings.build_dir(args.build)
     data = settings.backend_data(build, "ort conformance", args.data)
-    candidates = [args.peer] if args.peer else [os.path.join(build, "peer"), os.path.join(settings.ROOT, "build", "peer")]
-    peers = [os.path.join(c, "node_modules", "onnxruntime-node") for c in candidates]
-    peer = next((p for p in peers if os.path.isdir(p)), peers[0])
-    if not shutil.which("node") or not os.path.isdir(peer):
-        print("skipped: node or the npm peer is missing (%s; tools/install_peer.sh installs it)" % peer)
+    module = peer.module(args.peer, build)
+    reason = peer.missing(module)
+    if reason:
+        print("skipped: " + reason)
         return SKIP
     rels = subset(find_models(data), args.subset)
     if not rels:
@@ -109,7 +109,7 @@ def main(argv):
     shutil.rmtree(out, ignore_errors=True)
     t0 = time.time()
     jobs = [(r, os.path.join(data, r, "model.onnx"), os.path.join(out, "ort", r, "model.ort")) for r in rels]
-    ort_errors, version = write_all(peer, jobs)
+    ort_errors, version = write_all(module, jobs)
     t1 = time.time()
     dump_all(build, data, os.path.join(out, "onnx-dump"), "model.onnx")
     written = [r for r in rels if os.path.exists(os.path.join(out, "ort", r, "model.ort"))]

@@ -31,7 +31,8 @@ from google.protobuf.message import DecodeError
 from gauntlet import known, settings
 from gauntlet.ort import test_data
 from gauntlet.ort.conformance import find_models, subset
-from gauntlet.ort.run_conformance import answer_of, peer_module, report_with_worker, with_known
+from gauntlet.ort import peer
+from gauntlet.ort.run_conformance import answer_of, report_with_worker, with_known
 from gauntlet.ort.write_all import write_all
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -148,9 +149,10 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
-    module = peer_module(args)
-    if not shutil.which("node") or not os.path.isdir(module):
-        print("skipped: node or the npm peer is missing (%s; tools/install_peer.sh installs it)" % module)
+    module = peer.module(args.peer, args.build)
+    reason = peer.missing(module)
+    if reason:
+        print("skipped: " + reason)
         return settings.SKIP
     rels = subset(find_models(args.data), args.subset)
     if not rels:

@@ -26,6 +26,7 @@ import tempfile
 
 from gauntlet import settings
 from gauntlet.ort.conformance import find_models, subset
+from gauntlet.ort import peer
 from gauntlet.ort.write_all import write_all
 
 SCHEMA = os.path.join(settings.ROOT, "importer", "schema", "ort.fbs")
@@ -66,16 +67,17 @@ def main(argv):
     args = ap.parse_args(argv[1:])
     build = settings.build_dir(args.build)
     data = settings.backend_data(build, "ort resolver", args.data)
-    peer = os.path.join(os.path.abspath(args.peer or os.path.join(build, "peer")), "node_modules", "onnxruntime-node")
-    if not shutil.which("node") or not os.path.isdir(peer):
-        print("skipped: node or the npm peer is missing (%s; tools/install_peer.sh installs it)" % peer)
+    module = peer.module(args.peer, build)
+    reason = peer.missing(module)
+    if reason:
+        print("skipped: " + reason)
         return settings.SKIP
     rels = subset(find_models(data), args.subset)
     out = os.path.join(build, "ort-resolver", os.path.basename(data.rstrip("/")) + (
         "-subset%d" % args.subset if args.subset else ""))
     shutil.rmtree(out, ignore_errors=True)
     jobs = [(r, os.path.join(data, r, "model.onnx"), os.path.join(out, "theirs", r, "model.ort")) for r in rels]
-    write_all(peer, jobs)
+    write_all(module, jobs)
     counts, failures = collections.Counter(), []
     for rel in rels:
         theirs_file, ours_file = jobs[rels.index(rel)][2], os.path.join(out, "ours", rel, "model.ort")

@@ -30,7 +30,6 @@ peer is missing (a skip, with the reason).
 """
 import argparse
 import os
-import shutil
 import sys
 import time
 
@@ -41,6 +40,7 @@ from gauntlet.ort.compare import ATOL, RTOL, compare
 from gauntlet.ort.conformance import find_models, subset
 from gauntlet import known, settings
 from gauntlet.report.peers import Worker
+from gauntlet.ort import peer
 from gauntlet.ort import run_report
 from gauntlet.ort import test_data
 
@@ -167,13 +167,6 @@ def run_all(worker, args, rels):
     return rows
 
 
-def peer_module(args):
-    candidates = [args.peer] if args.peer else [os.path.join(settings.build_dir(), "peer"),
-                                                os.path.join(settings.ROOT, "build", "peer")]
-    modules = [os.path.join(c, "node_modules", "onnxruntime-node") for c in candidates]
-    return next((m for m in modules if os.path.isdir(m)), modules[0])
-
-
 def writer_refusals(table):
     """rel -> our writer's message, for the models a round trip's table lists as unsupported."""
     refused = {}
@@ -211,9 +204,10 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
-    module = peer_module(args)
-    if not shutil.which("node") or not os.path.isdir(module):
-        print("skipped: node or the npm peer is missing (%s; tools/install_peer.sh installs it)" % module)
+    module = peer.module(args.peer)
+    reason = peer.missing(module)
+    if reason:
+        print("skipped: " + reason)
         return SKIP
     rels = subset(find_models(args.data), args.subset)
     if not rels:

@@ -19,7 +19,7 @@ from onnx import helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 from gauntlet import settings
-from gauntlet.ort import run_conformance
+from gauntlet.ort import peer
 from gauntlet.ort import test_data
 from gauntlet.ort.compare import compare
 
@@ -227,9 +227,9 @@ def cases(argv):
     if len(argv) != 1 or argv[0] not in ("compare", "runner"):
         raise SystemExit(__doc__)
     if argv[0] == "runner":
-        module = run_conformance.peer_module(run_conformance.parse_args(["run_conformance.py"]))
-        if not shutil.which("node") or not os.path.isdir(module):
-            print("skipped: node or the npm peer is missing (%s; tools/install_peer.sh installs it)" % module)
+        reason = peer.missing(peer.module())
+        if reason:
+            print("skipped: " + reason)
             raise SystemExit(77)
     classes = (Compare, Tensors) if argv[0] == "compare" else (Runner,)
     return unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromTestCase(c) for c in classes)
