@@ -2,7 +2,8 @@
 // (hostile/README.md, "Published loader bugs"): unknown groups nested deep under the
 // protobuf runtimes, tensors whose dims and payload disagree by far (dims trusted over
 // the bytes), a tensor with two sources inside a function, and operators the version
-// converter and ONNX Runtime's 2026 load fixes choke on, imported as written (D9).
+// converter, ONNX Runtime's 2026 load fixes and TensorRT's parser choke on, imported as
+// written (D9).
 #include "build.hpp"
 #include "rules.hpp"
 
@@ -134,6 +135,23 @@ void add_ort_load_fix_cases(Corpus& c) {
              {{"node_count", 2}});
 }
 
+/// What TensorRT's parser is said to mishandle: a shape whose element count overflows its
+/// 32-bit arithmetic, an axis one past the last.
+void add_tensorrt_cases(Corpus& c) {
+    c.accept("op-eyelike-dims-product-overflows-int32", r::operators,
+             "EyeLike of an input declared [65536, 65537]: 2^32 + 2^16 elements, past int32", [] {
+                 WireWriter g = base_graph();
+                 g.message(p::Graph::input, ob::value_info("E", 1, {65536, 65537}));
+                 g.message(p::Graph::node, ob::node("EyeLike", {"E"}, {"eye"}, "eye"));
+                 return ob::model(g).str();
+             }(),
+             {{"node_count", 2}, {"value_shape", {{"E", {65536, 65537}}}}});
+    c.accept("op-axis-equal-to-rank", r::operators, "Softmax of the rank-1 input X with axis 1, one past its last axis",
+             with_nodes({ob::node("Softmax", {"X"}, {"s"}, "softmax").message(p::Node::attribute,
+                                                                             ob::attr_int("axis", 1))}),
+             {{"node_count", 2}});
+}
+
 }  // namespace
 
 void add_published_2026_cases(Corpus& c) {
@@ -141,6 +159,7 @@ void add_published_2026_cases(Corpus& c) {
     add_payload_cases(c);
     add_converter_cases(c);
     add_ort_load_fix_cases(c);
+    add_tensorrt_cases(c);
 }
 
 }  // namespace hostile
