@@ -42,6 +42,13 @@ PYTHON_INTERNAL = {"TypeError", "AttributeError", "IndexError", "KeyError", "Rec
 JAVASCRIPT_ENGINE = re.compile(r"Cannot (read|set) properties of|Cannot convert undefined or null|Cannot destructure"
                                r"| is not a function| is not iterable| is not a constructor| is not defined"
                                r"|Maximum call stack size exceeded|Invalid (typed )?array length")
+# A WebAssembly trap stops a reader compiled to wasm where its native build aborts or takes a
+# signal: a Rust panic traps as "unreachable" (tract), and the INT64_MIN / -1 that kills native
+# ONNX Runtime with SIGFPE traps as "divide result unrepresentable" in its wasm build. V8's
+# messages (Node 20), whole: a worker may pass the trap on as a plain Error (tractjs does).
+WASM_TRAPS = {"unreachable", "memory access out of bounds", "divide by zero", "divide result unrepresentable",
+              "remainder by zero", "float unrepresentable in integer range", "table index is out of bounds",
+              "null function or function signature mismatch"}
 
 
 def internal_error(r):
@@ -51,8 +58,11 @@ def internal_error(r):
     if r.get("language") == "python":
         return r.get("error_type") in PYTHON_INTERNAL
     if r.get("language") == "javascript":
+        message = r.get("message", "")
+        if message in WASM_TRAPS:
+            return True
         return r.get("error_type") in ("TypeError", "RangeError", "ReferenceError") and bool(
-            JAVASCRIPT_ENGINE.search(r.get("message", "")))
+            JAVASCRIPT_ENGINE.search(message))
     return False
 
 

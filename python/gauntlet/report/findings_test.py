@@ -2,8 +2,8 @@
 
 - A worker's `error_type` reaches the verdict through the driver (peers.run_peer).
 - The class fires on the errors a reader does not mean to raise (Python's TypeError or
-  IndexError, the JavaScript engine's own TypeError or exhausted stack), not on its own
-  refusals (Error, DecodeError, onnxjs's TypeError, protobufjs's RangeError).
+  IndexError, the JavaScript engine's own TypeError or exhausted stack, a WebAssembly trap),
+  not on its own refusals (Error, DecodeError, onnxjs's TypeError, protobufjs's RangeError).
 
 usage: python3 -m gauntlet test report.findings_test   (ctest matrix_findings)
 """
@@ -54,12 +54,20 @@ class InternalErrors(unittest.TestCase):
             r = refused(kind, message, "javascript")
             self.assertEqual(findings.result_class(ROW, r), "refused by an internal error", message)
 
+    def test_a_webassembly_trap_is_internal_whatever_error_carries_it(self):
+        for kind, message in (("RuntimeError", "divide result unrepresentable"), ("Error", "unreachable"),
+                              ("RuntimeError", "memory access out of bounds")):
+            r = refused(kind, message, "javascript")
+            self.assertEqual(findings.result_class(ROW, r), "refused by an internal error", message)
+
     def test_a_readers_own_refusals_are_not(self):
         for kind, message, language in (("Error", "invalid wire type", "javascript"),
                                         ("TypeError", "cannot resolve operator 'Custom'", "javascript"),
                                         ("RangeError", "index out of range: 12 + 10 > 16", "javascript"),
                                         ("DecodeError", "DecodeError: Error parsing message", "python"),
-                                        ("TypeError", "Cannot read properties of null", None)):
+                                        ("TypeError", "Cannot read properties of null", None),
+                                        ("Error", "unreachable code: no such operator", "javascript"),
+                                        ("RuntimeError", "unreachable", "python")):
             self.assertIsNone(findings.result_class(ROW, refused(kind, message, language)), message)
 
     def test_an_acceptance_is_not(self):
