@@ -45,9 +45,25 @@ inline std::string describe(const onnximport::ImportError& e) {
     return s;
 }
 
+/// Whether a field path names an entry twice in a row ("graph.inputs[0].inputs[0]"): no entry
+/// of a repeated field of either schema holds a field of the same name, so the entry was pushed
+/// twice. A field's name may repeat: .ort's MapType.value_type is a TypeInfo, whose union's tag
+/// is its field value_type.
+inline bool names_an_entry_twice(std::string_view path) {
+    std::string_view before;
+    while (!path.empty()) {
+        const size_t dot = path.find('.');
+        const std::string_view step = path.substr(0, dot);
+        if (step == before && step.find('[') != std::string_view::npos) return true;
+        before = step;
+        path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+    }
+    return false;
+}
+
 /// Every refusal of an in-memory input: a known kind, the caller's name, an offset
-/// inside [0, size] (size itself for "cut off at the end"), a message. Io cannot
-/// happen for bytes that are already in memory.
+/// inside [0, size] (size itself for "cut off at the end"), a message, a path that names
+/// each entry once. Io cannot happen for bytes that are already in memory.
 inline void check_error(const onnximport::ImportError& e, std::string_view name, uint64_t size) {
     using onnximport::ErrorKind;
     const auto k = e.kind();
@@ -58,6 +74,7 @@ inline void check_error(const onnximport::ImportError& e, std::string_view name,
     GAUNTLET_CHECK(e.offset().has_value(), describe(e));
     GAUNTLET_CHECK(*e.offset() <= size, describe(e) + " (input has " + std::to_string(size) + " bytes)");
     GAUNTLET_CHECK(!e.message().empty(), describe(e));
+    GAUNTLET_CHECK(!names_an_entry_twice(e.field_path()), describe(e));
 }
 
 }  // namespace gauntlet_fuzz

@@ -4,6 +4,7 @@
 // scans read the side files as the importer reads metadata_props and never miss a tensor
 // that can be external; its folder holds what the entries ask for, and is kept, not made
 // again, while they repeat.
+#include <fuzz_check.hpp>
 #include <fuzz_run_dir.hpp>
 #include <fuzz_share.hpp>
 #include <fuzz_side_files.hpp>
@@ -146,6 +147,16 @@ BOOST_AUTO_TEST_CASE(the_folder_holds_what_the_entries_ask_and_is_kept_while_the
     BOOST_TEST(folder.files().empty());
     folder.hold({});
     BOOST_TEST(fs::is_empty(root));
+}
+
+BOOST_AUTO_TEST_CASE(a_path_that_names_an_entry_twice_in_a_row_is_caught) {
+    using gauntlet_fuzz::names_an_entry_twice;
+    BOOST_TEST(names_an_entry_twice("InferenceSession.model.graph.inputs[0].inputs[0]"));
+    BOOST_TEST(names_an_entry_twice("ModelProto.graph.node[2].node[2]"));
+    BOOST_TEST(!names_an_entry_twice("InferenceSession.model.graph.inputs[0].inputs[1]"));
+    BOOST_TEST(!names_an_entry_twice("InferenceSession.model.graph.node_args[0].type.value.value_type.value_type"));
+    BOOST_TEST(!names_an_entry_twice("ModelProto.graph.node[0].attribute[1].g.node[0]"));
+    BOOST_TEST(!names_an_entry_twice(""));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

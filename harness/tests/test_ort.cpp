@@ -503,6 +503,17 @@ BOOST_AUTO_TEST_CASE(the_first_node_edges_entry_in_error_is_the_one_refused) {
            "InferenceSession.model.graph.node_edges[2].node_index");
 }
 
+BOOST_AUTO_TEST_CASE(a_bad_graph_input_or_output_name_is_refused_at_its_entry_once) {
+    // The entry's path is named once, by the string's own read (it was also pushed around it).
+    for (const bool inputs : {true, false}) {
+        auto b = tb::build_ort(tb::relu_model());
+        const auto* names = inputs ? graph_of(b)->inputs() : graph_of(b)->outputs();
+        zero_u32(b, at(b, names) + 4);
+        expect(b, ErrorKind::Malformed, std::nullopt,
+               std::string("InferenceSession.model.graph.") + (inputs ? "inputs[0]" : "outputs[0]"));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(node_arg_names_must_be_unique_and_defined) {
     auto twice = tb::relu_model();
     twice.graph.node_args.push_back({"X"});

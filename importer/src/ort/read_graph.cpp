@@ -54,14 +54,8 @@ public:
             ListAccess::push_back(c_.arena, out, infos_[k]);
         };
         auto taken = run(copy);
-        for (uint32_t i = 0; i < names.count; ++i) {
-            std::string_view name;
-            {
-                PathScope at(c_.path, field, i);
-                name = c_.fb.string_at(names, i, field);
-            }
-            taken.add(name, i);  // answered outside entry i's path: the answer pushes its own
-        }
+        // string_at names entry i in its refusals, and the answer pushes its own path.
+        for (uint32_t i = 0; i < names.count; ++i) taken.add(c_.fb.string_at(names, i, field), i);
         taken.finish();
     }
 
