@@ -45,6 +45,7 @@ struct OrtAttributeSpec {
     std::vector<std::string> strings{};
     std::shared_ptr<OrtTensorSpec> t{};
     std::shared_ptr<OrtGraphSpec> g{};
+    std::vector<OrtTensorSpec> tensors{};
 };
 
 struct OrtNodeSpec {
@@ -246,7 +247,11 @@ private:
         auto floats =
             a.floats.empty() ? flatbuffers::Offset<flatbuffers::Vector<float>>() : fbb_.CreateVector(a.floats);
         auto strings = a.strings.empty() ? flatbuffers::Offset<flatbuffers::Vector<Str>>() : strs(a.strings);
-        return ortfb::CreateAttribute(fbb_, name, 0, a.type, a.f, a.i, s, t, g, floats, ints, strings);
+        std::vector<flatbuffers::Offset<ortfb::Tensor>> tensor_list;
+        for (const auto& each : a.tensors) tensor_list.push_back(tensor(each));
+        using TensorVector = decltype(fbb_.CreateVector(tensor_list));
+        auto tensors = tensor_list.empty() ? TensorVector() : fbb_.CreateVector(tensor_list);
+        return ortfb::CreateAttribute(fbb_, name, 0, a.type, a.f, a.i, s, t, g, floats, ints, strings, tensors);
     }
 
     flatbuffers::Offset<ortfb::Node> node(const OrtNodeSpec& n) {

@@ -242,11 +242,21 @@ void zero_offset_cases(Corpus& c) {
     zero(
         "ort-zero-offset-graph-outputs.ort", "outputs:[0]", [](auto* s) { return s->model()->graph()->outputs(); },
         "Malformed");
+    zero(
+        "ort-zero-offset-graph-inputs.ort", "inputs:[0]", [](auto* s) { return s->model()->graph()->inputs(); },
+        "Malformed");
     ob::OrtModelSpec with_attr = relu;
     with_attr.graph.nodes[0].attributes = {{.name = "k", .type = 2, .i = 1}};
     c.refuse("InvalidModel", "ort-zero-offset-attributes.ort", zero_offsets, "attributes:[0]",
              patched(with_attr, [](Bytes& b, const ofb::InferenceSession* s) {
                  put32(b, at(b, s->model()->graph()->nodes()->Get(0)->attributes()) + 4, 0);
+             }));
+    ob::OrtModelSpec with_tensors = relu;
+    const ob::OrtTensorSpec t0{.name = "t0", .data_type = 1, .dims = {1}, .raw = std::vector<uint8_t>(4, 0)};
+    with_tensors.graph.nodes[0].attributes = {{.name = "ts", .type = 9, .tensors = {t0}}};  // TENSORS
+    c.refuse("InvalidModel", "ort-zero-offset-attribute-tensors.ort", zero_offsets, "an attribute's tensors:[0]",
+             patched(with_tensors, [](Bytes& b, const ofb::InferenceSession* s) {
+                 put32(b, at(b, s->model()->graph()->nodes()->Get(0)->attributes()->Get(0)->tensors()) + 4, 0);
              }));
     ob::OrtModelSpec strings = relu;
     strings.graph.initializers[0] = {.name = "W", .data_type = 8, .dims = {2}, .strings = {"a", "b"}};
