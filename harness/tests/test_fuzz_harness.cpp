@@ -149,14 +149,22 @@ BOOST_AUTO_TEST_CASE(the_folder_holds_what_the_entries_ask_and_is_kept_while_the
     BOOST_TEST(fs::is_empty(root));
 }
 
-BOOST_AUTO_TEST_CASE(a_path_that_names_an_entry_twice_in_a_row_is_caught) {
-    using gauntlet_fuzz::names_an_entry_twice;
-    BOOST_TEST(names_an_entry_twice("InferenceSession.model.graph.inputs[0].inputs[0]"));
-    BOOST_TEST(names_an_entry_twice("ModelProto.graph.node[2].node[2]"));
-    BOOST_TEST(!names_an_entry_twice("InferenceSession.model.graph.inputs[0].inputs[1]"));
-    BOOST_TEST(!names_an_entry_twice("InferenceSession.model.graph.node_args[0].type.value.value_type.value_type"));
-    BOOST_TEST(!names_an_entry_twice("ModelProto.graph.node[0].attribute[1].g.node[0]"));
-    BOOST_TEST(!names_an_entry_twice(""));
+BOOST_AUTO_TEST_CASE(a_refusals_path_is_a_root_and_steps_with_no_entry_named_twice) {
+    using gauntlet_fuzz::path_problem;
+    for (const char* good : {"", "ModelProto", "fuzz_wire", "ModelProto.graph.node[0].attribute[1].g.node[0]",
+                             "InferenceSession.model.graph.inputs[0].inputs[1]",
+                             "InferenceSession.model.graph.node_args[0].type.value.value_type.value_type",
+                             "TensorProto.int64_data"}) {
+        BOOST_TEST_INFO(good);
+        BOOST_TEST(path_problem(good) == nullptr);
+    }
+    for (const char* bad : {"InferenceSession.model.graph.inputs[0].inputs[0]", "ModelProto.graph.node[2].node[2]",
+                            "ModelProto..graph", "ModelProto.graph.", ".graph", "ModelProto.Graph",
+                            "ModelProto.node[]", "ModelProto.node[x]", "ModelProto.node[1", "ModelProto.node[1]x]",
+                            "ModelProto.graph name"}) {
+        BOOST_TEST_INFO(bad);
+        BOOST_TEST(path_problem(bad) != nullptr);
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
