@@ -88,8 +88,8 @@ inline const char* path_problem(std::string_view path) {
 }
 
 /// Every refusal of an in-memory input: a known kind, the caller's name, an offset
-/// inside [0, size] (size itself for "cut off at the end"), a message, a well-formed path
-/// (path_problem). Io cannot happen for bytes that are already in memory.
+/// inside [0, size] (size itself for "cut off at the end"), a message without control bytes, a
+/// well-formed path (path_problem). Io cannot happen for bytes that are already in memory.
 inline void check_error(const onnximport::ImportError& e, std::string_view name, uint64_t size) {
     using onnximport::ErrorKind;
     const auto k = e.kind();
@@ -100,6 +100,10 @@ inline void check_error(const onnximport::ImportError& e, std::string_view name,
     GAUNTLET_CHECK(e.offset().has_value(), describe(e));
     GAUNTLET_CHECK(*e.offset() <= size, describe(e) + " (input has " + std::to_string(size) + " bytes)");
     GAUNTLET_CHECK(!e.message().empty(), describe(e));
+    // Input bytes in a message are quoted with control bytes escaped (importer/src/core/text.hpp).
+    GAUNTLET_CHECK(std::none_of(e.message().begin(), e.message().end(),
+                                [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F; }),
+                   describe(e));
     if (const char* problem = path_problem(e.field_path())) fuzz_fail(problem, describe(e));
 }
 
