@@ -12,8 +12,8 @@
 // differ only in how an external file is opened and read).
 //
 // Oracle (beyond the sanitizers and fuzz_common's walk of the model):
-//  - a refusal is an ImportError of a known kind naming the input, with an offset inside
-//    it (Io included: a location may name a folder or a loop of links);
+//  - a refusal passes fuzz_check.hpp's check_error (a known kind, Io included, naming the
+//    input, with an offset inside it and a well-formed path);
 //  - an accepted model's side-file entries are the ones read from the bytes;
 //  - otherwise both ways of opening and reading give the same answer: the same digest of
 //    the walk (fuzz_common.hpp's Walker, over every tensor byte), or a refusal with the same
@@ -170,16 +170,6 @@ struct ExternalCheck {
     }
 };
 
-void check_refusal(const ImportError& e, uint64_t size) {
-    const auto k = e.kind();
-    GAUNTLET_CHECK(k == ErrorKind::Malformed || k == ErrorKind::InvalidModel || k == ErrorKind::Unsupported ||
-                       k == ErrorKind::ExternalData || k == ErrorKind::Io,
-                   describe(e));
-    GAUNTLET_CHECK(e.source_name() == name, describe(e));
-    GAUNTLET_CHECK(e.offset().has_value() && *e.offset() <= size, describe(e));
-    GAUNTLET_CHECK(!e.message().empty(), describe(e));
-}
-
 /// One import of the bytes: the walk's digest (and the dump, when asked) when accepted,
 /// the refusal otherwise.
 struct Outcome {
@@ -222,7 +212,7 @@ Outcome import_once(std::span<const uint8_t> bytes, const ImportOptions& options
         check.model(m);
         return {std::nullopt, true, names_external_tensors(m), w.hash, with_dump ? dump_of(m) : std::string()};
     } catch (ImportError& e) {
-        check_refusal(e, bytes.size());
+        check_error(e, name, bytes.size(), /*io_possible=*/true);
         // A step's time is added when the step ends (onnximport/options.hpp): none for the
         // read step means the refusal came while reading (no step takes 0 ns on a clock of 1 ns).
         return {std::move(e), times.read > 0, false, 0, {}};

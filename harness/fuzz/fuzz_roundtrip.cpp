@@ -20,7 +20,7 @@
 //    model imported from a mapped copy of the input (in the target's run folder,
 //    fuzz_run_dir.hpp): the .onnx stream, the inline .ort written around its tensors
 //    (write/ort/fill.cpp); and that model dumps the same after they dropped its pages.
-// Refusals of the first import are fuzz_model's to check; here they end the input.
+// A refusal of the first import gets fuzz_check.hpp's check_error, as in fuzz_model, and ends the input.
 #include "fuzz_common.hpp"
 #include "fuzz_run_dir.hpp"
 #include "fuzz_share.hpp"
@@ -137,7 +137,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::optional<Model> original;
     try {
         original.emplace(import_bytes(input, name));
-    } catch (const ImportError&) {
+    } catch (const ImportError& e) {
+        check_error(e, name, size);
         return 0;
     }
     std::vector<uint8_t> written;
