@@ -382,6 +382,19 @@ BOOST_AUTO_TEST_CASE(a_taken_external_name_gets_a_generation_and_another_models_
     BOOST_TEST(generations[0] != generations[1]);  // the first was superseded and removed
 }
 
+BOOST_AUTO_TEST_CASE(a_link_planted_at_the_external_name_is_refused_and_not_written_through) {
+    // The onnx save-side shape of 2026 (loader bugs): a link at the data file's name, to a file the
+    // writer must not touch. Refused (docs/write.md, "The output layer"), nothing written.
+    TempDir t;
+    write_text(t.root / "victim", "keep");
+    fs::create_symlink(t.root / "victim", t.root / "weights.bin");
+    auto e = refusal_of([&] { onnximport::write_onnx_file(rich(), t.root / "m.onnx", external(64)); });
+    BOOST_TEST(to_string(e.kind()) == "Unsupported");
+    BOOST_TEST(read_all(t.root / "victim") == "keep");
+    BOOST_TEST(fs::is_symlink(t.root / "weights.bin"));
+    BOOST_TEST(listing(t.root) == (std::set<std::string>{"victim", "weights.bin"}));
+}
+
 BOOST_AUTO_TEST_CASE(a_generation_a_model_in_the_data_folder_names_is_left_alone) {
     // sub/other.onnx names its own generation sub/w.<hex>.bin; m.onnx writes sub/weights.bin twice.
     TempDir t;
