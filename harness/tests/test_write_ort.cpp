@@ -732,6 +732,19 @@ BOOST_AUTO_TEST_CASE(a_target_folder_that_is_a_link_out_is_refused_and_nothing_w
     BOOST_TEST(listing(dir.root / "outside").empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_link_planted_at_the_external_name_is_refused_and_not_written_through) {
+    // As for the .onnx writer (test_write_onnx.cpp): the link's target is never written, nothing is.
+    TempDir dir;
+    write_text(dir.root / "victim", "keep");
+    fs::create_symlink(dir.root / "victim", dir.root / "m.ort.data");
+    OrtWriteOptions o;
+    o.external_data = {"m.ort.data", 64, 64};
+    const ImportError e = refusal_of([&] { write_ort_file(import_onnx(ort_rich_model()), dir.root / "m.ort", o); });
+    BOOST_TEST((e.kind() == ErrorKind::Unsupported));
+    BOOST_TEST(read_all(dir.root / "victim") == "keep");
+    BOOST_TEST(listing(dir.root) == (std::set<std::string>{"victim", "m.ort.data"}));
+}
+
 BOOST_AUTO_TEST_CASE(an_alignment_that_is_not_a_power_of_two_is_refused) {
     TempDir dir;
     OrtWriteOptions o;
