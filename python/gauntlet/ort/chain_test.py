@@ -34,8 +34,6 @@ def chain_model(path, n):
     onnx.save(model, path)
 
 
-
-
 class Chain(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -59,14 +57,15 @@ class Chain(unittest.TestCase):
         self.assertEqual(lines.index('    input "v%d"' % (NODES - 1)) + 1, lines.index('    output "v%d"' % NODES))
 
     def test_the_file_onnx_runtime_writes_imports(self):
-        if peer.missing(peer.module()):
-            self.skipTest(peer.missing(peer.module()))
+        module = peer.module()
+        if peer.missing(module):
+            self.skipTest(peer.missing(module))
         ort = os.path.join(self.root, "onnxruntime.ort")
-        errors, version = write_all(peer.module(), [("chain", self.onnx, ort)], timeout=900)
+        errors, version = write_all(module, [("chain", self.onnx, ort)], timeout=900)
         self.assertIsNone(errors["chain"], "ONNX Runtime %s did not write the .ort" % version)
         self.imports_whole(ort)
         # What ONNX Runtime answers when given its own file back (its loader's table limit).
-        again, _ = write_all(peer.module(), [("reload", ort, os.path.join(self.root, "again.ort"))], timeout=900)
+        again, _ = write_all(module, [("reload", ort, os.path.join(self.root, "again.ort"))], timeout=900)
         print("ONNX Runtime %s on its own %d-node .ort (%d bytes): %s"
               % (version, NODES, os.path.getsize(ort), again["reload"] or "loaded"))
 
