@@ -20,6 +20,7 @@ COMMANDS = {
     "fuzz": ("gauntlet.fuzz.nightly", "a fuzz campaign over every target (libFuzzer or AFL++)"),
     "fuzz-compare": ("gauntlet.fuzz.compare_mutator", "coverage with and without the structure-aware mutator"),
     "fuzz-summary": ("gauntlet.fuzz.summary", "docs/fuzzing.md's table from corpus/campaigns.jsonl"),
+    "fuzz-prune": ("gauntlet.fuzz.prune", "cut each committed corpus to a coverage-preserving subset"),
     "bench": ("gauntlet.bench.run", "performance side by side"),
     "bench-ab": ("gauntlet.bench.ab", "A/B of two builds"),
     "structure": ("gauntlet.structure.check", "the structure rules of C++, shell and Python"),

@@ -217,9 +217,11 @@ def merge(binary, flags, corpus_dir, new_dirs, work, nice=None, env=None):
     before = sum(1 for e in os.scandir(corpus_dir) if e.is_file())
     if not dirs:
         return 0, 0.0
+    control = os.path.join(work, "merge.control")
+    if os.path.exists(control):
+        os.remove(control)  # libFuzzer would resume the merge it records, not start this one
     prefix = ["nice", "-n", str(nice)] if nice is not None else []
     cmd = prefix + [binary] + [f for f in flags if not f.startswith("-dict=")] + [
-        "-merge=1", "-timeout=25", f"-merge_control_file={os.path.join(work, 'merge.control')}",
-        corpus_dir] + dirs
+        "-merge=1", "-timeout=25", f"-merge_control_file={control}", corpus_dir] + dirs
     _, cpu, _, _ = run_measured(cmd, os.path.join(work, "merge.log"), 3600, cwd=work, env=env)
     return sum(1 for e in os.scandir(corpus_dir) if e.is_file()) - before, cpu
