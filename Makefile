@@ -10,7 +10,7 @@ DATA       ?=
 # The harness package (python/gauntlet/), run by Debian's interpreter (python3-onnx).
 GAUNTLET   := PYTHONPATH=$(CURDIR)/python /usr/bin/python3 -m gauntlet
 
-.PHONY: all build deps test test-unit test-asan test-tsan sweep hostile corpus-release report fuzz nightly bench coverage clean
+.PHONY: all build deps test test-unit test-asan test-tsan sweep hostile corpus-release report fuzz nightly fuzz-prune bench coverage clean
 
 all: build
 
@@ -117,6 +117,12 @@ NIGHTLY_ARGS ?=
 nightly: deps
 	$(GAUNTLET) fuzz --hours $(HOURS) --jobs $(JOBS) --engine $(ENGINE) \
 	  $(if $(TARGETS),--targets $(TARGETS)) $(NIGHTLY_ARGS)
+
+# Each committed corpus cut to a coverage-preserving subset of itself (docs/fuzzing.md, "The committed
+# corpora: minimized"): campaigns only add, this takes away what later inputs made redundant.
+fuzz-prune: deps
+	tools/setup_fuzz.sh
+	$(GAUNTLET) fuzz-prune $(if $(FUZZ_TARGETS),--targets $(FUZZ_TARGETS))
 
 # Source-based coverage of importer/ from the tests plus the corpora (build-fuzzcov/).
 coverage: deps
