@@ -7,8 +7,9 @@
 
 #include <onnximport/error.hpp>
 
+#include "field_path.hpp"
+
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,8 @@
 #endif
 
 namespace gauntlet_fuzz {
+
+using gauntlet::path_problem;
 
 [[noreturn]] inline void fuzz_fail(const char* what, const std::string& detail = {}) {
     std::fprintf(stderr, "FUZZ INVARIANT BROKEN: %s%s%s\n", what, detail.empty() ? "" : ": ", detail.c_str());
@@ -45,46 +48,6 @@ inline std::string describe(const onnximport::ImportError& e) {
     s += ": ";
     s += e.message();
     return s;
-}
-
-/// Whether `s` is a field's name: lower case, digits after the first, '_'; a root (the message
-/// or table a walk starts at) may hold capitals.
-inline bool is_field_name(std::string_view s, bool root) {
-    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-    return std::all_of(s.begin(), s.end(), [root](char ch) {
-        const auto c = static_cast<unsigned char>(ch);
-        return std::islower(c) || std::isdigit(c) || c == '_' || (root && std::isupper(c));
-    });
-}
-
-/// A field's name, or past the root an entry of a repeated field with its decimal index ("node[3]").
-inline bool is_path_step(std::string_view s, bool root) {
-    const size_t open = s.find('[');
-    if (open == std::string_view::npos) return is_field_name(s, root);
-    if (root || s.back() != ']' || !is_field_name(s.substr(0, open), false)) return false;
-    const std::string_view index = s.substr(open + 1, s.size() - open - 2);
-    return !index.empty() && std::all_of(index.begin(), index.end(), [](char ch) {
-        return std::isdigit(static_cast<unsigned char>(ch));
-    });
-}
-
-/// What is wrong with a refusal's field path, or null: a path is empty or a root and steps, and
-/// names no entry twice in a row ("inputs[0].inputs[0]": no entry of either schema holds a field
-/// of its own name, so the entry was pushed twice; a field's name may repeat, as .ort's
-/// MapType.value_type is a TypeInfo, whose union's tag is its value_type).
-inline const char* path_problem(std::string_view path) {
-    std::string_view before;
-    for (bool root = true; !path.empty(); root = false) {
-        const size_t dot = path.find('.');
-        const std::string_view step = path.substr(0, dot);
-        if (!is_path_step(step, root)) return "a step that is neither a field's name nor an entry";
-        if (step == before && step.back() == ']') return "an entry named twice in a row";
-        if (dot == std::string_view::npos) break;
-        before = step;
-        path.remove_prefix(dot + 1);
-        if (path.empty()) return "a path that ends with a dot";
-    }
-    return nullptr;
 }
 
 /// Every refusal of an input in memory: a known kind, the caller's name, an offset inside

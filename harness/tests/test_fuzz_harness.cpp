@@ -4,6 +4,7 @@
 // scans read the side files as the importer reads metadata_props and never miss a tensor
 // that can be external; its folder holds what the entries ask for, and is kept, not made
 // again, while they repeat.
+#include <field_path.hpp>
 #include <fuzz_check.hpp>
 #include <fuzz_run_dir.hpp>
 #include <fuzz_share.hpp>
@@ -150,7 +151,7 @@ BOOST_AUTO_TEST_CASE(the_folder_holds_what_the_entries_ask_and_is_kept_while_the
 }
 
 BOOST_AUTO_TEST_CASE(a_refusals_path_is_a_root_and_steps_with_no_entry_named_twice) {
-    using gauntlet_fuzz::path_problem;
+    using gauntlet::path_problem;
     for (const char* good : {"", "ModelProto", "fuzz_wire", "ModelProto.graph.node[0].attribute[1].g.node[0]",
                              "InferenceSession.model.graph.inputs[0].inputs[1]",
                              "InferenceSession.model.graph.node_args[0].type.value.value_type.value_type",

@@ -9,6 +9,8 @@
 
 #include "corpus.hpp"
 
+#include <field_path.hpp>
+
 #include <onnximport/import.hpp>
 #include <sanitizers.hpp>
 
@@ -467,6 +469,33 @@ BOOST_AUTO_TEST_CASE(every_ort_refusal_names_its_offset_and_a_path_below_the_roo
     for (const std::string& f : named_as_root) named += " " + f;
     BOOST_TEST((named_as_root == root_faults), "the cases named as the root are the root's own faults:" << named);
     BOOST_TEST(located > 80u);
+}
+
+BOOST_AUTO_TEST_CASE(every_refusal_has_a_well_formed_path_and_a_message_without_control_bytes) {
+    // The rule every fuzz target applies (harness/support/field_path.hpp), here on every case
+    // that is refused: a root and steps, no entry named twice in a row (a bad .ort graph input
+    // was once refused at "graph.inputs[0].inputs[0]"), and input bytes quoted with control
+    // bytes escaped (importer/src/core/text.hpp).
+    Generated& gen = generated();
+    size_t refused = 0;
+    for (const json& k : gen.manifest["cases"]) {
+        if (k["expect"] == "accept") continue;
+        std::vector<uint8_t> buffer;
+        try {
+            import_case(gen.dir, k, buffer);
+        } catch (const ImportError& e) {
+            BOOST_TEST_CONTEXT(k["file"].get<std::string>() << ": " << e.field_path() << ": " << e.what()) {
+                const char* problem = gauntlet::path_problem(e.field_path());
+                BOOST_TEST(!problem, (problem ? problem : ""));
+                const std::string message = e.message();
+                BOOST_TEST(std::none_of(message.begin(), message.end(), [](char ch) {
+                    return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F;
+                }));
+            }
+            ++refused;
+        }
+    }
+    BOOST_TEST(refused > 300u);
 }
 
 BOOST_AUTO_TEST_CASE(a_range_aliased_by_many_tensors_costs_its_bytes_not_its_tensors) {
