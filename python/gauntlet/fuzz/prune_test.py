@@ -9,7 +9,7 @@ import tempfile
 import unittest
 
 from gauntlet.fuzz import prune
-from gauntlet.fuzz.triage_test import compile_planted
+from gauntlet.fuzz.triage_test import PlantedFolder
 
 # fuzz_planted's branches: shorter than five bytes, or five and more without its prefix.
 # "q" is the named seed; "a" and "zz" take its branch, "bbbbb" and "ccccc" the other one.
@@ -17,19 +17,9 @@ NAMED = {"seed_short": b"q"}
 HASHED = (b"a", b"zz", b"bbbbb", b"ccccc")
 
 
-class Prune(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="fuzz-prune-")
-        cls.binary = compile_planted(cls.tmp)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
+class Prune(PlantedFolder):
     def setUp(self):
-        if not self.binary:
-            self.skipTest("clang++ with libFuzzer is not installed")
+        super().setUp()
         self.root = tempfile.mkdtemp(dir=self.tmp)
         self.corpus = os.path.join(self.root, "fuzz_planted")
         os.makedirs(self.corpus)
