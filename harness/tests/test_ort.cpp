@@ -491,6 +491,18 @@ BOOST_AUTO_TEST_CASE(an_edge_whose_ends_are_one_shared_string_holds_unless_the_n
            "InferenceSession.model.graph.node_edges[0].output_edges[0]");
 }
 
+BOOST_AUTO_TEST_CASE(an_edge_refused_shows_its_names_with_control_bytes_escaped) {
+    // core/text.hpp's promise, which the edge check broke (a fuzz_roundtrip finding, 2026-12-07):
+    // node b reads the graph input "X\n" where the edge says T.
+    auto spec = tb::chain_model();
+    spec.graph.node_args[0].name = spec.graph.inputs[0] = spec.graph.nodes[0].inputs[0] = "X\n";
+    spec.graph.nodes[1].inputs = {"X\n"};
+    const ImportError e = refusal(tb::build_ort(spec));
+    BOOST_TEST(e.field_path() == "InferenceSession.model.graph.node_edges[0].output_edges[0]");
+    BOOST_TEST(e.message().find("input 'X\\x0a'") != std::string::npos, e.message());
+    BOOST_TEST(e.message().find('\n') == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(the_first_node_edges_entry_in_error_is_the_one_refused) {
     // Whether its reading or one of its edges fails.
     auto spec = tb::chain_model();

@@ -267,6 +267,21 @@ BOOST_AUTO_TEST_CASE(external_tensors_that_were_not_loaded_are_refused) {
     BOOST_TEST(to_string(refusal_of([&] { write_onnx_bytes(unloaded); }).kind()) == "ExternalData");
 }
 
+BOOST_AUTO_TEST_CASE(an_unloaded_tensor_is_refused_by_its_name_with_control_bytes_escaped) {
+    WireWriter w;  // "w\x01", FLOAT [1], in w.bin, which nothing reads
+    w.int_field(P::Tensor::dims, 1).int_field(P::Tensor::data_type, 1).bytes_field(P::Tensor::name, "w\x01");
+    w.message(P::Tensor::external_data, tb::string_entry("location", "w.bin")).int_field(P::Tensor::data_location, 1);
+    WireWriter g = tb::minimal_graph();
+    g.message(P::Graph::initializer, w);
+    ImportOptions o;
+    o.load_external_data = false;
+    const std::string bytes = tb::model(g).str();
+    Model unloaded = onnximport::import_bytes(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+                                              "m.onnx", o);
+    const std::string message = refusal_of([&] { write_onnx_bytes(unloaded); }).message();
+    BOOST_TEST(message.find("tensor 'w\\x01'") != std::string::npos, message);
+}
+
 BOOST_AUTO_TEST_CASE(a_disk_full_in_either_file_leaves_nothing_behind) {
     const uint64_t model_size = write_bytes(rich()).size();
     for (uint64_t fail_after : {uint64_t{0}, model_size / 2, model_size + 100}) {

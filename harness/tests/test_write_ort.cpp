@@ -628,6 +628,14 @@ BOOST_AUTO_TEST_CASE(references_to_function_attributes_are_unsupported) {
                                               .bytes_field(P::Attribute::ref_attr_name, "outer_body"));
     check_error(refusal_of([&] { ort_of(no_graph); }), ErrorKind::Unsupported, std::nullopt,
                 "ModelProto.graph.node[1].attribute[0].ref_attr_name");
+    // Both names come from the input: quoted with control bytes escaped (core/text.hpp).
+    const Model escaped = with_attribute(WireWriter()
+                                             .bytes_field(P::Attribute::name, "k\x1b")
+                                             .int_field(P::Attribute::type, 2)
+                                             .bytes_field(P::Attribute::ref_attr_name, "outer\x07"));
+    const std::string message = refusal_of([&] { ort_of(escaped); }).message();
+    BOOST_TEST(message.find("attribute 'k\\x1b' refers to the function attribute 'outer\\x07'") != std::string::npos,
+               message);
 }
 
 BOOST_AUTO_TEST_CASE(a_model_nested_deeper_than_onnxruntime_verifies_is_written_and_reported_or_refused_on_request) {

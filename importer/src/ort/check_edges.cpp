@@ -3,6 +3,7 @@
 // existing nodes, argument indices in range, and the same value at both ends (rules O8,
 // O9). ONNX Runtime rebuilds its graph from these; a reader must not trust them.
 #include "core/strings.hpp"
+#include "core/text.hpp"
 #include "ort/context.hpp"
 #include "ort/node_facts.hpp"
 #include "ort/reader.hpp"
@@ -135,8 +136,8 @@ void check_edge(const OrtContext& c, const uint8_t* at, const EdgeEnd& e, const 
     const std::string_view out = src.node->outputs[static_cast<uint32_t>(e.src_arg_index)];
     const std::string_view in = dst.input(static_cast<uint32_t>(e.dst_arg_index));
     if (!same_name(out, in) || out.empty())
-        c.invalid(at, "the edge joins output '" + std::string(out) + "' to input '" + std::string(in) +
-                          "': not the same value");
+        c.invalid(at, "the edge joins output " + quoted(out, '\'') + " to input " + quoted(in, '\'') +
+                          ": not the same value");
 }
 
 /// The edges of one vector, their work charged already; `self` is their destination (input

@@ -1,6 +1,7 @@
 // External or inline, decided the same way in both passes.
 #include "write/tensor_router.hpp"
 
+#include "core/text.hpp"
 #include "write/write_error.hpp"
 
 namespace onnximport::detail {
@@ -17,7 +18,7 @@ void TensorRouter::start_pass(bool record) {
 
 std::span<const std::byte> TensorRouter::inline_bytes(const TensorView& t) const {
     if (!t.has_bytes())
-        fail_request(shown_, "tensor '" + std::string(t.name) + "' (byte " + std::to_string(t.offset) +
+        fail_request(shown_, "tensor " + quoted(t.name, '\'') + " (byte " + std::to_string(t.offset) +
                                  " of the input) has external data that was not loaded",
                      ErrorKind::ExternalData);
     return t.bytes();

@@ -1,6 +1,7 @@
 // Attribute tables (spec section 2, "Attributes"): every attribute with its declared (or
 // inferred) type, since ONNX Runtime reads the value by the type. Sparse tensor and type
 // proto attributes (11..14) have no field in the format and are refused.
+#include "core/text.hpp"
 #include "format/attribute_type.hpp"
 #include "write/ort/assembly.hpp"
 #include "write/ort/table_keys.hpp"
@@ -38,14 +39,15 @@ Graphs put_graphs(OrtAssembly& a, const List<Graph>& list) {
 
 void check_type(const OrtAssembly& a, const Attribute& at) {
     const auto code = static_cast<int32_t>(at.type);
-    if (code == 0) a.unsupported("attribute '" + std::string(at.name) + "' has no type (a reference)", "type");
+    auto name = [&at] { return quoted(at.name, '\''); };  // built only for a refusal
+    if (code == 0) a.unsupported("attribute " + name() + " has no type (a reference)", "type");
     if (!ort_holds_attribute_type(code))
-        a.unsupported("attribute '" + std::string(at.name) + "' has type " + std::to_string(code) +
+        a.unsupported("attribute " + name() + " has type " + std::to_string(code) +
                       " (sparse tensor or type proto), which .ort cannot hold", "type");
     // No field holds a reference; a TENSOR or GRAPH one would be written without its value.
     if (!at.ref_attr_name().empty())
-        a.unsupported("attribute '" + std::string(at.name) + "' refers to the function attribute '" +
-                          std::string(at.ref_attr_name()) + "', which .ort cannot hold",
+        a.unsupported("attribute " + name() + " refers to the function attribute " + quoted(at.ref_attr_name(), '\'') +
+                          ", which .ort cannot hold",
                       "ref_attr_name");
 }
 
