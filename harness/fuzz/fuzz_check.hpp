@@ -50,10 +50,21 @@ inline std::string describe(const onnximport::ImportError& e) {
     return s;
 }
 
+/// What every refusal says, the readers' and the writers' alike: a message without control
+/// bytes (input bytes are quoted escaped: importer/src/core/text.hpp) and a well-formed path
+/// (path_problem).
+inline void check_text(const onnximport::ImportError& e) {
+    GAUNTLET_CHECK(!e.message().empty(), describe(e));
+    GAUNTLET_CHECK(std::none_of(e.message().begin(), e.message().end(),
+                                [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F; }),
+                   describe(e));
+    if (const char* problem = path_problem(e.field_path())) fuzz_fail(problem, describe(e));
+}
+
 /// Every refusal of an input in memory: a known kind, the caller's name, an offset inside
-/// [0, size] (size itself for "cut off at the end"), a message without control bytes, a
-/// well-formed path (path_problem). Io only when the model names files (`io_possible`: a
-/// location may name a folder or a loop of links); bytes in memory are read without it.
+/// [0, size] (size itself for "cut off at the end"), and check_text. Io only when the model
+/// names files (`io_possible`: a location may name a folder or a loop of links); bytes in
+/// memory are read without it.
 inline void check_error(const onnximport::ImportError& e, std::string_view name, uint64_t size,
                         bool io_possible = false) {
     using onnximport::ErrorKind;
@@ -64,12 +75,7 @@ inline void check_error(const onnximport::ImportError& e, std::string_view name,
     GAUNTLET_CHECK(e.source_name() == name, describe(e));
     GAUNTLET_CHECK(e.offset().has_value(), describe(e));
     GAUNTLET_CHECK(*e.offset() <= size, describe(e) + " (input has " + std::to_string(size) + " bytes)");
-    GAUNTLET_CHECK(!e.message().empty(), describe(e));
-    // Input bytes in a message are quoted with control bytes escaped (importer/src/core/text.hpp).
-    GAUNTLET_CHECK(std::none_of(e.message().begin(), e.message().end(),
-                                [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F; }),
-                   describe(e));
-    if (const char* problem = path_problem(e.field_path())) fuzz_fail(problem, describe(e));
+    check_text(e);
 }
 
 }  // namespace gauntlet_fuzz

@@ -20,7 +20,8 @@
 //    model imported from a mapped copy of the input (in the target's run folder,
 //    fuzz_run_dir.hpp): the .onnx stream, the inline .ort written around its tensors
 //    (write/ort/fill.cpp); and that model dumps the same after they dropped its pages.
-// A refusal of the first import gets fuzz_check.hpp's check_error, as in fuzz_model, and ends the input.
+// A refusal of the first import gets fuzz_check.hpp's check_error, as in fuzz_model, and ends the input;
+// a writer's refusal (.onnx: a string not UTF-8; .ort: what the format cannot hold) its check_text.
 #include "fuzz_common.hpp"
 #include "fuzz_run_dir.hpp"
 #include "fuzz_share.hpp"
@@ -85,8 +86,9 @@ std::vector<uint8_t> ort_round_trip(const onnximport::Model& original, bool expe
     try {
         ort = write_ort_bytes(original, within_onnxruntime_limits());
     } catch (const ImportError& e) {
-        if (e.kind() == ErrorKind::Unsupported) return {};
-        fuzz_fail("the .ort writer refused other than as Unsupported", describe(e));
+        if (e.kind() != ErrorKind::Unsupported) fuzz_fail("the .ort writer refused other than as Unsupported", describe(e));
+        check_text(e);
+        return {};
     }
     try {
         Model back = import_bytes(std::span<const uint8_t>(ort), name);
@@ -145,8 +147,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         written = write_onnx_bytes(*original);
     } catch (const ImportError& e) {
-        if (e.kind() == ErrorKind::Unsupported && e.message().find("not valid UTF-8") != std::string::npos) return 0;
-        fuzz_fail("the writer refused a model the reader accepted", describe(e));
+        if (e.kind() != ErrorKind::Unsupported || e.message().find("not valid UTF-8") == std::string::npos)
+            fuzz_fail("the writer refused a model the reader accepted", describe(e));
+        check_text(e);
+        return 0;
     }
     const bool expensive = gets_expensive_checks(input);
     if (expensive) GAUNTLET_CHECK(write_onnx_bytes(*original) == written, "writing the same model twice differs");

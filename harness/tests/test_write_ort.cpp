@@ -215,6 +215,10 @@ BOOST_AUTO_TEST_CASE(operators_outside_the_table_or_deprecated_at_the_opset_are_
     ImportError e = refusal_of([&] { ort_of(import_onnx(tb::model(custom).str())); });
     check_error(e, ErrorKind::Unsupported, std::nullopt, "ModelProto.graph.node[1].op_type");
     BOOST_TEST(e.message().find("operator Custom at opset 21 is not one of onnx 1.23's") != std::string::npos);
+    WireWriter escaped = tb::minimal_graph();  // a name read from the input: its control bytes escaped
+    escaped.message(P::Graph::node, tb::node("Cu\x01stom", {"X"}, {"Z"}));
+    e = refusal_of([&] { ort_of(import_onnx(tb::model(escaped).str())); });
+    BOOST_TEST(e.message().find("operator Cu\\x01stom at opset 21") != std::string::npos, e.message());
     WireWriter upsample = tb::minimal_graph();
     upsample.message(P::Graph::node, tb::node("Upsample", {"X", "X"}, {"Z"}));
     e = refusal_of([&] { ort_of(import_onnx(tb::model(upsample, 9, 10).str())); });

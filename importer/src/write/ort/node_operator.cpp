@@ -1,13 +1,16 @@
 // The operator version of a node, or its refusal (node_operator.hpp).
 #include "write/ort/node_operator.hpp"
 
+#include "core/text.hpp"
+
 namespace onnximport::detail {
 
 namespace {
 
+/// The names as read, control bytes escaped (core/text.hpp): a refusal's message holds none.
 std::string operator_name(const Node& n, std::string_view op_type) {
     const std::string_view d = n.domain == "ai.onnx" ? std::string_view() : n.domain;
-    return "operator " + std::string(op_type) + (d.empty() ? std::string() : " of domain " + std::string(d)) +
+    return "operator " + escaped(op_type) + (d.empty() ? std::string() : " of domain " + escaped(d)) +
            " at opset " + std::to_string(n.opset_version);
 }
 
