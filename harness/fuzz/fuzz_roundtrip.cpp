@@ -86,7 +86,8 @@ std::vector<uint8_t> ort_round_trip(const onnximport::Model& original, bool expe
     try {
         ort = write_ort_bytes(original, within_onnxruntime_limits());
     } catch (const ImportError& e) {
-        if (e.kind() != ErrorKind::Unsupported) fuzz_fail("the .ort writer refused other than as Unsupported", describe(e));
+        if (e.kind() != ErrorKind::Unsupported)
+            fuzz_fail("the .ort writer refused other than as Unsupported", describe(e));
         check_text(e);
         return {};
     }
