@@ -11,6 +11,8 @@
 - no line of the C++ sources over 120 columns;
 - builders name onnx.proto's fields by importer/schema/onnx_fields.hpp's enums: a WireWriter call takes a
   literal field number only above every number the header defines (field_rules.py);
+- importer/src puts no name between quote characters by hand in a message: core/text.hpp quotes it,
+  control bytes escaped (message_rules.py);
 - the harness's Python: no edit of the module search path, modules of at most 400 lines and functions of at
   most 60, one definition of the settings, every test module registered with CTest (python_rules.py);
 - the README's figures about the committed hostile corpus are the manifest's, and no page
@@ -25,7 +27,7 @@ import subprocess
 import sys
 
 from gauntlet import settings
-from gauntlet.structure import docs_rules, field_rules, layer_rules, pointer_rules, python_rules, walk
+from gauntlet.structure import docs_rules, field_rules, layer_rules, message_rules, pointer_rules, python_rules, walk
 
 TREE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else settings.ROOT)
 SRC = TREE / "importer" / "src"
@@ -126,7 +128,8 @@ check_readme()
 check_usage_texts()
 check_line_lengths()
 check_field_numbers()
-for problem in python_rules.problems(TREE) + docs_rules.problems(TREE) + pointer_rules.problems(TREE):
+for problem in (python_rules.problems(TREE) + docs_rules.problems(TREE) + pointer_rules.problems(TREE) +
+                message_rules.problems(TREE)):
     check(False, problem)
 check(len(python_rules.python_files(TREE)) > 50, "the Python rules found almost no Python files")
 check(len(pointer_rules.source_files(TREE)) > 300, "the pointer rules found almost no files")

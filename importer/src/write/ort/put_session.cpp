@@ -2,6 +2,7 @@
 // the model (5, or 6 with float8 types), the Model table and the kernel type-string resolver
 // of every operator written (put_resolver.cpp). The whole model is lowered first (lower.hpp:
 // what is written, and the refusal of what cannot be), then its plan serialized.
+#include "core/text.hpp"
 #include "format/ort_companion.hpp"
 #include "write/ort/assembly.hpp"
 #include "write/ort/lower.hpp"
@@ -43,7 +44,7 @@ auto put_metadata(OrtAssembly& a, const ModelProto& m) {
         const StringStringEntry& e = m.metadata_props[i];
         if (e.key == ort_companion_key) {
             PathScope at(a.refusal.path, "metadata_props", i);
-            a.unsupported("the key '" + std::string(ort_companion_key) + "' is the writer's, naming its companion file",
+            a.unsupported("the key " + quoted(ort_companion_key, '\'') + " is the writer's, naming its companion file",
                           "key");
         }
         items.push_back(put_entry(a, e.key, e.value));
