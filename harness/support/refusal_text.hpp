@@ -1,6 +1,7 @@
-// What a refusal's field path must look like (spec section 7: kind, offset and field path), the
-// one rule the fuzz targets (harness/fuzz/fuzz_check.hpp) and the hostile corpus's tests apply
-// to every refusal. Needs nothing of the importer: fuzz_wire includes it too.
+// What a refusal's text must look like (spec section 7: kind, offset and field path): a field path
+// of a root and steps, a message without control bytes. The rules the fuzz targets
+// (harness/fuzz/fuzz_check.hpp) and the hostile corpus's tests apply to every refusal. Needs
+// nothing of the importer: fuzz_wire includes it too.
 #pragma once
 
 #include <algorithm>
@@ -47,6 +48,13 @@ inline const char* path_problem(std::string_view path) {
         if (path.empty()) return "a path that ends with a dot";
     }
     return nullptr;
+}
+
+/// Whether `text` holds a control byte (below 0x20, or 0x7F): a refusal's message holds none, input
+/// bytes being quoted escaped (importer/src/core/text.hpp).
+inline bool has_control_byte(std::string_view text) {
+    return std::any_of(text.begin(), text.end(),
+                       [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F; });
 }
 
 }  // namespace gauntlet
