@@ -13,7 +13,7 @@ from gauntlet.fuzz.paths import ROOT
 
 # What the fuzz binaries are built from: a change elsewhere (tools/, docs/) does not
 # make a campaign's binaries differ from the recorded commit.
-SOURCES = ["importer", "harness/fuzz", "CMakeLists.txt"]
+SOURCES = ["importer", "harness/fuzz", "harness/support", "CMakeLists.txt"]
 
 
 def git(*args):
@@ -50,14 +50,16 @@ def load(path):
     return out
 
 
-def totals(records):
-    """{target: {cpu_seconds, execs, campaigns, longest (the record with most cpu)}}."""
+def totals(records, key=lambda r: r["target"]):
+    """{key (the target by default): {cpu_seconds, execs, campaigns, findings (filed or copies),
+    longest (the record with most cpu)}}."""
     out = {}
     for r in records:
-        t = out.setdefault(r["target"], {"cpu_seconds": 0.0, "execs": 0, "campaigns": 0, "longest": None})
+        t = out.setdefault(key(r), {"cpu_seconds": 0.0, "execs": 0, "campaigns": 0, "findings": 0, "longest": None})
         t["cpu_seconds"] += r.get("cpu_seconds", 0)
         t["execs"] += r.get("execs", 0)
         t["campaigns"] += 1
+        t["findings"] += len(r.get("findings", []))
         if t["longest"] is None or r.get("cpu_seconds", 0) > t["longest"].get("cpu_seconds", 0):
             t["longest"] = r
     return out

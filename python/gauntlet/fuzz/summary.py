@@ -1,6 +1,7 @@
 """What corpus/campaigns.jsonl adds up to, per target: campaigns, CPU-seconds as the kernel
 counted them, executions, edges and features after the last campaign, the longest
-campaign's peak RSS (with its first and last libFuzzer `rss:`), and open findings.
+campaign's peak RSS (with its first and last libFuzzer `rss:`), and open findings; then per
+target and engine: campaigns, CPU-seconds, executions a CPU-second and findings filed.
 
   python/gauntlet/fuzz/summary.py [RECORDS]      (default corpus/campaigns.jsonl)
 """
@@ -31,7 +32,20 @@ def main():
               f"{lg.get('cpu_seconds', 0):>14.0f} {lg.get('peak_rss_mb')!s:>8} "
               f"{str(lg.get('rss_start_mb')) + '->' + str(lg.get('rss_end_mb')):>16} {'; '.join(findings) or 'none'}")
     print(f"total: {total:.0f} CPU-seconds ({total / 3600:.2f} CPU-hours) in {len(recs)} records")
+    print_engines(recs)
     return 0
+
+
+def print_engines(recs):
+    """What each engine got from a CPU-second here, per target. Both run ASan and UBSan builds; AFL++
+    mutates bytes without the targets' structure-aware mutators (docs/fuzzing.md, "2026-12-06: the
+    first AFL++ campaigns"), so its executions are cheaper and more of them refused early."""
+    print(f"\n{'target':<20} {'engine':<10} {'runs':>4} {'cpu-s':>9} {'execs':>12} {'per cpu-s':>9} findings")
+    by_engine = records.totals(recs, key=lambda r: (r["target"], r.get("engine", "libfuzzer")))
+    for (name, engine), t in sorted(by_engine.items()):
+        rate = t["execs"] / t["cpu_seconds"] if t["cpu_seconds"] else 0
+        print(f"{name:<20} {engine:<10} {t['campaigns']:>4} {t['cpu_seconds']:>9.0f} {t['execs']:>12} {rate:>9.0f} "
+              f"{t['findings']}")
 
 
 if __name__ == "__main__":
