@@ -15,7 +15,8 @@ Per target, with its libFuzzer binary (FUZZ_BUILD/bin, tools/setup_fuzz.sh) and 
      own spread: two passes over each, the cut's higher count no lower than the corpus's lower
      one (fuzz_external counted 4713, 4715 and 4715 edges in three passes over one folder);
      features are printed, not judged: they move more.
-One table row per target; nothing is recorded in corpus/campaigns.jsonl (no fuzzing ran).
+One table row per target; nothing is recorded in corpus/campaigns.jsonl (no fuzzing ran). Run it
+while no campaign runs: what a campaign merges after the cut's merge would be removed with the rest.
 Exit status: 2 when a target's binary is missing, 0 otherwise."""
 import argparse
 import hashlib
