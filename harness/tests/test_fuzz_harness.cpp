@@ -4,12 +4,12 @@
 // scans read the side files as the importer reads metadata_props and never miss a tensor
 // that can be external; its folder holds what the entries ask for, and is kept, not made
 // again, while they repeat.
-#include <refusal_text.hpp>
 #include <fuzz_check.hpp>
 #include <fuzz_run_dir.hpp>
 #include <fuzz_share.hpp>
 #include <fuzz_side_files.hpp>
 #include <onnx_builders.hpp>
+#include <refusal_text.hpp>
 
 #include <onnximport/import.hpp>
 

@@ -51,8 +51,8 @@ def load(path):
 
 
 def totals(records, key=lambda r: r["target"]):
-    """{key (the target by default): {cpu_seconds, execs, campaigns, findings (filed or copies),
-    longest (the record with most cpu)}}."""
+    """{key (the target by default): {cpu_seconds, execs, campaigns, findings (the signatures each
+    campaign reproduced, new or known), longest (the record with most cpu)}}."""
     out = {}
     for r in records:
         t = out.setdefault(key(r), {"cpu_seconds": 0.0, "execs": 0, "campaigns": 0, "findings": 0, "longest": None})
