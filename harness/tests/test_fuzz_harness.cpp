@@ -168,4 +168,14 @@ BOOST_AUTO_TEST_CASE(a_refusals_path_is_a_root_and_steps_with_no_entry_named_twi
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_message_holds_no_control_byte_and_escapes_are_text) {
+    // What check_text and the hostile corpus's tests refuse: bytes below 0x20 and DEL, not their escapes.
+    using gauntlet::has_control_byte;
+    for (std::string_view good : {"", "input 'X\\x0a'", "tab\\x09 and \xc3\xa9", "~ is 0x7E"})
+        BOOST_TEST(!has_control_byte(good), good);
+    for (std::string_view bad : {std::string_view("a\nb"), std::string_view("\x01"), std::string_view("del\x7f"),
+                                 std::string_view("nul\0in", 6)})
+        BOOST_TEST(has_control_byte(bad));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
