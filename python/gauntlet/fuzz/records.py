@@ -52,14 +52,20 @@ def load(path):
 
 def totals(records, key=lambda r: r["target"]):
     """{key (the target by default): {cpu_seconds, execs, campaigns, findings (the signatures each
-    campaign reproduced, new or known), longest (the record with most cpu)}}."""
+    campaign reproduced, new or known, counted), signatures (the distinct ones, sorted), edges and
+    features (after the last campaign that counted them), longest (the record with most cpu)}}."""
     out = {}
     for r in records:
-        t = out.setdefault(key(r), {"cpu_seconds": 0.0, "execs": 0, "campaigns": 0, "findings": 0, "longest": None})
-        t["cpu_seconds"] += r.get("cpu_seconds", 0)
-        t["execs"] += r.get("execs", 0)
+        t = out.setdefault(key(r), {"cpu_seconds": 0.0, "execs": 0, "campaigns": 0, "findings": 0,
+                                    "signatures": set(), "edges": None, "features": None, "longest": None})
+        t["cpu_seconds"] += r.get("cpu_seconds") or 0
+        t["execs"] += r.get("execs") or 0
         t["campaigns"] += 1
         t["findings"] += len(r.get("findings", []))
-        if t["longest"] is None or r.get("cpu_seconds", 0) > t["longest"].get("cpu_seconds", 0):
+        t["signatures"].update(f.get("signature", "?") for f in r.get("findings", []))
+        t["edges"], t["features"] = r.get("edges_after", t["edges"]), r.get("features_after", t["features"])
+        if t["longest"] is None or (r.get("cpu_seconds") or 0) > (t["longest"].get("cpu_seconds") or 0):
             t["longest"] = r
+    for t in out.values():
+        t["signatures"] = sorted(t["signatures"])
     return out

@@ -7,6 +7,8 @@ record against its CPU-hours so far."""
 import json
 import os
 
+from gauntlet.fuzz.records import totals as records_totals
+
 def load(path):
     if not os.path.isfile(path):
         return {"status": "not run", "reason": f"{path} does not exist yet (make nightly writes it)"}
@@ -25,22 +27,13 @@ def load(path):
 
 
 def totals(records):
-    out = {}
-    for r in records:
-        t = out.setdefault(r["target"], {"target": r["target"], "campaigns": 0, "cpu_seconds": 0.0, "execs": 0,
-                                          "edges": None, "features": None, "longest": None, "findings": set()})
-        t["campaigns"] += 1
-        t["cpu_seconds"] += r.get("cpu_seconds") or 0
-        t["execs"] += r.get("execs") or 0
-        t["edges"], t["features"] = r.get("edges_after", t["edges"]), r.get("features_after", t["features"])
-        if t["longest"] is None or (r.get("cpu_seconds") or 0) > (t["longest"].get("cpu_seconds") or 0):
-            t["longest"] = {k: r.get(k) for k in ("date", "cpu_seconds", "peak_rss_mb", "rss_start_mb", "rss_end_mb")}
-        for f in r.get("findings", []):
-            t["findings"].add(f.get("signature", "?"))
+    """records.totals per target, as the page's rows: in target order, findings as their signatures."""
     rows = []
-    for t in sorted(out.values(), key=lambda t: t["target"]):
-        t["findings"] = sorted(t["findings"])
-        rows.append(t)
+    for name, t in sorted(records_totals(records).items()):
+        longest = {k: t["longest"].get(k) for k in ("date", "cpu_seconds", "peak_rss_mb", "rss_start_mb", "rss_end_mb")}
+        rows.append({"target": name, "campaigns": t["campaigns"], "cpu_seconds": t["cpu_seconds"], "execs": t["execs"],
+                     "edges": t["edges"], "features": t["features"], "longest": longest,
+                     "findings": t["signatures"]})
     return rows
 
 
