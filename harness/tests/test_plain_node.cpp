@@ -188,4 +188,35 @@ BOOST_AUTO_TEST_CASE(a_plain_node_nested_too_deep_is_malformed_where_the_general
                        "ModelProto.graph" + wrap + wrap + wrap + ".node[0]", o);
 }
 
+BOOST_AUTO_TEST_CASE(a_graphs_nodes_read_as_a_run_whatever_comes_between_them) {
+    // read_graph reads consecutive node keys without its field loop (Reader::next_if): nodes of
+    // either path, split by another field or by a node whose key is written in two bytes,
+    // keep their order, offsets and indices, and the field between them is still read.
+    using G = onnximport::proto::Graph;
+    const WireWriter a = node_of({{N::name, "a"}}, false), b = node_of({{N::name, "b"}}, true);
+    const WireWriter c = node_of({{N::name, "c"}}, false), d = node_of({{N::name, "d"}}, false);
+    const WireWriter e = node_of({{N::name, "e"}, {N::input, "x\xFF"}}, false);
+    WireWriter graph;
+    graph.message(G::node, a).message(G::node, b).bytes_field(G::name, "g").message(G::node, c);
+    graph.raw(std::string_view("\x8a\x00", 2)).varint(d.str().size()).raw(d.str());  // node's key 0x0a in two bytes
+    const std::string good = graph.str();
+    graph.message(G::node, e);
+    const std::string m = model_graph_last(good);
+    const Model model = import_model(m);
+    const Graph& g = *model.graph();
+    BOOST_TEST(g.name == "g");
+    BOOST_REQUIRE(g.nodes.size() == 4u);
+    const uint64_t at = graph_payload_offset(good);
+    const std::vector<std::pair<std::string, uint64_t>> expected = {
+        {"a", at}, {"b", at + 2 + a.str().size()}, {"c", good.find(c.str()) + at - 2},
+        {"d", good.find(d.str()) + at - 3}};
+    for (size_t i = 0; i < expected.size(); ++i) {
+        BOOST_TEST(g.nodes[i].name == expected[i].first);
+        BOOST_TEST(g.nodes[i].offset == expected[i].second);
+    }
+    // The fifth node, right after the two-byte key's, is refused at its index.
+    const std::string bad = model_graph_last(graph.str());
+    expect_model_error(bad, ErrorKind::Malformed, bad.rfind("x\xFF") + 1, "ModelProto.graph.node[4].input");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

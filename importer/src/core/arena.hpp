@@ -170,6 +170,13 @@ struct ListAccess {
         for (size_t i = 0; i < n; ++i) new (p + i) T();
         return p;
     }
+
+    /// Room for n elements in the arena that the caller writes, each, before any is read.
+    template <class T>
+    static T* make_array_for_overwrite(Arena& a, size_t n) {
+        static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+        return static_cast<T*>(a.allocate(n * sizeof(T), alignof(T)));
+    }
 };
 
 }  // namespace onnximport::detail

@@ -97,6 +97,7 @@ struct GraphCounts {
 
 void read_graph_fields(Context& c, Reader& r, Graph& g, const GraphCounts& counts) {
     using F = proto::Graph;
+    constexpr uint8_t node_key = +F::node << 3 | 2;
     auto presize = [&](auto& list) {
         if (counts.exact && ListAccess::capacity(list) == 0)
             ListAccess::reserve(c.arena, list, counts.total[r.field()]);
@@ -113,12 +114,16 @@ void read_graph_fields(Context& c, Reader& r, Graph& g, const GraphCounts& count
         switch (r.field_as<F>()) {
         case F::node:
             presize(g.nodes);
-            if (const Node* n = read_plain_node(c, r, g.nodes)) {
-                ModelAccess::node_input_count(g) += n->inputs.size();
-                ModelAccess::node_output_count(g) += n->outputs.size();
-            } else {
-                read_repeated_message(c, r, "node", g.nodes, node);
-            }
+            // Exporters write the nodes as one run of keys: read as one (docs/performance-history.md,
+            // "A graph's nodes as one run").
+            do {
+                if (const Node* n = read_plain_node(c, r, g.nodes)) {
+                    ModelAccess::node_input_count(g) += n->inputs.size();
+                    ModelAccess::node_output_count(g) += n->outputs.size();
+                } else {
+                    read_repeated_message(c, r, "node", g.nodes, node);
+                }
+            } while (r.next_if(node_key));
             break;
         case F::name: if (r.expect(WireType::Len)) g.name = read_string(c, r, "name"); break;
         case F::initializer: read_repeated_message(c, r, "initializer", g.initializers, tensor); break;

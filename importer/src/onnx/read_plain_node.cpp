@@ -81,7 +81,7 @@ std::string_view text_at(const uint8_t* length) noexcept {
 void place_edges(Arena& edges, const PlainNode& found, Node& n) {
     const uint32_t count = found.input_count + found.output_count;
     if (count == 0) return;
-    std::string_view* texts = ListAccess::make_array<std::string_view>(edges, count);
+    std::string_view* texts = ListAccess::make_array_for_overwrite<std::string_view>(edges, count);
     for (uint32_t i = 0; i < found.input_count; ++i) texts[i] = text_at(found.inputs[i]);
     for (uint32_t i = 0; i < found.output_count; ++i) texts[found.input_count + i] = text_at(found.outputs[i]);
     ListAccess::view(n.inputs, texts, found.input_count);

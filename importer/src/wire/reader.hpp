@@ -35,6 +35,17 @@ public:
         return set_key(key);
     }
 
+    /// next() for a key of one byte (below 0x80, a known field and wire type) when it is the
+    /// next one; false, reading nothing, otherwise. A run of one field (a graph's nodes) is
+    /// read without returning to its message's loop for each.
+    bool next_if(uint8_t one_byte_key) noexcept {
+        if (cur_ == end_ || *cur_ != one_byte_key) return false;
+        key_at_ = cur_++;
+        field_ = one_byte_key >> 3;
+        wire_ = static_cast<WireType>(one_byte_key & 7);
+        return true;
+    }
+
     uint32_t field() const noexcept { return field_; }
     /// The field number as a message's enum of field numbers (importer/schema/onnx_fields.hpp).
     template <class FieldEnum>
