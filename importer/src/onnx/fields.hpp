@@ -105,12 +105,6 @@ void read_attribute(Context& c, Reader& r, const uint8_t* key_at, Attribute& a);
 /// read_attribute would without entering it (docs/performance-history.md, "Plain attributes").
 /// False, nothing read, for anything else, and when the attribute would be nested too deep.
 bool read_plain_scalar_attribute(const Context& c, Reader& r, Attribute& a);
-/// Where the plain scalar attribute (read_plain_scalar_attribute) whose length byte is at p
-/// ends, or null when the bytes from p to `end` do not start with one.
-const uint8_t* plain_scalar_attribute_end(const uint8_t* p, const uint8_t* end) noexcept;
-/// Reads the plain scalar attribute whose length byte is at p (plain_scalar_attribute_end
-/// said it is one) into a, a fresh Attribute.
-void read_plain_scalar_attribute_at(const uint8_t* p, Attribute& a) noexcept;
 void read_value_info(Context& c, Reader& r, const uint8_t* key_at, ValueInfo& v);
 void read_type(Context& c, Reader& r, TypeProto& t);
 /// The TypeProto field at r (its key read) when it is a tensor type of one-byte element type

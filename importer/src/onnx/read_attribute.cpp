@@ -3,6 +3,7 @@
 #include "core/text.hpp"
 #include "format/attribute_type.hpp"
 #include "onnx/fields.hpp"
+#include "onnx/plain_attribute.hpp"
 
 namespace onnximport::detail {
 
@@ -99,53 +100,6 @@ void check_value(const Context& c, const Attribute& a, const uint8_t* key_at) {
 }
 
 }  // namespace
-
-namespace {
-
-// A plain scalar attribute is the field's length, then name (0a Ln ...), f (15 and four bytes)
-// or i (18 vv), and type (a0 01 and 1 or 2), in field-number order as protobuf writes them.
-constexpr uint8_t name_key = +proto::Attribute::name << 3 | 2;
-constexpr uint8_t f_key = +proto::Attribute::f << 3 | 5;
-constexpr uint8_t i_key = +proto::Attribute::i << 3;
-constexpr uint32_t type_key = +proto::Attribute::type << 3;  // a varint of two bytes
-static_assert(type_key >= 0x80 && type_key < 0x4000);
-
-}  // namespace
-
-const uint8_t* plain_scalar_attribute_end(const uint8_t* p, const uint8_t* end) noexcept {
-    const auto left = static_cast<size_t>(end - p);
-    if (left < 1 || p[0] >= 0x80 || p[0] > left - 1) return nullptr;
-    const uint8_t* q = p + 1;
-    const size_t n = p[0];
-    if (n < 7 || q[0] != name_key || q[1] >= 0x80 || q[1] > n - 7) return nullptr;
-    const uint8_t* name = q + 2;
-    const uint8_t* value = name + q[1];
-    const bool is_float = value[0] == f_key;
-    const size_t value_bytes = is_float ? 5 : 2;
-    if (!is_float && (value[0] != i_key || value[1] >= 0x80)) return nullptr;
-    const uint8_t* type = value + value_bytes;
-    if (type + 3 != q + n || type[0] != ((type_key & 0x7f) | 0x80) || type[1] != type_key >> 7) return nullptr;
-    const auto declared = static_cast<AttributeType>(type[2]);
-    if (declared != (is_float ? AttributeType::Float : AttributeType::Int)) return nullptr;
-    if (!all_ascii(name, value)) return nullptr;  // the general path checks UTF-8
-    return q + n;
-}
-
-void read_plain_scalar_attribute_at(const uint8_t* p, Attribute& a) noexcept {
-    const uint8_t* name = p + 3;
-    const uint8_t* value = name + p[2];
-    a.name = as_view({name, value});
-    if (value[0] == f_key) {
-        uint32_t bits;
-        std::memcpy(&bits, value + 1, 4);  // little-endian hosts only, as Reader::fixed32
-        a.f = std::bit_cast<float>(bits);
-        a.type = AttributeType::Float;
-    } else {
-        a.i = value[1];
-        a.type = AttributeType::Int;
-    }
-    a.type_declared = true;
-}
 
 bool read_plain_scalar_attribute(const Context& c, Reader& r, Attribute& a) {
     if (!plain_scalar_attribute_end(r.cursor(), r.end()) || !c.may_nest(1)) return false;

@@ -2,6 +2,7 @@
 // node whose fields are short ASCII strings and plain scalar attributes, found in one scan of
 // its bytes and placed without entering it as a message.
 #include "onnx/fields.hpp"
+#include "onnx/plain_attribute.hpp"
 
 namespace onnximport::detail {
 
