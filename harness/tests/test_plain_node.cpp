@@ -80,7 +80,9 @@ bool same_strings(const List<std::string_view>& a, const List<std::string_view>&
 bool same_node(const Node& a, const Node& b) {
     bool same = same_strings(a.inputs, b.inputs) && same_strings(a.outputs, b.outputs) && a.name == b.name &&
                 a.op_type == b.op_type && a.domain == b.domain && a.offset == b.offset &&
-                a.attributes.size() == b.attributes.size() && a.doc_string() == b.doc_string();
+                a.attributes.size() == b.attributes.size() && a.doc_string() == b.doc_string() &&
+                a.overload() == b.overload() && a.metadata_props().size() == b.metadata_props().size() &&
+                a.opset_version == b.opset_version && a.file_index == b.file_index;
     for (size_t i = 0; same && i < a.attributes.size(); ++i) {
         const Attribute &x = a.attributes[i], &y = b.attributes[i];
         same = x.name == y.name && x.type == y.type && x.type_declared == y.type_declared && x.f == y.f && x.i == y.i;

@@ -136,6 +136,17 @@ struct ListAccess {
         return *new (l.data_ + l.size_++) T();
     }
 
+    /// append() for a T whose every member has a default member initializer: built by those
+    /// alone, without value-initialization's zeroing of the whole object first, so the compiler
+    /// can drop the stores a caller overwrites at once (docs/performance-history.md, "Nodes built once").
+    template <class T>
+    static T& append_by_members(Arena& a, List<T>& l) {
+        static_assert(!std::is_trivially_default_constructible_v<T>, "a trivial T would be left uninitialized");
+        if (l.size_ == l.capacity_) [[unlikely]]
+            reserve(a, l, l.capacity_ ? size_t{l.capacity_} * 2 : 4);
+        return *new (l.data_ + l.size_++) T;
+    }
+
     /// Appends to a list whose final size is not known, leaving no room unused: while the
     /// list is the arena's latest allocation (nothing else was placed since it last grew),
     /// it grows in place by one element; otherwise it moves, doubling. A node's inputs,

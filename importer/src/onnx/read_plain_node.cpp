@@ -73,20 +73,20 @@ bool scan_plain_node(const uint8_t* p, const uint8_t* end, PlainNode& found) noe
     return all_ascii(run, end);  // the general path checks UTF-8
 }
 
-/// The string whose one-byte length is at `length` (null: none).
-std::string_view text_at(const uint8_t* length) noexcept {
-    return length ? as_view({length + 1, length + 1 + length[0]}) : std::string_view();
-}
+/// The string whose one-byte length is at `length`.
+std::string_view text_of(const uint8_t* length) noexcept { return as_view({length + 1, length + 1 + length[0]}); }
 
-/// Node n's inputs and outputs, one array in the edges' arena for both lists.
-void place_edges(Arena& edges, const PlainNode& found, Node& n) {
+/// text_of, or the empty string for a field the node does not have (null).
+std::string_view text_at(const uint8_t* length) noexcept { return length ? text_of(length) : std::string_view(); }
+
+/// A node's inputs, then its outputs, in one array in the edges' arena; null for neither.
+std::string_view* place_edges(Arena& edges, const PlainNode& found) {
     const uint32_t count = found.input_count + found.output_count;
-    if (count == 0) return;
+    if (count == 0) return nullptr;
     std::string_view* texts = ListAccess::make_array_for_overwrite<std::string_view>(edges, count);
-    for (uint32_t i = 0; i < found.input_count; ++i) texts[i] = text_at(found.inputs[i]);
-    for (uint32_t i = 0; i < found.output_count; ++i) texts[found.input_count + i] = text_at(found.outputs[i]);
-    ListAccess::view(n.inputs, texts, found.input_count);
-    ListAccess::view(n.outputs, texts + found.input_count, found.output_count);
+    for (uint32_t i = 0; i < found.input_count; ++i) texts[i] = text_of(found.inputs[i]);
+    for (uint32_t i = 0; i < found.output_count; ++i) texts[found.input_count + i] = text_of(found.outputs[i]);
+    return texts;
 }
 
 }  // namespace
@@ -100,18 +100,26 @@ Node* read_plain_node(Context& c, Reader& r, List<Node>& nodes) {
     if (!scan_plain_node(body, body + size, found)) return nullptr;
     if (!c.may_nest(found.attribute_count ? 2 : 1)) return nullptr;  // read_message refuses it
     reserve_repeated(c, r, nodes);
-    Node& n = ListAccess::append(c.arena, nodes);
-    n.offset = c.offset_of(r.key_at());
-    place_edges(c.node_edges, found, n);
-    n.name = text_at(found.name);
-    n.op_type = text_at(found.op_type);
-    n.domain = text_at(found.domain);
+    std::string_view* edges = place_edges(c.node_edges, found);
+    const std::string_view domain = text_at(found.domain), name = text_at(found.name),
+                           op_type = text_at(found.op_type);
+    const uint64_t offset = c.offset_of(r.key_at());
+    // Built once all it holds is known (a byte loaded in between might alias it): the compiler
+    // drops the stores of its members' initializers that the lines below overwrite
+    // (docs/performance-history.md, "Nodes built once").
+    Node& n = ListAccess::append_by_members(c.arena, nodes);
+    ListAccess::view(n.inputs, edges, found.input_count);
+    ListAccess::view(n.outputs, edges + found.input_count, found.output_count);
+    n.domain = domain;
+    n.name = name;
+    n.op_type = op_type;
+    n.offset = offset;
     if (found.attribute_count) {
         ListAccess::reserve(c.arena, n.attributes, found.attribute_count);
         for (uint32_t i = 0; i < found.attribute_count; ++i)
             read_plain_scalar_attribute_at(found.attributes[i], ListAccess::append(c.arena, n.attributes));
     }
-    r.bytes();
+    r.skip_peeked(body + size);
     return &n;
 }
 

@@ -125,8 +125,11 @@ private:
 
     void node(size_t f) {
         const Node& n = g_.nodes[f];
-        for (size_t k = 0; k < n.outputs.size(); ++k) {
-            std::string_view out = n.outputs[k];
+        // Loaded once: for all the compiler knows, define()'s stores could change the list.
+        const std::string_view* outputs = n.outputs.data();
+        const size_t count = n.outputs.size();
+        for (size_t k = 0; k < count; ++k) {
+            std::string_view out = outputs[k];
             if (out.empty()) continue;  // an omitted optional output
             const uint64_t hash = k == 0 ? first_hash_[f % first_hash_.size()] : s_.index->hash(out);
             auto [v, fresh] = define(out, Value::Source::NodeOutput, static_cast<uint32_t>(f), hash);

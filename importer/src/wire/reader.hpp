@@ -109,6 +109,10 @@ public:
         return s;
     }
 
+    /// Moves past the current Len value, which the caller peeked at and found to end at
+    /// `value_end`, within the range: bytes() without reading its length again.
+    void skip_peeked(const uint8_t* value_end) noexcept { cur_ = value_end; }
+
     /// Payloads this large (tensor data) stop the scans below: walking on would touch the
     /// key of every tensor of a mapped model, a page each.
     static constexpr uint64_t large_payload = 256 * 1024;
