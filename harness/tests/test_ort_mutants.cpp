@@ -208,7 +208,7 @@ BOOST_AUTO_TEST_SUITE(ort_mutants)
 BOOST_AUTO_TEST_CASE(every_refusal_of_a_mutated_backend_file_names_its_offset_and_path) {
     const std::vector<Source> sources = backend_sources();
     BOOST_TEST_REQUIRE(sources.size() >= 60u);  // 36 of ONNX Runtime's, most of them also ours
-    // A tenth under memcheck, which runs the whole binary (valgrind_unit_tests) within its
+    // A tenth under memcheck, which runs the binary (valgrind_unit_tests_2) within its
     // time limit only so (docs/performance.md, "Sizes the tests rely on").
     const size_t count = RUNNING_ON_VALGRIND ? 1000 : 10000;
     Rng rng(seed);
